@@ -1,0 +1,91 @@
+/**
+ * The Fastify application, as a function of its dependencies, so tests mount it without opening a port.
+ * Registration order is explicit: error handling and validation, then docs, rate limit and auth, then the
+ * routes.
+ */
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { keyIdOf } from '../src/services/api-keys.ts';
+import { createEventHub, type EventHub } from '../src/services/event-hub.ts';
+import { registerScrapeGauges } from '../src/observability/metrics.ts';
+import type { System } from '../src/system.ts';
+import { bearerToken, registerAuth } from './plugins/auth.ts';
+import { frameworkErrors, onMaxParamLength, registerProblemDetails } from './plugins/problem-details.ts';
+import { registerContractValidation } from './plugins/validation.ts';
+import { registerControlRoutes } from './routes/control.ts';
+import { registerEventRoutes } from './routes/events.ts';
+import { registerProviderWebhookRoutes } from './routes/provider-webhooks.ts';
+import { registerReviewRoutes } from './routes/reviews.ts';
+import { registerRunRoutes } from './routes/runs.ts';
+import { registerShadowRoutes } from './routes/shadow.ts';
+import { registerSystemRoutes } from './routes/system.ts';
+
+export interface AppOptions {
+  /** Log requests (off in tests; the system logger still records pipeline events). */
+  logRequests?: boolean;
+}
+
+export async function buildApp(system: System, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: system.logger.child({ component: 'api' }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: !options.logRequests }),
+    bodyLimit: system.config.limits.bodyLimitBytes,
+    // Prototype-pollution shapes in a JSON body are refused, not stripped.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    ajv: { customOptions: { removeAdditional: false } },
+    routerOptions: { maxParamLength: 200, onMaxParamLength },
+    frameworkErrors,
+  });
+  registerProblemDetails(app);
+  registerContractValidation(app);
+  await registerDocs(app);
+  await app.register(rateLimit, {
+    max: system.config.limits.rateLimitPerMinute,
+    timeWindow: '1 minute',
+    // Per API key (by its public id), else per address; health probes and metrics are not limited.
+    keyGenerator: (request) => keyIdOf(bearerToken(request) ?? '') ?? request.ip,
+    allowList: (request) => !request.url.startsWith('/api/') || request.url.startsWith('/api/healthz') || request.url.startsWith('/api/readyz'),
+  });
+  registerAuth(app, system);
+
+  const hub: EventHub = createEventHub(system.config.databaseUrl, system.logger);
+  app.addHook('onClose', () => hub.close());
+  registerScrapeGauges(system.metrics, system.database.db, system.queues);
+
+  registerRunRoutes(app, system);
+  registerControlRoutes(app, system);
+  registerReviewRoutes(app, system);
+  registerEventRoutes(app, system, hub);
+  registerShadowRoutes(app, system);
+  registerSystemRoutes(app, system);
+  await registerProviderWebhookRoutes(app, system);
+  return app;
+}
+
+async function registerDocs(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Vetted API',
+        version: '0.1.0',
+        description: 'Submit generation requests, watch runs, and resolve the ones parked for a person. Errors are application/problem+json.',
+      },
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'vt_<id>.<secret> from `vetted keys create`' } } },
+      security: [{ apiKey: [] }],
+      tags: [{ name: 'runs' }, { name: 'reviews' }, { name: 'shadow' }, { name: 'system' }],
+    },
+    refResolver: {
+      // Name shared contracts after their file (generation-request, run, ...) instead of def-0, def-1.
+      buildLocalReference: (json, _baseUri, _fragment, i) => {
+        const id = typeof json.$id === 'string' ? json.$id : '';
+        return id.split('/').pop()?.replace('.schema.json', '') || `def-${i}`;
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,100 @@
+/**
+ * The one error handler: every error leaves as `application/problem+json` with a stable code and, when
+ * there is one, the offending field. VettedErrors carry both; Fastify's own errors (validation, bad JSON,
+ * body too large, rate limit) are mapped here; anything else is a 500 that hides its internals.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_CATALOGUE, isVettedError, type ErrorCode } from '../../src/errors.ts';
+import { describeAjvErrors } from '../../src/schema/contracts.ts';
+import type { Problem } from '../../src/generated/contracts.ts';
+import type { ErrorObject } from 'ajv';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export function problemBody(code: ErrorCode, detail: string, request: FastifyRequest, extra: { field?: string; status?: number; details?: Record<string, unknown> } = {}): Problem {
+  const entry = ERROR_CATALOGUE[code];
+  return {
+    // Extra facts first, so they can never overwrite the standard members.
+    ...(extra.details ?? {}),
+    type: `https://vetted.dev/problems/${code.toLowerCase().replace(/_/g, '-')}`,
+    title: entry.title,
+    status: extra.status ?? entry.status,
+    code,
+    detail,
+    ...(extra.field ? { field: extra.field } : {}),
+    instance: request.url.split('?')[0] ?? request.url,
+  };
+}
+
+export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);
+}
+
+function fromFastifyError(error: FastifyError & { validation?: ErrorObject[]; validationContext?: string }, request: FastifyRequest): Problem {
+  if (error.validation) {
+    const fields = describeAjvErrors(error.validation);
+    const first = fields[0];
+    const part = error.validationContext ?? 'body';
+    const prefix = part === 'body' ? '' : `${part}.`;
+    const code: ErrorCode = part === 'params' ? 'INVALID_ID' : 'INVALID_REQUEST';
+    // An error about the whole part (a body that is not an object) has an empty path: name the part itself.
+    const field = (first ? `${prefix}${first.field}`.replace(/\.$/, '') : '') || part;
+    return problemBody(code, `${field} ${first?.message ?? 'is not valid'}`, request, { field, details: { errors: fields } });
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return problemBody('INVALID_JSON', `The body is not valid JSON: ${error.message}`, request, { field: 'body' });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return problemBody('PAYLOAD_TOO_LARGE', 'The body is larger than this server accepts (VETTED_BODY_LIMIT_BYTES)', request, { field: 'body' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return problemBody('INVALID_REQUEST', 'Send the body as application/json', request, { field: 'content-type', status: 415 });
+    default:
+      break;
+  }
+  if (error.statusCode === 429) return problemBody('RATE_LIMITED', error.message, request);
+  // Prototype-poisoning and other client errors Fastify raises before our code runs.
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return problemBody('INVALID_REQUEST', error.message, request, { status: error.statusCode, field: 'body' });
+  }
+  return problemBody('INTERNAL', 'Something went wrong on our side; the error was logged. Try again, and report it if it persists.', request);
+}
+
+export function registerProblemDetails(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isVettedError(error)) {
+      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      return sendProblem(reply, problemBody(error.code, error.message, request, { field: error.field, details: error.details }));
+    }
+    const problem = fromFastifyError(error, request);
+    if (problem.status >= 500) request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, problem);
+  });
+  // No catalogue code fits "no such route", so the problem borrows RUN_NOT_FOUND's shape and replaces its
+  // type, code and title (the type must not claim a run was looked for).
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, {
+      ...problemBody('RUN_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`, request),
+      type: 'https://vetted.dev/problems/not-found',
+      code: 'NOT_FOUND',
+      title: 'No such route',
+    }),
+  );
+}
+
+/**
+ * Errors Fastify raises before a route (and our error handler) is reached: a malformed URL, or a path
+ * segment longer than the router accepts. They get the same problem body as everything else.
+ */
+export const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+  void sendProblem(reply, problemBody('INVALID_REQUEST', `The URL is not valid: ${error.message}`, request, { field: 'url' }));
+};
+
+export function onMaxParamLength(path: string, _request: unknown, response: { statusCode: number; setHeader(name: string, value: string): void; end(body: string): void }): void {
+  response.statusCode = 414;
+  response.setHeader('content-type', PROBLEM_CONTENT_TYPE);
+  response.end(JSON.stringify({
+    type: 'https://vetted.dev/problems/invalid-request', title: ERROR_CATALOGUE.INVALID_REQUEST.title, status: 414, code: 'INVALID_REQUEST',
+    detail: 'A path segment is longer than this server accepts (200 characters); ids are 36.', field: 'url', instance: path.slice(0, 200),
+  }));
+}

@@ -1,0 +1,65 @@
+/** Decisions on parked runs, and pause / resume / cancel. */
+import type { FastifyInstance } from 'fastify';
+import { decide } from '../../src/services/decision-service.ts';
+import { cancelRun, pauseRun, resumeRun } from '../../src/services/run-control.ts';
+import type { System } from '../../src/system.ts';
+import { principal } from '../plugins/auth.ts';
+import { commonErrors, controlBody, decisionAccepted, ref, runIdParams } from '../schemas.ts';
+import { runResource } from '../views.ts';
+
+const conflicts = { 409: ref('problem'), 422: ref('problem') };
+
+export function registerControlRoutes(app: FastifyInstance, system: System): void {
+  app.post<{ Params: { id: string }; Body: Record<string, unknown> }>('/api/runs/:id/decision', {
+    config: { permission: 'reviews:decide' },
+    schema: {
+      tags: ['reviews'],
+      summary: 'Decide a pending review: approve, edit (field values), reject, or retry',
+      description:
+        'Name the pending reviewId and echo the payloadHash you were shown. A stale review or a changed payload is 409; ' +
+        'approving over blocking issues is 422 unless the key holds the override permission and sends override: true.',
+      params: runIdParams,
+      body: ref('decision'),
+      response: { 200: decisionAccepted, ...commonErrors, ...conflicts },
+    },
+  }, async (request) => {
+    const caller = principal(request);
+    const { run, plan } = await decide(system, {
+      runId: request.params.id,
+      tenantId: caller.tenantId,
+      body: request.body,
+      actor: { id: `key:${caller.keyId}`, canOverride: caller.permissions.has('override') },
+      requirePayloadHash: true,
+    });
+    return { route: plan.route, run: runResource(run) };
+  });
+
+  const control = (path: string, summary: string, action: typeof pauseRun) =>
+    ({
+      path,
+      options: {
+        config: { permission: 'runs:control' as const },
+        schema: { tags: ['runs'], summary, params: runIdParams, body: controlBody, response: { 200: ref('run'), ...commonErrors, ...conflicts } },
+      },
+      action,
+    });
+
+  for (const { path, options, action } of [
+    control('/api/runs/:id/pause', 'Pause a run (its stage job is handed back; a pending review stops counting down)', pauseRun),
+    control('/api/runs/:id/resume', 'Resume a paused run where it was', resumeRun),
+  ]) {
+    app.post<{ Params: { id: string }; Body: { reason?: string } | null }>(path, options, async (request) => {
+      const caller = principal(request);
+      const run = await action(system, { runId: request.params.id, tenantId: caller.tenantId, actor: `key:${caller.keyId}`, reason: request.body?.reason });
+      return runResource(run);
+    });
+  }
+
+  app.delete<{ Params: { id: string } }>('/api/runs/:id', {
+    config: { permission: 'runs:control' },
+    schema: { tags: ['runs'], summary: 'Cancel a run (and the provider prediction under way, if any)', params: runIdParams, response: { 200: ref('run'), ...commonErrors, ...conflicts } },
+  }, async (request) => {
+    const caller = principal(request);
+    return runResource(await cancelRun(system, { runId: request.params.id, tenantId: caller.tenantId, actor: `key:${caller.keyId}` }));
+  });
+}

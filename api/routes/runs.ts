@@ -1,0 +1,104 @@
+/** Submitting and reading runs. Handlers are thin: check, call a service or query, shape the answer. */
+import type { FastifyInstance } from 'fastify';
+import { VettedError } from '../../src/errors.ts';
+import type { RunStatus } from '../../src/generated/contracts.ts';
+import { listActiveRuns, listRuns } from '../../src/db/run-queries.ts';
+import { submitRun } from '../../src/services/intake.ts';
+import type { System } from '../../src/system.ts';
+import { principal } from '../plugins/auth.ts';
+import { activeRunsQuery, commonErrors, listRunsQuery, ref, runAccepted, runIdParams, runList, runPage, runState, sessionParams } from '../schemas.ts';
+import { runLinks, runResource } from '../views.ts';
+
+interface ListQuery {
+  status?: RunStatus[];
+  userId?: string;
+  sessionId?: string;
+  model?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export function registerRunRoutes(app: FastifyInstance, system: System): void {
+  app.post<{ Body: Record<string, unknown> }>('/api/runs', {
+    config: { permission: 'runs:create' },
+    schema: {
+      tags: ['runs'],
+      summary: 'Enqueue a generation request',
+      description: 'The run is stored in PostgreSQL before this answers. A repeated requestKey returns the existing run (200 instead of 202).',
+      body: ref('generation-request'),
+      response: { 200: runAccepted, 202: runAccepted, ...commonErrors },
+    },
+  }, async (request, reply) => {
+    const caller = principal(request);
+    const { run, created } = await submitRun(system, { tenantId: caller.tenantId, request: request.body, actor: `key:${caller.keyId}` });
+    return reply.code(created ? 202 : 200).header('location', `/api/runs/${run.id}`).send({ id: run.id, status: run.status, created, links: runLinks(run.id) });
+  });
+
+  app.get<{ Querystring: ListQuery }>('/api/runs', {
+    config: { permission: 'runs:read' },
+    schema: { tags: ['runs'], summary: 'List runs, newest first, with cursor pagination', querystring: listRunsQuery, response: { 200: runPage, ...commonErrors } },
+  }, async (request) => {
+    const q = request.query;
+    const page = await listRuns(system.database.db, principal(request).tenantId, {
+      ...q,
+      createdAfter: q.createdAfter ? new Date(q.createdAfter) : undefined,
+      createdBefore: q.createdBefore ? new Date(q.createdBefore) : undefined,
+    });
+    return { items: page.items.map((row) => runResource(row)), nextCursor: page.nextCursor };
+  });
+
+  app.get<{ Querystring: { userId?: string; sessionId?: string } }>('/api/runs/active', {
+    config: { permission: 'runs:read' },
+    schema: { tags: ['runs'], summary: 'Runs a user or session can resume (not in a terminal state)', querystring: activeRunsQuery, response: { 200: runList, ...commonErrors } },
+  }, async (request) => {
+    if (!request.query.userId && !request.query.sessionId) {
+      throw new VettedError('INVALID_REQUEST', 'querystring: give userId or sessionId', { field: 'querystring.userId' });
+    }
+    const rows = await listActiveRuns(system.database.db, principal(request).tenantId, request.query);
+    return { items: rows.map((row) => runResource(row)) };
+  });
+
+  app.get<{ Params: { sessionId: string } }>('/api/sessions/:sessionId/runs/active', {
+    config: { permission: 'runs:read' },
+    schema: { tags: ['runs'], summary: "A session's resumable runs", params: sessionParams, response: { 200: runList, ...commonErrors } },
+  }, async (request) => {
+    const rows = await listActiveRuns(system.database.db, principal(request).tenantId, { sessionId: request.params.sessionId });
+    return { items: rows.map((row) => runResource(row)) };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/runs/:id', {
+    config: { permission: 'runs:read' },
+    schema: { tags: ['runs'], summary: 'A run: status, stage, pending review, timings', params: runIdParams, response: { 200: ref('run'), ...commonErrors } },
+  }, async (request) => {
+    const row = await system.runs.get(request.params.id, principal(request).tenantId);
+    if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${request.params.id}`, { field: 'id' });
+    return runResource(row, await system.runs.listEvents(row.id), system.clock.now());
+  });
+
+  app.get<{ Params: { id: string } }>('/api/runs/:id/state', {
+    config: { permission: 'runs:read' },
+    schema: {
+      tags: ['runs'],
+      summary: 'Everything needed to resume a session: the run, its decisions, its executions and its events',
+      params: runIdParams,
+      response: { 200: runState, ...commonErrors },
+    },
+  }, async (request) => {
+    const row = await system.runs.get(request.params.id, principal(request).tenantId);
+    if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${request.params.id}`, { field: 'id' });
+    const [events, decisions, executions] = await Promise.all([
+      system.runs.listEvents(row.id),
+      system.decisions.listForRun(row.id),
+      system.executions.listForRun(row.id),
+    ]);
+    return {
+      run: runResource(row, events, system.clock.now()),
+      request: row.request,
+      decisions: decisions.map((d) => ({ id: String(d.id), reviewId: d.reviewId, actor: d.actor, action: d.action, raw: d.raw, parsed: d.parsed, edits: d.edits, override: d.override, at: d.at.toISOString() })),
+      executions: executions.map((e) => ({ step: e.step, status: e.status, provider: e.provider, predictionId: e.predictionId, startedAt: e.startedAt.toISOString(), finishedAt: e.finishedAt?.toISOString() ?? null })),
+      events: events.map((e) => ({ id: String(e.id), runId: e.runId, type: e.type, actor: e.actor, at: e.at.toISOString(), data: e.data, traceId: e.traceId, threadId: e.threadId })),
+    };
+  });
+}

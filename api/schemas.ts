@@ -1,0 +1,277 @@
+/**
+ * Route schemas. Bodies and resources are the contracts in schemas/ (by $ref); what is only about HTTP
+ * (path parameters, query strings, small envelopes) is declared here. Ids are validated here, before any
+ * query sees them.
+ */
+import { contractId } from '../src/schema/contracts.ts';
+
+export const ref = (name: Parameters<typeof contractId>[0], fragment = '') => ({ $ref: contractId(name, fragment) });
+
+// AJV's `uuid` format also accepts a `urn:uuid:` prefix, which PostgreSQL's uuid type does not (a 500 at the
+// query); the pattern keeps ids to the canonical form every id in Vetted has.
+const uuid = { type: 'string', format: 'uuid', pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' } as const;
+const identifier = { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._:@-]*$' } as const;
+
+export const runIdParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: uuid },
+} as const;
+
+export const reviewIdParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reviewId'],
+  properties: { reviewId: uuid },
+} as const;
+
+export const sessionParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['sessionId'],
+  properties: { sessionId: identifier },
+} as const;
+
+const limit = { type: 'integer', minimum: 1, maximum: 200, default: 50 } as const;
+const cursor = { type: 'string', maxLength: 500, pattern: '^[A-Za-z0-9_-]+$' } as const;
+
+// A filter on the model column: owner/name or owner/name:version, as runs store it. Free text here let NUL
+// bytes reach PostgreSQL (a 500) and `%` act as a LIKE wildcard in the versioned-model match (`_`, legal in
+// names, still does: src/db/run-queries.ts does not escape it).
+const modelFilter = ref('common', '#/definitions/ModelReference');
+
+// An instant PostgreSQL and JavaScript both accept. AJV's date-time allows year 0000 and leap seconds
+// (23:59:60); PostgreSQL refuses year 0 and `new Date()` cannot represent :60, and both were 500s.
+const instant = { type: 'string', format: 'date-time', pattern: '^[1-9][0-9]{3}-(?!.*:60)' } as const;
+
+// Review age filters are subtracted from now; beyond a century the result stops being a date PostgreSQL
+// accepts (a 500), and no review waits that long.
+const ageSeconds = { type: 'integer', minimum: 0, maximum: 100 * 365 * 24 * 3600 } as const;
+
+export const listRunsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'array', items: ref('run', '#/definitions/RunStatus'), maxItems: 12 },
+    userId: identifier,
+    sessionId: identifier,
+    model: modelFilter,
+    createdAfter: instant,
+    createdBefore: instant,
+    limit,
+    cursor,
+  },
+} as const;
+
+export const activeRunsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { userId: identifier, sessionId: identifier },
+} as const;
+
+export const pendingReviewsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    checkpoint: { type: 'string', enum: ['information_review', 'payload_review', 'response_review', 'error_recovery'] },
+    model: modelFilter,
+    minAgeSeconds: ageSeconds,
+    maxAgeSeconds: ageSeconds,
+    limit,
+    cursor,
+  },
+} as const;
+
+export const eventsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  // Event ids are bigserial: 19 digits can exceed its range (9223372036854775807), which made the stream's
+  // query fail on every flush and the stream stay silent. 18 digits are far beyond any real id.
+  properties: { lastEventId: { type: 'string', pattern: '^[0-9]{1,18}$' } },
+} as const;
+
+export const controlBody = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: { reason: { type: 'string', maxLength: 2000 } },
+} as const;
+
+const problem = ref('problem');
+
+/** The error answers every authenticated route can give. */
+export const commonErrors = { 400: problem, 401: problem, 403: problem, 404: problem, 429: problem } as const;
+
+export const runAccepted = {
+  type: 'object',
+  required: ['id', 'status', 'created', 'links'],
+  properties: {
+    id: uuid,
+    status: ref('run', '#/definitions/RunStatus'),
+    created: { type: 'boolean', description: 'False when requestKey matched an existing run.' },
+    links: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+} as const;
+
+export const runPage = {
+  type: 'object',
+  required: ['items', 'nextCursor'],
+  properties: { items: { type: 'array', items: ref('run') }, nextCursor: { type: ['string', 'null'] } },
+} as const;
+
+export const runList = { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ref('run') } } } as const;
+
+export const decisionAccepted = {
+  type: 'object',
+  required: ['route', 'run'],
+  properties: {
+    route: { type: 'string', enum: ['execute', 'validate', 'build', 'complete', 'cancel', 'await_quorum'] },
+    run: ref('run'),
+  },
+} as const;
+
+const isoTime = { type: 'string', format: 'date-time' } as const;
+
+export const reviewSummaryPage = {
+  type: 'object',
+  required: ['items', 'nextCursor'],
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['reviewId', 'runId', 'kind', 'checkpoint', 'reason', 'question', 'blockingIssues', 'createdAt', 'expiresAt', 'links'],
+        properties: {
+          reviewId: uuid, runId: uuid, model: { type: ['string', 'null'] },
+          kind: { type: 'string' }, checkpoint: { type: 'string' }, reason: { type: 'string' }, question: { type: 'string' },
+          blockingIssues: { type: 'integer' }, createdAt: isoTime, expiresAt: isoTime,
+          links: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+    },
+    nextCursor: { type: ['string', 'null'] },
+  },
+} as const;
+
+export const reviewDetail = {
+  type: 'object',
+  required: ['review', 'run', 'fields', 'links'],
+  properties: {
+    review: ref('pending-review'),
+    run: {
+      type: 'object',
+      required: ['id', 'status', 'model', 'policy', 'traceId', 'threadId'],
+      properties: { id: uuid, status: ref('run', '#/definitions/RunStatus'), model: { type: ['string', 'null'] }, policy: ref('run-policy', '#/definitions/PolicySpec'), traceId: { type: 'string' }, threadId: { type: 'string' } },
+    },
+    fields: {
+      type: 'array',
+      description: 'Every field of the model: the candidate value, its provenance, and whether it differs from the schema default.',
+      items: {
+        type: 'object',
+        required: ['field', 'value', 'hasDefault', 'changed', 'provenance', 'required'],
+        properties: {
+          field: { type: 'string' }, value: {}, hasDefault: { type: 'boolean' }, default: {}, changed: { type: 'boolean' },
+          provenance: { oneOf: [ref('candidate-payload', '#/definitions/FieldProvenance'), { type: 'null' }] }, required: { type: 'boolean' },
+        },
+      },
+    },
+    links: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+} as const;
+
+export const runState = {
+  type: 'object',
+  required: ['run', 'request', 'decisions', 'executions', 'events'],
+  properties: {
+    run: ref('run'),
+    request: ref('generation-request'),
+    decisions: {
+      type: 'array',
+      description: 'Every decision on the run, oldest first: who, when, the raw body and what it meant.',
+      items: {
+        type: 'object',
+        required: ['id', 'reviewId', 'actor', 'action', 'raw', 'parsed', 'override', 'at'],
+        properties: { id: { type: 'string' }, reviewId: uuid, actor: { type: 'string' }, action: { type: 'string' }, raw: { type: 'object' }, parsed: { type: 'object' }, edits: { type: ['object', 'null'] }, override: { type: 'boolean' }, at: isoTime },
+      },
+    },
+    executions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['step', 'status', 'provider', 'predictionId', 'startedAt', 'finishedAt'],
+        properties: { step: { type: 'string' }, status: { type: 'string', enum: ['started', 'succeeded', 'failed'] }, provider: { type: 'string' }, predictionId: { type: ['string', 'null'] }, startedAt: isoTime, finishedAt: { type: ['string', 'null'] } },
+      },
+    },
+    events: { type: 'array', items: ref('run-event') },
+  },
+} as const;
+
+export const providersAnswer = {
+  type: 'object',
+  required: ['builders', 'providers', 'defaults'],
+  properties: {
+    builders: { type: 'array', items: { type: 'string' } },
+    providers: { type: 'array', items: { type: 'string' } },
+    defaults: { type: 'object', properties: { builder: { type: 'string' }, provider: { type: 'string' }, policy: ref('run-policy', '#/definitions/PolicySpec') } },
+  },
+} as const;
+
+export const healthAnswer = { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } } as const;
+
+export const readinessAnswer = {
+  type: 'object',
+  required: ['status', 'checks'],
+  properties: {
+    status: { type: 'string', enum: ['ready', 'not_ready'] },
+    checks: { type: 'object', additionalProperties: { type: 'string', description: '"ok", or why the service did not answer' } },
+  },
+} as const;
+
+/** Documents the stream: a 200 is `text/event-stream` frames `id: <event id>`, `event: <type>`, `data: <RunEvent JSON>`. */
+export const eventStreamAnswer = {
+  description: 'text/event-stream: one frame per run event (`id`, `event` = its type, `data` = the RunEvent as JSON), live until the client closes',
+  type: 'string',
+} as const;
+
+const leakFinding = {
+  type: 'object',
+  required: ['path', 'examplePath', 'exampleValue', 'match'],
+  properties: {
+    path: { type: 'string' }, value: {}, examplePath: { type: 'string' }, exampleValue: { type: ['string', 'number'] },
+    match: { type: 'string', enum: ['exact', 'substring', 'number'] },
+  },
+} as const;
+
+export const shadowReportPage = {
+  type: 'object',
+  required: ['items', 'nextCursor'],
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'runId', 'model', 'status', 'createdAt', 'leakedFields', 'fieldsDiffering', 'leaks', 'v3Leaks'],
+        properties: {
+          id: { type: ['string', 'integer'] }, runId: uuid, runAttempt: { type: 'integer' }, model: { type: ['string', 'null'] }, builder: { type: 'string' },
+          status: { type: 'string', enum: ['ok', 'failed'] }, failureReason: { type: ['string', 'null'] }, createdAt: isoTime,
+          leakedFields: { type: 'array', items: { type: 'string' } }, fieldsDiffering: { type: 'integer' },
+          leaks: { type: 'array', items: leakFinding }, v3Leaks: { type: 'array', items: leakFinding },
+          diff: { type: 'array', description: 'microdiff entries: {type: CREATE|REMOVE|CHANGE, path, value, oldValue}' },
+          v2Payload: { type: ['object', 'null'] }, v3Payload: { type: ['object', 'null'] },
+          links: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+    },
+    nextCursor: { type: ['string', 'null'] },
+  },
+} as const;
+
+export const shadowSummaryAnswer = {
+  type: 'object',
+  required: ['generatedAt', 'model', 'windows'],
+  properties: {
+    generatedAt: isoTime,
+    model: { type: ['string', 'null'] },
+    windows: { type: 'array', items: { type: 'object', required: ['window'], properties: { window: { type: 'string' } }, description: 'Leak totals, by model and by field, over one look-back window' } },
+  },
+} as const;

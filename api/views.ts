@@ -1,0 +1,83 @@
+/** What the API returns for runs and reviews: the contract shape plus links and timings. */
+import type { RunEventRow, RunRow } from '../src/db/schema/index.ts';
+import { toRunView } from '../src/db/run-view.ts';
+import type { ModelSchema, PendingReview, Run } from '../src/generated/contracts.ts';
+import { canonicalHash } from '../src/util/canonical-hash.ts';
+
+export function runLinks(runId: string, review?: PendingReview | null): Record<string, string> {
+  return {
+    self: `/api/runs/${runId}`,
+    state: `/api/runs/${runId}/state`,
+    events: `/api/runs/${runId}/events`,
+    ...(review ? { review: `/api/reviews/${review.reviewId}`, decision: `/api/runs/${runId}/decision` } : {}),
+  };
+}
+
+export function runResource(row: RunRow, events?: readonly RunEventRow[], now = new Date()): Run {
+  const view = toRunView(row);
+  const stagesMs: Record<string, number> = {};
+  for (const event of events ?? []) {
+    const { stage, durationMs } = event.data as { stage?: string; durationMs?: number };
+    if (event.type === 'stage.completed' && stage && typeof durationMs === 'number') stagesMs[stage] = (stagesMs[stage] ?? 0) + durationMs;
+  }
+  return {
+    ...view,
+    links: runLinks(row.id, row.pendingReview),
+    ...(events
+      ? {
+          timings: {
+            totalMs: row.completedAt ? row.completedAt.getTime() - row.createdAt.getTime() : null,
+            stagesMs,
+            waitingForHumanMs: row.parkedAt && row.status === 'awaiting_human' ? now.getTime() - row.parkedAt.getTime() : null,
+          },
+        }
+      : {}),
+  };
+}
+
+export interface FieldReview {
+  field: string;
+  value: unknown;
+  hasDefault: boolean;
+  default?: unknown;
+  /** True when the value differs from the schema default (or there is no default). */
+  changed: boolean;
+  provenance: { source: string; evidence?: string; confidence?: number } | null;
+  required: boolean;
+}
+
+/** Each schema field with the candidate's value, its provenance and the diff from the schema default. */
+export function fieldReview(review: PendingReview, schema: ModelSchema | undefined): FieldReview[] {
+  const payload = (review.candidate?.payload ?? {}) as Record<string, unknown>;
+  const fields = schema?.fields ?? Object.keys(payload).map((name) => ({ name, hasDefault: false, default: undefined, required: false }));
+  return fields.map((spec) => {
+    const present = Object.hasOwn(payload, spec.name);
+    return {
+      field: spec.name,
+      value: present ? payload[spec.name] : null,
+      hasDefault: spec.hasDefault,
+      ...(spec.hasDefault ? { default: spec.default } : {}),
+      changed: present && (!spec.hasDefault || canonicalHash(spec.default) !== canonicalHash(payload[spec.name])),
+      provenance: review.candidate?.provenance[spec.name] ?? null,
+      required: spec.required,
+    };
+  });
+}
+
+export function reviewSummary(row: RunRow) {
+  const review = row.pendingReview;
+  if (!review) return undefined;
+  return {
+    reviewId: review.reviewId,
+    runId: row.id,
+    model: row.model,
+    kind: review.kind,
+    checkpoint: review.checkpoint,
+    reason: review.reason,
+    question: review.question,
+    blockingIssues: review.issues.filter((i) => i.severity === 'blocking').length,
+    createdAt: review.createdAt,
+    expiresAt: review.expiresAt,
+    links: { review: `/api/reviews/${review.reviewId}`, run: `/api/runs/${row.id}` },
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * Phase `vetted`: Vetted end to end. This process submits with submitRun (as the API would); a worker
+ * process runs the five stage workers (startStageWorkers, as `vetted worker` would) with the heuristic
+ * builder and the dry provider. A request is done when the `execute` job completes; afterwards every run
+ * of the phase must be `completed` in PostgreSQL. measureVetted runs the same for the phases compared
+ * with this one (`sdk`: other adapters; `shadow`: shadow mode on).
+ */
+import { loadConfig } from '../src/config.ts';
+import { STAGE_QUEUE_NAMES } from '../src/queue/queues.ts';
+import { dryRun } from '../src/services/dry-run.ts';
+import { submitRun } from '../src/services/intake.ts';
+import { createSystem, type System } from '../src/system.ts';
+import type { WorkKind } from '../workers/start-workers.ts';
+import { createCostMeter } from './cost-meter.ts';
+import { measureLoads, type LoadTarget } from './load-driver.ts';
+import type { BenchContext, Phase } from './phase.ts';
+import type { LoadRow } from './report.ts';
+import { BENCH_MODELS, benchRequest, HEURISTIC_DRY, readModelSource, registerBenchModels, type BenchAdapters } from './workload.ts';
+import { startWorkerProcess } from './worker-process.ts';
+
+export const VETTED_DESCRIPTION = [
+  'vetted: submitRun (request checked, run + run.created event inserted in one transaction, extract job added),',
+  '        then extract → assemble → build (heuristic) → validate → execute (dry provider), one BullMQ queue each;',
+  '        every stage claims the run (UPDATE … RETURNING), runs, and commits its move plus an audit event before',
+  '        adding the next job; execute also writes the idempotency ledger. Requests alternate flux-schnell',
+  '        (text to image) and whisper (audio attachment); all must end `completed`.',
+];
+
+export const vettedPhase: Phase = {
+  name: 'vetted',
+  summary: 'Vetted through all five stages (heuristic builder, dry provider) at N in flight and at 1 in flight',
+  ratios: [
+    { name: 'throughput, Vetted / baseline', against: 'baseline', load: 'throughput', metric: 'rate', atLeast: 0.5 },
+    { name: 'p99 at 1 in flight, Vetted / baseline', against: 'baseline', load: 'latency', metric: 'p99', atMost: 3 },
+  ],
+  async run(context) {
+    const { loads } = await measureVetted(context, { system: 'vetted', part: 'vetted' });
+    return { loads, section: { title: 'What one request does', lines: VETTED_DESCRIPTION } };
+  },
+};
+
+/** One way of running Vetted's pipeline under the shared load sequence; `vetted` is the plain one. */
+export interface VettedVariant {
+  /** The load table's system name ("vetted", "vetted openai+replicate", "vetted shadow 1"). */
+  system: string;
+  /** This variant's BullMQ prefix part, and its tenants' infix (`bench-<part>-<tag>`). */
+  part: string;
+  /** What the requests name (default heuristic + dry). */
+  adapters?: Readonly<BenchAdapters>;
+  /** Environment on top of the bench's, for the worker process and the driver's config alike. */
+  env?: Readonly<Record<string, string>>;
+  /** What the worker process runs (default the five stages). */
+  kinds?: readonly WorkKind[];
+  /** Wraps the target (e.g. to settle shadow work after each run); gets the driver's system. */
+  decorate?(target: LoadTarget, system: System): LoadTarget;
+  /** Runs after the loads while the system is still open; its lines go into the phase's section. */
+  after?(system: System): Promise<string[]>;
+}
+
+/** Registers the models, checks the requests execute, starts the workers and drives the load sequence. */
+export async function measureVetted(context: BenchContext, variant: VettedVariant): Promise<{ loads: LoadRow[]; lines: string[] }> {
+  const { environment } = context;
+  const prefix = environment.prefixFor(variant.part);
+  const adapters = variant.adapters ?? HEURISTIC_DRY;
+  // The first system on the bench database migrates it (createSystem's default).
+  const system = await createSystem(environment.vettedConfig(prefix, variant.env), { poolSize: environment.poolSize });
+  try {
+    await registerBenchModels(system);
+    await checkRequestsExecute(system, adapters);
+    const workers = await startWorkerProcess(
+      { kind: 'vetted', env: environment.vettedEnv(prefix, variant.env), concurrency: { ...environment.concurrency }, poolSize: environment.poolSize, kinds: variant.kinds },
+      context.options.cpuProfDir,
+      variant.part,
+    );
+    try {
+      const meter = createCostMeter(workers, system.database.pool, environment.databaseUrl);
+      const plain = vettedTarget(system, prefix, { system: variant.system, tenantInfix: variant.part, adapters });
+      const loads = await measureLoads(context, variant.decorate ? variant.decorate(plain, system) : plain, meter);
+      return { loads, lines: (await variant.after?.(system)) ?? [] };
+    } finally {
+      await workers.stop();
+    }
+  } finally {
+    await system.close();
+  }
+}
+
+/**
+ * The tenant a variant's run labelled `tag` belongs to; verify counts runs per tenant. No run tag is a
+ * prefix of another (warmup, throughput, idle-warmup, latency), so a tenant prefix picks one run's tenant.
+ */
+export function benchTenant(infix: string, tag: string): string {
+  return `bench-${infix}-${tag}`;
+}
+
+export function vettedTarget(system: System, prefix: string, as: { system: string; tenantInfix: string; adapters: Readonly<BenchAdapters> }): LoadTarget {
+  const pool = system.database.pool;
+  const tenant = (tag: string) => benchTenant(as.tenantInfix, tag);
+  return {
+    system: as.system,
+    prefix,
+    lastQueue: STAGE_QUEUE_NAMES.execute,
+    async submit(index, tag) {
+      const { run } = await submitRun(system, { tenantId: tenant(tag), request: benchRequest(index, undefined, as.adapters), actor: 'bench' });
+      return run.id;
+    },
+    async verify(tag, expected) {
+      const { rows } = await pool.query<{ status: string; n: number }>(
+        'select status, count(*)::int as n from runs where tenant_id = $1 group by status order by status',
+        [tenant(tag)],
+      );
+      const completed = rows.find((row) => row.status === 'completed')?.n ?? 0;
+      if (completed === expected && rows.length === 1) return;
+      const { rows: sample } = await pool.query<{ error: unknown; status: string }>(
+        "select status, error from runs where tenant_id = $1 and status <> 'completed' limit 1",
+        [tenant(tag)],
+      );
+      throw new Error(
+        `${as.system} ${tag}: expected ${expected} completed runs, found ${rows.map((r) => `${r.n} ${r.status}`).join(', ') || 'none'}` +
+          (sample[0] ? `; e.g. ${sample[0].status}: ${JSON.stringify(sample[0].error)}` : ''),
+      );
+    },
+    async describe(runIds) {
+      const { rows } = await pool.query<{ status: string; stage: string; n: number }>(
+        'select status, stage, count(*)::int as n from runs where id = any($1::uuid[]) group by status, stage',
+        [runIds],
+      );
+      return `Their runs: ${rows.map((r) => `${r.n} ${r.status} at ${r.stage}`).join(', ') || 'none found'}.`;
+    },
+  };
+}
+
+/**
+ * The throughput figure only means something if every request executes. A template that parks (a
+ * builder or validator change) fails here in milliseconds, with the reason, instead of as a stall later.
+ */
+export async function checkRequestsExecute(system: System, adapters: Readonly<BenchAdapters> = HEURISTIC_DRY): Promise<void> {
+  const config = loadConfig({ VETTED_POLICY: 'auto' });
+  for (const [index, model] of BENCH_MODELS.entries()) {
+    const request = benchRequest(index, undefined, adapters);
+    const result = await dryRun({ modelSource: await readModelSource(model.file), request, builder: system.adapters.builder(adapters.builder), config });
+    if (result.decision !== 'execute') {
+      const blocking = result.issues.filter((issue) => issue.severity === 'blocking').map((issue) => `${issue.path} ${issue.code}`);
+      throw new Error(`bench request ${index} (${model.ref}, ${adapters.builder} builder) would park, not execute: ${result.gate.action} ${blocking.join(', ')}`);
+    }
+  }
+}

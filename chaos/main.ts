@@ -1,0 +1,289 @@
+/**
+ * `npm run chaos`: the whole pipeline, as separate processes, under load and faults; then proof that no
+ * acknowledged run was lost and no payload executed twice. Phases:
+ *
+ *   1. private Redis + PostgreSQL (services.ts), simulators, `vetted migrate`, API keys
+ *   2. `vetted api` + six `vetted worker` processes (processes.ts)
+ *   3. load (load.ts) while the faults (faults.ts) happen and the reviewer (reviewer.ts) decides
+ *   4. drain and verify (verify.ts), print the table (report.ts), clean up, exit 0 / 1
+ *
+ * Everything it starts is its own and everything is removed at the end, also on Ctrl-C or a failure. Every
+ * loop is bounded, and a watchdog ends the run if a phase hangs anyway.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { createDb } from '../src/db/client.ts';
+import { createQueues, type QueueSet } from '../src/queue/queues.ts';
+import { createApiKey } from '../src/services/api-keys.ts';
+import { startSimServers, type CreatedPrediction, type SimServers } from '../src/sim/index.ts';
+import { runFaults, type FaultRecord } from './faults.ts';
+import { driveLoad, type Submission } from './load.ts';
+import { errorMessage, log, seededRandom } from './log.ts';
+import { planRequests, tagOf, type RequestKind } from './mix.ts';
+import { HELP, parseOptions, type ChaosOptions } from './options.ts';
+import { Fleet } from './processes.ts';
+import { outcomeOf, renderReport } from './report.ts';
+import { Reviewer } from './reviewer.ts';
+import { freePort, PrivatePostgres, PrivateRedis } from './services.ts';
+import { connect, drain, evidence, exportTables, findStuck, stageTimings, verify, type Verdict } from './verify.ts';
+
+const TENANT = 'chaos';
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Time on top of load + drain for start-up, the stuck check and shutdown; past it, the watchdog ends the run. */
+const WATCHDOG_SLACK_MS = 240_000;
+
+/** What has been started so far, torn down in reverse by {@link cleanup}. */
+interface Started {
+  root: string;
+  logDir: string;
+  redis?: PrivateRedis;
+  postgres?: PrivatePostgres;
+  sims?: SimServers;
+  fleet?: Fleet;
+  reviewer?: Reviewer;
+  pool?: pg.Pool;
+  queues?: QueueSet;
+}
+
+let cleaningUp: Promise<void> | undefined;
+
+async function main(): Promise<number> {
+  let options: ChaosOptions | 'help';
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${errorMessage(error)}\n\n${HELP}\n`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const root = mkdtempSync(path.join(os.tmpdir(), 'vetted-chaos-'));
+  // The postgres OS user must reach its data directory inside.
+  chmodSync(root, 0o711);
+  const started: Started = { root, logDir: path.join(root, 'logs') };
+  mkdirSync(started.logDir);
+  trapSignals(started);
+  const loadMs = (options.requests / options.rate) * 1000;
+  const watchdog = setTimeout(() => void abort(started, `the run took longer than ${Math.round((loadMs + options.drainSeconds * 1000 + WATCHDOG_SLACK_MS) / 1000)} s`), loadMs + options.drainSeconds * 1000 + WATCHDOG_SLACK_MS);
+  watchdog.unref();
+  try {
+    return await chaosRun(options, started);
+  } catch (error) {
+    log(`harness failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    keepLogs(started, 'harness failure');
+    return 1;
+  } finally {
+    clearTimeout(watchdog);
+    await cleanup(started);
+  }
+}
+
+async function chaosRun(options: ChaosOptions, started: Started): Promise<number> {
+  const t0 = Date.now();
+  log(`seed ${options.seed}; ${options.requests} requests at ${options.rate}/s, ${options.concurrency} in flight at most; faults ${options.faults ? 'on' : 'OFF'}; work dir ${started.root}`);
+  const env = await startServices(options, started);
+  const keys = await createKeys(env.DATABASE_URL as string);
+  const fleet = new Fleet({ env, apiEnv: { LOG_LEVEL: options.apiLogLevel }, apiPort: await freePort(), logDir: started.logDir, respawnDelayMs: 1500 });
+  started.fleet = fleet;
+  await fleet.startAll();
+  log(`api on ${fleet.apiUrl}; workers: extract, assemble, build, validate, execute, all`);
+
+  const { submissions, faults, reviewer } = await loadUnderFaults(options, started, fleet, keys);
+  const pool = connect(env.DATABASE_URL as string);
+  started.pool = pool;
+  // The chaos run's own view of the queues, to tell a run waiting on a retry from one nothing will move.
+  const queues = createQueues(env.REDIS_URL as string, env.VETTED_QUEUE_PREFIX as string);
+  started.queues = queues;
+  const runIds = submissions.flatMap((s) => (s.runId ? [s.runId] : []));
+  await drain(pool, runIds, options.drainSeconds * 1000);
+  const stuckCheck = await findStuck(pool, queues, runIds);
+  await reviewer.stop();
+  const created = (started.sims as SimServers).replicate.created();
+  if (options.proveDetector) await plantFaults(pool, created);
+  const verdict = await verify(pool, TENANT, submissions, created, stuckCheck);
+
+  const harnessErrors = faults.filter((f) => f.error && /restart/.test(f.name)).map((f) => `${f.name} failed: ${f.error}`);
+  const report = { requests: options.requests, seed: options.seed, durationMs: Date.now() - t0, verdict, faults, crashes: fleet.crashes, failedStarts: fleet.failedStarts, reviewer: reviewer.stats, harnessErrors };
+  const outcome = outcomeOf(report);
+  const keepWhy = !outcome.passed ? 'the run failed' : fleet.crashes.length > 0 ? 'a process crashed' : options.keepLogs ? 'kept on request' : undefined;
+  if (keepWhy) await writeEvidence(pool, verdict, created, submissions, started);
+  process.stdout.write(`\n${renderReport(report)}\n`);
+  if (keepWhy) keepLogs(started, keepWhy);
+  return outcome.passed ? 0 : 1;
+}
+
+/** The reviewer starts, then the load runs with the faults on their schedule beside it. */
+async function loadUnderFaults(options: ChaosOptions, started: Started, fleet: Fleet, keys: { submitter: string; reviewer: string }) {
+  const random = seededRandom(options.seed);
+  const plan = planRequests(options.requests, random, options.seed.toString(36).slice(-4));
+  const kinds = new Map<string, RequestKind>();
+  const reviewer = new Reviewer({ apiUrl: fleet.apiUrl, reviewerKey: keys.reviewer, random, kindOf: (id) => kinds.get(id), pollMs: 500, maxParallel: 8 });
+  started.reviewer = reviewer;
+  reviewer.start();
+  const loadStartedAt = Date.now();
+  const ctx = { fleet, redis: started.redis as PrivateRedis, postgres: started.postgres as PrivatePostgres, sims: started.sims as SimServers };
+  const faultsDone: Promise<FaultRecord[]> = options.faults ? runFaults(ctx, loadStartedAt, (options.requests / options.rate) * 1000, () => cleaningUp !== undefined) : Promise.resolve([]);
+  const submissions = await driveLoad(plan, {
+    apiUrl: fleet.apiUrl, submitterKey: keys.submitter, ratePerSecond: options.rate, concurrency: options.concurrency,
+    maxTries: 40, maxRetrySeconds: 90, random, onAcknowledged: (s) => kinds.set(s.runId as string, s.planned.kind),
+  });
+  const faults = await faultsDone;
+  log(`load done in ${((Date.now() - loadStartedAt) / 1000).toFixed(1)} s: ${submissions.filter((s) => s.runId).length} of ${submissions.length} acknowledged; ${faults.length} faults injected`);
+  // A process killed late in the load is back before the drain starts.
+  await fleet.settle();
+  return { submissions, faults, reviewer };
+}
+
+/**
+ * --prove-detector: one acknowledged, completed run deleted from PostgreSQL (a loss) and one prediction
+ * created a second time in the simulator's log (a double), so a run can show that the checks catch both.
+ */
+async function plantFaults(pool: pg.Pool, created: CreatedPrediction[]): Promise<void> {
+  const { rows } = await pool.query<{ id: string; request_key: string }>("select id, request_key from runs where status = 'completed' and tenant_id = $1 limit 2", [TENANT]);
+  const [lose, double] = rows;
+  if (!lose || !double) throw new Error('--prove-detector needs two completed runs');
+  await pool.query('delete from runs where id = $1', [lose.id]);
+  const original = created.find((p) => tagOf(p.input) === double.request_key);
+  if (!original) throw new Error(`--prove-detector: no prediction for run ${double.id}`);
+  created.push({ ...original, id: `${original.id.slice(0, 20)}planted` });
+  log(`prove-detector: deleted run ${lose.id} from PostgreSQL; added a second prediction for run ${double.id}`);
+}
+
+/** Private Redis and PostgreSQL, the simulators, and the migrated database; returns the children's environment. */
+async function startServices(options: ChaosOptions, started: Started): Promise<Record<string, string>> {
+  const redis = new PrivateRedis(await freePort(), path.join(started.root, 'redis'));
+  started.redis = redis;
+  await redis.start();
+  const postgres = new PrivatePostgres(await freePort(), path.join(started.root, 'pg'));
+  started.postgres = postgres;
+  await postgres.init();
+  await postgres.start();
+  log(`private redis on ${redis.port}, private postgres on ${postgres.port}`);
+  // Slow answers (sim:slow, the "LLM slow" fault) take 2.5 s, inside the 6 s client timeout: slow, not failed.
+  const sims = await startSimServers({ replicate: { stepMs: options.stepMs }, openai: { slowMs: 2500 } });
+  started.sims = sims;
+  const env: Record<string, string> = {
+    ...sims.env,
+    DATABASE_URL: postgres.url,
+    REDIS_URL: redis.url,
+    VETTED_QUEUE_PREFIX: 'chaos',
+    VETTED_BUILDER: 'openai',
+    VETTED_PROVIDER: 'replicate',
+    // Lost work must be found within the run: look every 2 s, at runs untouched for 3 s.
+    VETTED_RECONCILE_INTERVAL_MS: '2000',
+    VETTED_RECONCILE_GRACE_MS: '3000',
+    VETTED_REPLICATE_POLL_MS: '100',
+    // sim:hang predictions are given up on (canceled, run failed) after 6 s.
+    VETTED_REPLICATE_TIMEOUT_MS: '6000',
+    VETTED_OPENAI_TIMEOUT_MS: '6000',
+    VETTED_OPENAI_MAX_RETRIES: '2',
+    // One submitter key sends every request: the per-key limit would be the bottleneck, not the pipeline.
+    VETTED_RATE_LIMIT_PER_MINUTE: '1000000',
+    VETTED_WEBHOOK_SECRET: 'chaos-webhook-secret-not-a-secret',
+    LOG_LEVEL: 'info',
+  };
+  await migrate(env, started.logDir);
+  return env;
+}
+
+function migrate(env: Record<string, string>, logDir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'vetted.mjs'), 'migrate'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.once('exit', (code) => {
+      writeFileSync(path.join(logDir, 'migrate.log'), output);
+      if (code === 0) resolve();
+      else reject(new Error(`vetted migrate exited ${code}: ${output.slice(-500)}`));
+    });
+  });
+}
+
+async function createKeys(databaseUrl: string): Promise<{ submitter: string; reviewer: string }> {
+  const database = createDb(databaseUrl, { max: 1 });
+  try {
+    const submitter = await createApiKey(database.db, { tenantId: TENANT, role: 'submitter', label: 'chaos load' });
+    const reviewer = await createApiKey(database.db, { tenantId: TENANT, role: 'reviewer', label: 'chaos reviewer' });
+    return { submitter: submitter.key, reviewer: reviewer.key };
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Evidence for a post-mortem: for every lost, doubled or unsettled run (at most 50) its row, events, decisions,
+ * ledger rows and predictions; where the time went per stage; and every table as JSON lines.
+ */
+async function writeEvidence(pool: pg.Pool, verdict: Verdict, created: Parameters<typeof evidence>[2], submissions: Submission[], started: Started): Promise<void> {
+  const ids = [...verdict.missing, ...verdict.stuck, ...verdict.unsettled, ...verdict.doubled.map((d) => d.runId)].slice(0, 50);
+  const dir = path.join(started.logDir, 'evidence');
+  mkdirSync(dir, { recursive: true });
+  const timings = await stageTimings(pool, TENANT).catch((error: unknown) => ({ error: errorMessage(error) }));
+  writeFileSync(path.join(dir, 'stage-timings.json'), JSON.stringify(timings, null, 2));
+  await exportTables(pool, dir, created, submissions).catch((error: unknown) => log(`could not export the tables: ${errorMessage(error)}`));
+  for (const id of ids) {
+    const facts = await evidence(pool, id, created).catch((error: unknown) => ({ error: errorMessage(error) }));
+    writeFileSync(path.join(dir, `${id}.json`), JSON.stringify(facts, null, 2));
+  }
+}
+
+/** Copies the logs (and evidence) out of the work dir, which cleanup removes. */
+function keepLogs(started: Started, why: string): void {
+  const target = path.join(os.tmpdir(), `vetted-chaos-logs-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  try {
+    cpSync(started.logDir, target, { recursive: true });
+    // The servers' own logs too: PostgreSQL's names the statement behind every error.
+    for (const file of [path.join(started.root, 'pg', 'postgres.log'), path.join(started.root, 'redis', 'redis.log')]) {
+      if (existsSync(file)) cpSync(file, path.join(target, path.basename(file)));
+    }
+    log(`${why}: process logs and evidence kept in ${target}`);
+  } catch (error) {
+    log(`could not keep the logs: ${errorMessage(error)}`);
+  }
+}
+
+/** Stops everything this run started, in reverse order, once, whatever state it is in. */
+function cleanup(started: Started): Promise<void> {
+  cleaningUp ??= (async () => {
+    await started.reviewer?.stop().catch(() => undefined);
+    await started.fleet?.stopAll().catch((error: unknown) => log(`stopping the processes: ${errorMessage(error)}`));
+    await started.pool?.end().catch(() => undefined);
+    await started.queues?.close().catch(() => undefined);
+    await started.sims?.close().catch(() => undefined);
+    await started.redis?.stop().catch(() => undefined);
+    await started.postgres?.stopQuietly().catch(() => undefined);
+    rmSync(started.root, { recursive: true, force: true });
+  })();
+  return cleaningUp;
+}
+
+async function abort(started: Started, why: string): Promise<void> {
+  log(`aborting: ${why}; cleaning up`);
+  keepLogs(started, 'aborted');
+  await cleanup(started);
+  process.exit(1);
+}
+
+function trapSignals(started: Started): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    // `on`, not `once`: Ctrl-C reaches us twice (from the terminal and relayed by tsx), and a second
+    // signal with no listener would kill us halfway through the cleanup, leaving servers behind.
+    process.on(signal, () => {
+      if (cleaningUp) return log(`${signal}: already stopping`);
+      log(`${signal}: stopping everything this run started`);
+      void cleanup(started).finally(() => process.exit(130));
+    });
+  }
+  process.on('unhandledRejection', (error) => void abort(started, `unhandled rejection: ${errorMessage(error)}`));
+  process.on('uncaughtException', (error) => void abort(started, `uncaught exception: ${errorMessage(error)}`));
+}
+
+// Exit explicitly: a client a fault left half-open must not keep the process alive after the report.
+process.exit(await main());

@@ -1,0 +1,93 @@
+/** The chaos run's flags (node:util parseArgs) and its --help. */
+import { parseArgs } from 'node:util';
+
+export interface ChaosOptions {
+  requests: number;
+  concurrency: number;
+  rate: number;
+  drainSeconds: number;
+  seed: number;
+  faults: boolean;
+  keepLogs: boolean;
+  stepMs: number;
+  apiLogLevel: string;
+  proveDetector: boolean;
+}
+
+export const HELP = `npm run chaos -- [options]     (or: node --import tsx chaos/main.ts [options])
+
+Starts a private Redis and PostgreSQL (temporary, on free loopback ports; the machine's shared servers are
+never touched), the OpenAI and Replicate simulators, \`vetted api\` and six \`vetted worker\` processes; sends
+a fixed number of requests while it kills workers, restarts Redis and PostgreSQL and makes the LLM and the
+provider misbehave; waits for every acknowledged run to come to rest; then prints one table and exits 1 if
+any acknowledged run was lost or any payload executed twice (or the harness itself failed), else 0.
+
+Options:
+  --requests <n>        requests to send (default 600)
+  --concurrency <n>     requests in flight at most (default 20)
+  --rate <n>            requests started per second; the load lasts requests/rate seconds and the faults are
+                        spread over it (default 8)
+  --drain-seconds <n>   after the load, how long to wait for every run to come to rest (default 120)
+  --seed <n>            seed for the request mix and the reviewer's choices (default: random, printed)
+  --step-ms <n>         simulated prediction time per status step; a prediction takes two (default 150)
+  --no-faults           the same load with no faults: a baseline to compare against
+  --api-log-level <l>   LOG_LEVEL of the API process (default warn: at info, \`vetted api\` logs every request,
+                        and the log redactor then walks the raw request object and never returns; see
+                        chaos/README.md, "Known product issues")
+  --prove-detector      check the checker: before verifying, delete one completed run from the private
+                        database and add a copy of one prediction to the simulator's log; the run must
+                        then report exactly 1 lost and 1 executed twice, and exit 1
+  --keep-logs           keep the process logs and evidence even when the run passes (always kept on failure)
+  -h, --help            this text
+
+Reading the table: chaos/README.md.`;
+
+export function parseOptions(argv: string[]): ChaosOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      requests: { type: 'string', default: '600' },
+      concurrency: { type: 'string', default: '20' },
+      rate: { type: 'string', default: '8' },
+      'drain-seconds': { type: 'string', default: '120' },
+      seed: { type: 'string' },
+      'step-ms': { type: 'string', default: '150' },
+      'no-faults': { type: 'boolean', default: false },
+      'keep-logs': { type: 'boolean', default: false },
+      'api-log-level': { type: 'string', default: 'warn' },
+      'prove-detector': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return 'help';
+  return {
+    requests: positiveInt('requests', values.requests, 100_000),
+    concurrency: positiveInt('concurrency', values.concurrency, 1000),
+    rate: positiveNumber('rate', values.rate, 1000),
+    drainSeconds: positiveInt('drain-seconds', values['drain-seconds'], 3600),
+    seed: values.seed === undefined ? Math.floor(Math.random() * 1_000_000) : positiveInt('seed', values.seed, 2 ** 31, 0),
+    stepMs: positiveInt('step-ms', values['step-ms'], 10_000, 0),
+    faults: !values['no-faults'],
+    keepLogs: values['keep-logs'],
+    proveDetector: values['prove-detector'],
+    apiLogLevel: oneOf('api-log-level', values['api-log-level'], ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  };
+}
+
+function oneOf(flag: string, raw: string, allowed: readonly string[]): string {
+  if (!allowed.includes(raw)) throw new Error(`--${flag} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
+function positiveInt(flag: string, raw: string, max: number, min = 1): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`--${flag} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
+function positiveNumber(flag: string, raw: string, max: number): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > max) throw new Error(`--${flag} must be a number above 0 and at most ${max}, got "${raw}"`);
+  return value;
+}

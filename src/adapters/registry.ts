@@ -1,0 +1,83 @@
+/**
+ * Which builders and providers this process can use, decided once from the configuration.
+ * A run names its builder and provider; asking for one that is not configured is a clear error.
+ *
+ * Always: `heuristic` and `dry`. With OPENAI_API_KEY or OPENAI_BASE_URL: `openai` (any OpenAI-compatible
+ * server). With REPLICATE_API_TOKEN: `replicate`, plus the model fetcher the catalog falls back to for
+ * models it does not know. Both share nothing with each other; each holds one SDK client for the process.
+ */
+import type { BuilderName, Config, ProviderName } from '../config.ts';
+import { VettedError } from '../errors.ts';
+import type { ModelProvider, PayloadBuilder } from '../ports.ts';
+import { createHeuristicBuilder } from '../builders/heuristic-builder.ts';
+import { createDryProvider } from './dry-provider.ts';
+import { createOpenAiBuilder } from './openai/openai-builder.ts';
+import { createReplicateClient } from './replicate/client.ts';
+import { createReplicateModelFetcher, type ModelFetcher } from './replicate/model-fetcher.ts';
+import { createReplicateProvider } from './replicate/replicate-provider.ts';
+
+export interface AdapterRegistry {
+  builder(name: string): PayloadBuilder;
+  provider(name: string): ModelProvider;
+  builderNames(): BuilderName[];
+  providerNames(): ProviderName[];
+  /** Fetches models the catalog lacks (Replicate, when a token is configured); undefined otherwise. */
+  modelFetcher(): ModelFetcher | undefined;
+}
+
+export interface AdapterOverrides {
+  builders?: Partial<Record<string, PayloadBuilder>>;
+  providers?: Partial<Record<string, ModelProvider>>;
+  /** Replaces the configured model fetcher (null: none). */
+  modelFetcher?: ModelFetcher | null;
+}
+
+export function createAdapterRegistry(config: Config, overrides: AdapterOverrides = {}): AdapterRegistry {
+  const configured = configuredAdapters(config);
+  const builders: Record<string, PayloadBuilder | undefined> = { heuristic: createHeuristicBuilder(), ...configured.builders, ...overrides.builders };
+  const providers: Record<string, ModelProvider | undefined> = { dry: createDryProvider(), ...configured.providers, ...overrides.providers };
+  const fetcher = overrides.modelFetcher === undefined ? configured.modelFetcher : (overrides.modelFetcher ?? undefined);
+  return {
+    builder(name) {
+      const builder = builders[name];
+      if (!builder) throw notConfigured('builder', name, Object.keys(builders));
+      return builder;
+    },
+    provider(name) {
+      const provider = providers[name];
+      if (!provider) throw notConfigured('provider', name, Object.keys(providers));
+      return provider;
+    },
+    builderNames: () => Object.keys(builders).filter((n) => builders[n]) as BuilderName[],
+    providerNames: () => Object.keys(providers).filter((n) => providers[n]) as ProviderName[],
+    modelFetcher: () => fetcher,
+  };
+}
+
+interface ConfiguredAdapters {
+  builders: Record<string, PayloadBuilder>;
+  providers: Record<string, ModelProvider>;
+  modelFetcher: ModelFetcher | undefined;
+}
+
+/** The real-service adapters the configuration enables. Creating them does no I/O. */
+function configuredAdapters(config: Config): ConfiguredAdapters {
+  const builders: Record<string, PayloadBuilder> = {};
+  const providers: Record<string, ModelProvider> = {};
+  let modelFetcher: ModelFetcher | undefined;
+  // A base URL alone is enough: local servers (Ollama, vLLM, llama.cpp) need no key.
+  if (config.openai.apiKey || config.openai.baseUrl) builders.openai = createOpenAiBuilder(config.openai);
+  if (config.replicate.apiToken) {
+    const client = createReplicateClient(config.replicate);
+    providers.replicate = createReplicateProvider(config.replicate, { client });
+    modelFetcher = createReplicateModelFetcher(client);
+  }
+  return { builders, providers, modelFetcher };
+}
+
+function notConfigured(kind: 'builder' | 'provider', name: string, available: string[]): VettedError {
+  const hint = name === 'openai' ? ' (set OPENAI_API_KEY or OPENAI_BASE_URL)' : name === 'replicate' ? ' (set REPLICATE_API_TOKEN)' : '';
+  return new VettedError('INVALID_REQUEST', `${kind} "${name}" is not configured${hint}; available: ${available.join(', ')}`, {
+    field: kind,
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * Webhooks shorten the wait; they never replace the poll. A waiting execution sleeps between polls in
+ * {@link WebhookWaiters.sleep}; a Replicate webhook for its prediction wakes it early, and it then reads the
+ * prediction from the API like any other poll.
+ *
+ * Why the body is only a wake-up call: the route that receives it is public, so its content is not trusted.
+ * A forged webhook costs one extra GET and changes nothing; the outcome always comes from the API.
+ *
+ * Mounting (the API's job): verify the signature first with the SDK's `validateWebhook(request, secret)`
+ * (the secret is `GET /v1/webhooks/default/secret`), then call
+ * `handleReplicateWebhook(system.adapters.provider('replicate'), body)` and answer 200 whatever it returns:
+ * a webhook for a prediction waited on by another process is normal (that process polls), not an error.
+ * Set VETTED_REPLICATE_WEBHOOK_URL to the route's public URL so predictions are created with it.
+ */
+import type { ModelProvider } from '../../ports.ts';
+
+export type WebhookDelivery =
+  /** A waiter in this process was woken; it re-reads the prediction now. */
+  | { status: 'woken'; predictionId: string; waiters: number }
+  /** Nobody here waits on it (another worker does, or the execution is over). */
+  | { status: 'not_waiting'; predictionId: string }
+  /** Not a prediction body, or no replicate provider in this process. */
+  | { status: 'ignored'; reason: string };
+
+export interface WebhookWaiters {
+  /** Resolves after `ms`, or earlier when a webhook names the prediction or the signal aborts. */
+  sleep(predictionId: string, ms: number, signal?: AbortSignal): Promise<'timer' | 'webhook' | 'aborted'>;
+  /** Wakes the waiters of the prediction the body names. */
+  deliver(body: unknown): WebhookDelivery;
+}
+
+export function createWebhookWaiters(): WebhookWaiters {
+  const waiters = new Map<string, Set<() => void>>();
+  return {
+    sleep(predictionId, ms, signal) {
+      return new Promise((resolve) => {
+        const set = waiters.get(predictionId) ?? new Set<() => void>();
+        waiters.set(predictionId, set);
+        const finish = (how: 'timer' | 'webhook' | 'aborted') => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          set.delete(wake);
+          if (set.size === 0 && waiters.get(predictionId) === set) waiters.delete(predictionId);
+          resolve(how);
+        };
+        const wake = () => finish('webhook');
+        const onAbort = () => finish('aborted');
+        const timer = setTimeout(() => finish('timer'), Math.max(0, ms));
+        set.add(wake);
+        if (signal?.aborted) onAbort();
+        else signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+    deliver(body) {
+      const predictionId = predictionIdOf(body);
+      if (predictionId === undefined) return { status: 'ignored', reason: 'the body names no prediction id' };
+      const set = waiters.get(predictionId);
+      if (!set || set.size === 0) return { status: 'not_waiting', predictionId };
+      const woken = [...set];
+      for (const wake of woken) wake();
+      return { status: 'woken', predictionId, waiters: woken.length };
+    },
+  };
+}
+
+/** A provider that can take webhooks (the replicate provider). */
+export interface WebhookReceiver {
+  readonly webhooks: WebhookWaiters;
+}
+
+/**
+ * Hands a Replicate webhook body to the waiting execution, if it waits in this process.
+ * @param provider `system.adapters.provider('replicate')`
+ * @param body the parsed JSON body of the webhook request (a prediction object), after signature checks
+ */
+export function handleReplicateWebhook(provider: ModelProvider, body: unknown): WebhookDelivery {
+  if (!isWebhookReceiver(provider)) return { status: 'ignored', reason: `provider ${provider.name} takes no webhooks` };
+  return provider.webhooks.deliver(body);
+}
+
+function isWebhookReceiver(provider: ModelProvider): provider is ModelProvider & WebhookReceiver {
+  const webhooks = (provider as Partial<WebhookReceiver>).webhooks;
+  return typeof webhooks?.deliver === 'function';
+}
+
+function predictionIdOf(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}

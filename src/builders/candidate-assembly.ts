@@ -1,0 +1,75 @@
+/**
+ * The steps every builder shares: human edits first, schema defaults for what is left, then the payload
+ * laid out in field order with the notes and confidence that depend on the whole. Builders differ only in
+ * what they put between the edits and the defaults (phrases read from the prompt, an LLM's traced answer).
+ */
+import type { BuilderUsage, CandidatePayload, FieldProvenance, FieldSpec, RequestBundle } from '../generated/contracts.ts';
+import { CONFIDENCE, payloadConfidence } from './confidence.ts';
+
+/** One field's chosen value and where it came from. */
+export interface FieldValue {
+  value: unknown;
+  provenance: FieldProvenance;
+}
+
+export type FieldValues = Map<string, FieldValue>;
+
+/** A person's edits win over everything a builder would choose; edits to unknown fields are left for the validator. */
+export function applyHumanEdits(bundle: RequestBundle, fields: readonly FieldSpec[], values: FieldValues, notes: string[]): void {
+  const known = new Set(fields.map((field) => field.name));
+  for (const [name, value] of Object.entries(bundle.humanEdits)) {
+    if (value === undefined) continue;
+    if (!known.has(name)) {
+      notes.push(`the edit to ${name} names no input of this model; left for the validator`);
+      continue;
+    }
+    values.set(name, { value, provenance: { source: 'human_edit', confidence: CONFIDENCE.humanEdit } });
+  }
+}
+
+/** Schema defaults for the fields still empty, except secrets and a model's own sample prompt. */
+export function applyDefaults(fields: readonly FieldSpec[], promptField: FieldSpec | undefined, values: FieldValues, notes: string[]): void {
+  for (const field of fields) {
+    if (values.has(field.name) || !field.hasDefault || field.role === 'secret') continue;
+    // The model's own sample prompt is not what this user asked for; leaving it out lets a person see that.
+    if (field === promptField && typeof field.default === 'string' && field.default.trim() !== '') {
+      notes.push(`${field.name} has no value from the request; the model's default prompt was not used`);
+      continue;
+    }
+    values.set(field.name, { value: field.default, provenance: { source: 'schema_default', confidence: CONFIDENCE.schemaDefault } });
+  }
+}
+
+export interface FinishFacts {
+  builder: string;
+  promptField: FieldSpec | undefined;
+  attachmentsUsed: boolean;
+  /** Values the user wrote that did not fit their field (they lower the confidence). */
+  refused: readonly string[];
+  usage?: BuilderUsage;
+}
+
+/** Lays the values out in field order and works out the notes and confidence that depend on the whole. */
+export function finishCandidate(fields: readonly FieldSpec[], values: ReadonlyMap<string, FieldValue>, notes: string[], facts: FinishFacts): CandidatePayload {
+  const payload: Record<string, unknown> = {};
+  const provenance: Record<string, FieldProvenance> = {};
+  for (const field of fields) {
+    const entry = values.get(field.name);
+    if (!entry) continue;
+    payload[field.name] = entry.value;
+    provenance[field.name] = entry.provenance;
+  }
+  const missing = fields.filter((field) => field.required && !values.has(field.name));
+  for (const field of missing) notes.push(`required field ${field.name} has no value; a person must supply it`);
+  const sources = [...values.values()].map((entry) => entry.provenance.source);
+  const fromRequest = sources.some((source) => source === 'user_prompt' || source === 'attachment' || source === 'human_edit');
+  if (!fromRequest) notes.push('nothing in the request mapped to a model input');
+  const confidence = payloadConfidence({
+    fieldConfidences: [...values.values()].map((entry) => entry.provenance.confidence ?? 1),
+    missingRequired: missing.length > 0,
+    anythingFromRequest: fromRequest,
+    promptMissing: facts.promptField !== undefined && !values.has(facts.promptField.name) && !facts.attachmentsUsed,
+    valueRefused: facts.refused.length > 0,
+  });
+  return { payload, provenance, confidence, builder: facts.builder, notes, ...(facts.usage ? { usage: facts.usage } : {}) };
+}

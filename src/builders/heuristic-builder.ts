@@ -1,0 +1,144 @@
+/**
+ * The heuristic PayloadBuilder: deterministic, offline, the default when no LLM is configured. It maps the
+ * RequestBundle onto the ModelSchema with fixed rules and cites, for every field, where the value came from.
+ *
+ * Precedence, first wins per field:
+ *  1. human edits (`bundle.humanEdits`), for fields the schema has;
+ *  2. explicit values the user wrote in the prompt (prompt-directives.ts), never into secret, system-prompt or
+ *     file fields;
+ *  3. the user's prompt, minus the phrases consumed in 2, into the user-prompt field;
+ *  4. attachments into file fields (attachment-matcher.ts);
+ *  5. the schema's own defaults, except for secrets and except a non-empty default prompt.
+ * Nothing else: no example values (the builder cannot see them), no invented words, numbers or choices.
+ * A required field left without a value stays out of the payload; the validator reports it and a person decides.
+ */
+import type { CandidatePayload, FieldSpec, RequestBundle } from '../generated/contracts.ts';
+import { VettedError } from '../errors.ts';
+import type { BuilderInput, PayloadBuilder } from '../ports.ts';
+import { matchAttachments } from './attachment-matcher.ts';
+import { applyDefaults, applyHumanEdits, finishCandidate, type FieldValue } from './candidate-assembly.ts';
+import { CONFIDENCE } from './confidence.ts';
+import { orderedFields, userPromptField } from './field-vocabulary.ts';
+import { removeSpans } from './prompt-cleanup.ts';
+import { scanPromptDirectives, type DirectiveScan, type ScannedValue } from './prompt-directives.ts';
+
+/** The builder name recorded on runs (and the registry key). */
+export const HEURISTIC_BUILDER_NAME = 'heuristic';
+
+/** Evidence excerpts longer than this are cut (a prefix, so the excerpt is still the user's text). */
+const EVIDENCE_MAX = 200;
+
+/** The builder the adapter registry hands to the build stage. */
+export function createHeuristicBuilder(): PayloadBuilder {
+  return {
+    name: HEURISTIC_BUILDER_NAME,
+    build(input, options) {
+      try {
+        options?.signal?.throwIfAborted();
+        return Promise.resolve(buildHeuristicPayload(input));
+      } catch (error) {
+        if (options?.signal?.aborted) return Promise.reject(error);
+        const message = error instanceof Error ? error.message : String(error);
+        return Promise.reject(
+          new VettedError('BUILDER_FAILED', `The heuristic builder could not build a payload: ${message}`, {
+            cause: error,
+            details: { builder: HEURISTIC_BUILDER_NAME },
+          }),
+        );
+      }
+    },
+  };
+}
+
+/** Maps the bundle onto the schema. Pure and deterministic: the same input gives the same candidate. */
+export function buildHeuristicPayload({ bundle, schema }: BuilderInput): CandidatePayload {
+  const fields = orderedFields(schema);
+  const values = new Map<string, FieldValue>();
+  const notes: string[] = [];
+
+  applyHumanEdits(bundle, fields, values, notes);
+  const source = promptSource(bundle);
+  const scan = source ? scanPromptDirectives(source.text, schema) : undefined;
+  if (scan) applyDirectives(scan, values, notes);
+  const promptField = userPromptField(fields);
+  if (promptField && source && scan) applyPrompt(promptField, source, scan, values, notes);
+
+  const attachments = matchAttachments(bundle.attachments, schema, new Set(values.keys()));
+  for (const assignment of attachments.assignments) {
+    values.set(assignment.field, {
+      value: assignment.value,
+      provenance: { source: 'attachment', evidence: assignment.evidence, confidence: assignment.confidence },
+    });
+  }
+  notes.push(...attachments.notes);
+  applyDefaults(fields, promptField, values, notes);
+
+  return finishCandidate(fields, values, notes, {
+    builder: HEURISTIC_BUILDER_NAME,
+    promptField,
+    attachmentsUsed: attachments.assignments.length > 0,
+    refused: scan?.refused.filter((name) => values.get(name)?.provenance.source !== 'human_edit') ?? [],
+  });
+}
+
+interface PromptSource {
+  text: string;
+  fromConversation: boolean;
+}
+
+/** The request's prompt; when it is empty, the last user turn of the conversation (never an assistant's). */
+function promptSource(bundle: RequestBundle): PromptSource | undefined {
+  if (bundle.prompt.trim() !== '') return { text: bundle.prompt, fromConversation: false };
+  for (let i = bundle.conversation.length - 1; i >= 0; i -= 1) {
+    const turn = bundle.conversation[i];
+    if (turn && turn.role === 'user' && turn.content.trim() !== '') return { text: turn.content, fromConversation: true };
+  }
+  return undefined;
+}
+
+function applyDirectives(scan: DirectiveScan, values: Map<string, FieldValue>, notes: string[]): void {
+  for (const found of scan.values) {
+    if (values.has(found.field)) {
+      notes.push(`${found.field}: the edit overrides "${found.phrase}" in the prompt`);
+      continue;
+    }
+    values.set(found.field, {
+      value: found.value,
+      provenance: { source: 'user_prompt', evidence: found.phrase, confidence: directiveConfidence(found) },
+    });
+  }
+  notes.push(...scan.notes);
+}
+
+function directiveConfidence(found: ScannedValue): number {
+  if (found.fit !== 'ok') return CONFIDENCE.notAnOption;
+  if (found.conflicted) return CONFIDENCE.conflicting;
+  return CONFIDENCE[found.form];
+}
+
+function applyPrompt(field: FieldSpec, source: PromptSource, scan: DirectiveScan, values: Map<string, FieldValue>, notes: string[]): void {
+  if (values.has(field.name)) return;
+  const text = removeSpans(source.text, scan.cuts);
+  if (text === '') {
+    notes.push(`nothing is left for ${field.name} once the parameter phrases are taken out`);
+    return;
+  }
+  const stripped = text !== source.text.trim();
+  const confidence = source.fromConversation
+    ? CONFIDENCE.promptFromConversation
+    : stripped
+      ? CONFIDENCE.promptStripped
+      : CONFIDENCE.promptVerbatim;
+  // A secret typed into the prompt must not be copied into the evidence either: cite the cleaned text then.
+  const withheld = scan.directives.some((directive) => directive.withheld !== undefined);
+  values.set(field.name, {
+    value: text,
+    provenance: { source: 'user_prompt', evidence: excerpt(withheld ? text : source.text), confidence },
+  });
+  if (source.fromConversation) notes.push(`${field.name} is the last user turn of the conversation (the request had no prompt)`);
+}
+
+function excerpt(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.length <= EVIDENCE_MAX ? trimmed : trimmed.slice(0, EVIDENCE_MAX).trimEnd();
+}

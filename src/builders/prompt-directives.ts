@@ -1,0 +1,363 @@
+/**
+ * Finds the explicit values a user wrote in the prompt (`seed=42`, `768x512`, `--ar 16:9`, `4 images`,
+ * `negative prompt: blurry`) and says which phrases the prompt should lose. Pure: text and schema in,
+ * values with their phrases out. Overlaps are settled by strength (assign > named > loose), then length,
+ * then position; a field written twice takes its strongest phrase, and the later one on a tie.
+ */
+import type { FieldRole, FieldSpec, ModelSchema } from '../generated/contracts.ts';
+import { isFillerOnly } from './clause-words.ts';
+import {
+  formatRule,
+  labelBelongsElsewhere,
+  namedLabel,
+  namedValueRule,
+  optionThenNameRule,
+  ratioRule,
+  sizeRule,
+} from './directive-rules.ts';
+import { countRule, scaleRule, stepsRule, toggleRule } from './phrase-rules.ts';
+import { FORM_RANK, overlaps, type Directive, type DirectiveForm, type RuleContext, type Span } from './directive-types.ts';
+import {
+  compareText,
+  fieldNames,
+  identifierWords,
+  mediaKindOfField,
+  orderedFields,
+  phrasePattern,
+  primaryFieldForRole,
+  userPromptField,
+} from './field-vocabulary.ts';
+import { fieldPattern } from './pattern-cache.ts';
+import { captureText, findCaptureLabels } from './text-capture.ts';
+import { hasEnum, isTypedField, type Fit } from './value-reading.ts';
+
+export type { Directive, DirectiveForm, Span } from './directive-types.ts';
+
+/** The value chosen for one field, with the phrase that set it. */
+export interface ScannedValue {
+  field: string;
+  value: unknown;
+  fit: Fit;
+  form: DirectiveForm;
+  phrase: string;
+  rule: string;
+  /** The field was also given a different value elsewhere in the text. */
+  conflicted: boolean;
+}
+
+/** What the prompt says explicitly, and what it must lose. */
+export interface DirectiveScan {
+  /** One entry per field, in the order the fields were first written. */
+  values: ScannedValue[];
+  /** Every accepted phrase, in text order. */
+  directives: Directive[];
+  /** Spans the prompt loses: the accepted phrases and a leading `prompt:` label. */
+  cuts: Span[];
+  /** Fields the user assigned a value of the wrong type (`seed: random`): nothing set, the phrase kept. */
+  refused: string[];
+  notes: string[];
+}
+
+/** Roles the prompt text may never fill: secrets and system prompts come from people, files from attachments. */
+const NEVER_FROM_TEXT = new Set<FieldRole>(['secret', 'system_prompt']);
+
+const RULES = [namedValueRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule];
+
+/**
+ * Scans the prompt for explicit values for the schema's fields. Never reads secrets, system prompts or file
+ * fields (a labelled secret is only cut, see text-capture.ts). Deterministic.
+ */
+export function scanPromptDirectives(text: string, schema: ModelSchema): DirectiveScan {
+  const context = ruleContext(text, schema);
+  const candidates = RULES.flatMap((rule) => rule(context));
+  const breaks = clauseBreaks(text);
+  const byStart = new SpanIndex(candidates);
+  const eligible = candidates.filter((candidate) => !candidate.needsOwnClause || inOwnClause(text, breaks, candidate, byStart));
+  const accepted = addCaptures(context, breaks, resolveOverlaps(eligible));
+  const cuts: Span[] = accepted.map(({ start, end }) => ({ start, end }));
+  const label = promptLabel(text, context.primary.get('prompt'));
+  if (label && !cuts.some((cut) => overlaps(cut, label))) cuts.push(label);
+  const values = chooseValues(accepted);
+  const refused = refusedAssignments(text, accepted, context);
+  const notes = [
+    ...values.flatMap((value) => valueNotes(value, schema)),
+    ...accepted.flatMap((directive) => (directive.withheld ? [secretNote(directive.withheld)] : [])),
+    ...leftoverNotes(text, accepted, context),
+    ...refused.map(({ field, phrase, expected }) => `"${phrase}" is not a valid value for ${field} (${expected}); left in the prompt`),
+  ];
+  const refusedFields = [...new Set(refused.map(({ field }) => field))];
+  return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, notes };
+}
+
+function ruleContext(text: string, schema: ModelSchema): RuleContext {
+  const fields = orderedFields(schema);
+  const primary = new Map<FieldRole, FieldSpec>();
+  for (const field of fields) {
+    if (!primary.has(field.role)) primary.set(field.role, primaryFieldForRole(fields, field.role) ?? field);
+  }
+  const promptField = userPromptField(fields);
+  if (promptField) primary.set('prompt', promptField);
+  else primary.delete('prompt');
+  const readable = fields.filter(
+    (field) => !NEVER_FROM_TEXT.has(field.role) && field !== promptField && mediaKindOfField(field, schema) === null,
+  );
+  return {
+    text,
+    typedFields: readable.filter(isTypedField),
+    textFields: readable.filter((field) => field.type === 'string' && !hasEnum(field)),
+    secretFields: fields.filter((field) => field.role === 'secret'),
+    primary,
+    // Only needed for an unconsumed `--flag`, so computed on demand.
+    isKnownName: (words, except) =>
+      fields.some((field) => field !== except && fieldNames(field, primary.get(field.role) === field).includes(words)),
+  };
+}
+
+/** Greedy by strength, then length, then position: a longer explicit phrase beats the loose phrase inside it. */
+function resolveOverlaps(candidates: readonly Directive[]): Directive[] {
+  const ranked = [...candidates].sort(
+    (a, b) =>
+      FORM_RANK[b.form] - FORM_RANK[a.form] ||
+      b.end - b.start - (a.end - a.start) ||
+      a.start - b.start ||
+      compareText(a.values[0]?.field ?? '', b.values[0]?.field ?? ''),
+  );
+  // One flag per character taken, so each check costs the candidate's length, not the number accepted.
+  const taken = new Uint8Array(ranked.reduce((max, candidate) => Math.max(max, candidate.end), 0));
+  const accepted: Directive[] = [];
+  for (const candidate of ranked) {
+    if (taken.subarray(candidate.start, candidate.end).includes(1)) continue;
+    taken.fill(1, candidate.start, candidate.end);
+    accepted.push(candidate);
+  }
+  return accepted.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Labelled free text is read after the typed phrases. An explicit phrase (`seed 42`) or a loose one alone in its
+ * clause (`, 30 steps,`) ends a negative prompt; a loose phrase inside a clause of the captured text
+ * (`negative prompt: 16:9 black bars`) belongs to that text.
+ */
+function addCaptures(context: RuleContext, breaks: readonly number[], typed: Directive[]): Directive[] {
+  const index = new SpanIndex(typed);
+  const boundaries = typed.filter((directive) => directive.form !== 'loose' || aloneInClause(context.text, breaks, directive, index));
+  const captures = new Set<Directive>();
+  let accepted = typed;
+  for (const label of findCaptureLabels(context)) {
+    const labelSpan = { start: label.start, end: label.valueStart };
+    if (accepted.some((taken) => overlaps(taken, labelSpan) && (taken.form !== 'loose' || captures.has(taken)))) continue;
+    const capture = captureText(context.text, label, boundaries);
+    if (!capture) continue;
+    captures.add(capture);
+    accepted = [...accepted.filter((taken) => !overlaps(taken, capture)), capture];
+  }
+  return accepted.sort((a, b) => a.start - b.start);
+}
+
+function chooseValues(accepted: readonly Directive[]): ScannedValue[] {
+  const chosen = new Map<string, ScannedValue>();
+  for (const directive of accepted) {
+    for (const { field, value, fit } of directive.values) {
+      const entry: ScannedValue = { field, value, fit, form: directive.form, phrase: directive.phrase, rule: directive.rule, conflicted: false };
+      const previous = chosen.get(field);
+      if (!previous) {
+        chosen.set(field, entry);
+        continue;
+      }
+      const conflicted = previous.conflicted || !Object.is(previous.value, value);
+      const later = FORM_RANK[entry.form] >= FORM_RANK[previous.form] ? entry : previous;
+      chosen.set(field, { ...later, conflicted });
+    }
+  }
+  return [...chosen.values()];
+}
+
+function valueNotes(value: ScannedValue, schema: ModelSchema): string[] {
+  const field = schema.fields.find((candidate) => candidate.name === value.field);
+  const notes: string[] = [];
+  if (value.conflicted) notes.push(`${value.field} is given more than once in the prompt; used "${value.phrase}"`);
+  if (!field || value.fit === 'ok') return notes;
+  if (value.fit === 'not_an_option') {
+    notes.push(`${value.field} ${String(value.value)} is not one of the model's options (${optionList(field)}); kept as written for review`);
+  } else {
+    notes.push(`${value.field} ${String(value.value)} is outside the model's range (${rangeText(field)}); kept as written for review`);
+  }
+  return notes;
+}
+
+/** The secret itself is never repeated, not even in a note. */
+function secretNote(field: string): string {
+  return `a value for ${field} was written in the prompt; it was taken out and not used (secrets come only from a reviewer's edit)`;
+}
+
+const FLAG = /(?<![\p{L}\p{N}_-])--([\p{L}][\p{L}\p{N}_-]*)/gu;
+const NEGATIVE_LABEL = /(?<![\p{L}\p{N}_-])negative[\s_-]*prompt\s*[:=]/iu;
+
+/** Explicit-looking phrases nothing consumed: a `--flag` the model does not have, a negative prompt with nowhere to go. */
+function leftoverNotes(text: string, accepted: readonly Directive[], context: RuleContext): string[] {
+  const notes: string[] = [];
+  for (const match of text.matchAll(FLAG)) {
+    const span = { start: match.index, end: match.index + match[0].length };
+    if (accepted.some((taken) => overlaps(taken, span)) || context.isKnownName(identifierWords(match[1] ?? ''))) continue;
+    notes.push(`"${match[0]}" matches no input of this model; left in the prompt`);
+  }
+  const negative = NEGATIVE_LABEL.exec(text);
+  if (negative && !context.primary.has('negative_prompt')) {
+    notes.push('the prompt has a negative prompt but the model takes none; left in the prompt');
+  }
+  return notes;
+}
+
+const AFTER_ASSIGN = /\s*[=:]\s*[^\s,;]*/y;
+const AFTER_FLAG = /[ \t]+[^\s,;]*/y;
+
+/**
+ * `seed: random`, `--steps 7.5`: the user assigned a typed field a value of the wrong type. Nothing is set and
+ * the phrase stays in the prompt; a note says why, so the request can be corrected.
+ */
+function refusedAssignments(
+  text: string,
+  accepted: readonly Directive[],
+  context: RuleContext,
+): { field: string; phrase: string; expected: string }[] {
+  const refused: { field: string; phrase: string; expected: string }[] = [];
+  for (const field of context.typedFields) {
+    for (const match of text.matchAll(namedLabel(field, context.primary.get(field.role) === field))) {
+      if (labelBelongsElsewhere(context, field, match)) continue;
+      const labelEnd = match.index + match[0].length;
+      const tail = stickyMatch(AFTER_ASSIGN, text, labelEnd) ?? (match[1] === undefined ? null : stickyMatch(AFTER_FLAG, text, labelEnd));
+      // A name without `=`, `:` or `--` is just a word in the description.
+      if (tail === null) continue;
+      const span = { start: match.index, end: labelEnd + tail.length };
+      if (accepted.some((taken) => overlaps(taken, span))) continue;
+      refused.push({ field: field.name, phrase: text.slice(span.start, span.end).trim(), expected: expectedValue(field) });
+    }
+  }
+  return refused;
+}
+
+function stickyMatch(pattern: RegExp, text: string, at: number): string | null {
+  pattern.lastIndex = at;
+  return pattern.exec(text)?.[0] ?? null;
+}
+
+function expectedValue(field: FieldSpec): string {
+  if (hasEnum(field)) return 'one of its options';
+  if (field.type === 'integer') return 'a whole number';
+  if (field.type === 'number') return 'a number';
+  return field.type === 'boolean' ? 'true or false' : field.type;
+}
+
+function promptLabel(text: string, field: FieldSpec | undefined): Span | null {
+  if (!field) return null;
+  const pattern = fieldPattern(field, 'prompt-label', () => {
+    const names = fieldNames(field, false).map(phrasePattern).join('|');
+    return new RegExp(`^\\s*(?:${names})\\s*[:=]\\s*`, 'iu');
+  });
+  const match = pattern?.exec(text);
+  return match ? { start: 0, end: match[0].length } : null;
+}
+
+const CLAUSE_BREAK = /[,;|\n()]|[.!?](?=\s|$)/gu;
+
+/**
+ * True when, apart from other candidate phrases and filler words, the directive is alone in its clause
+ * (`a cat, 50 steps`), or it ends its clause and follows another parameter phrase with only filler between
+ * (`a cat with guidance 7.5 and 30 steps`). Not for `a temple with 100 steps`.
+ */
+function inOwnClause(text: string, breaks: readonly number[], directive: Directive, all: SpanIndex): boolean {
+  const clause = blankedClause(text, breaks, directive, all);
+  if (isFillerOnly(clause.text)) return true;
+  const { from } = clause;
+  return (
+    clause.chainedFrom >= 0 &&
+    isFillerOnly(clause.text.slice(clause.chainedFrom - from, directive.start - from)) &&
+    isFillerOnly(clause.text.slice(directive.end - from))
+  );
+}
+
+/** True when, apart from other directives and filler words, the directive is all its clause holds. */
+function aloneInClause(text: string, breaks: readonly number[], directive: Directive, all: SpanIndex): boolean {
+  return isFillerOnly(blankedClause(text, breaks, directive, all).text);
+}
+
+/** Positions of the clause separators, in order. */
+function clauseBreaks(text: string): number[] {
+  return [...text.matchAll(CLAUSE_BREAK)].map((match) => match.index);
+}
+
+/**
+ * The directive's clause with the directive and every other candidate phrase blanked out, and where the
+ * nearest firm (not clause-dependent) phrase before it ends (-1 when there is none).
+ */
+function blankedClause(
+  text: string,
+  breaks: readonly number[],
+  directive: Directive,
+  all: SpanIndex,
+): { text: string; from: number; chainedFrom: number } {
+  const before = breaks[firstBreakFrom(breaks, directive.start) - 1];
+  const from = before === undefined ? 0 : before + 1;
+  const to = breaks[firstBreakFrom(breaks, directive.end)] ?? text.length;
+  const chars = text.slice(from, to).split('');
+  let chainedFrom = -1;
+  for (const other of all.within(from, to)) {
+    if (other === directive || other.end <= from) continue;
+    for (let i = Math.max(other.start, from); i < Math.min(other.end, to); i += 1) chars[i - from] = ' ';
+    if (!other.needsOwnClause && other.end <= directive.start) chainedFrom = Math.max(chainedFrom, other.end);
+  }
+  for (let i = Math.max(directive.start, from); i < Math.min(directive.end, to); i += 1) chars[i - from] = ' ';
+  return { text: chars.join(''), from, chainedFrom };
+}
+
+/** Directives sorted by start, to list those that may touch a range without scanning them all. */
+class SpanIndex {
+  readonly #sorted: readonly Directive[];
+  readonly #longest: number;
+
+  constructor(directives: readonly Directive[]) {
+    this.#sorted = [...directives].sort((a, b) => a.start - b.start);
+    this.#longest = this.#sorted.reduce((max, directive) => Math.max(max, directive.end - directive.start), 0);
+  }
+
+  /** Every directive that starts before `to` and could end after `from`. */
+  *within(from: number, to: number): Generator<Directive> {
+    const sorted = this.#sorted;
+    let low = 0;
+    let high = sorted.length;
+    const earliest = from - this.#longest;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((sorted[middle]?.start ?? Infinity) < earliest) low = middle + 1;
+      else high = middle;
+    }
+    for (let i = low; i < sorted.length; i += 1) {
+      const directive = sorted[i];
+      if (!directive || directive.start >= to) return;
+      yield directive;
+    }
+  }
+}
+
+/** Index of the first break at or after `position` (binary search over the sorted breaks). */
+function firstBreakFrom(breaks: readonly number[], position: number): number {
+  let low = 0;
+  let high = breaks.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((breaks[middle] ?? Infinity) < position) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function optionList(field: FieldSpec): string {
+  const options = (field.enum ?? []).map(String);
+  return options.length > 8 ? `${options.slice(0, 8).join(', ')}, …` : options.join(', ');
+}
+
+function rangeText(field: FieldSpec): string {
+  if (field.minimum !== undefined && field.maximum !== undefined) return `${field.minimum}–${field.maximum}`;
+  if (field.minimum !== undefined) return `at least ${field.minimum}`;
+  return `at most ${String(field.maximum)}`;
+}

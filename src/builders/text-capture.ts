@@ -1,0 +1,106 @@
+/**
+ * Free text after an explicit label: `negative prompt: blurry, low quality`, `--no text, watermark`,
+ * `style: watercolor`. Only labels count; nothing here guesses that words are "negative" from their meaning
+ * (`without a hat` stays in the prompt).
+ */
+import type { FieldSpec } from '../generated/contracts.ts';
+import type { Directive, DirectiveForm, RuleContext, Span } from './directive-types.ts';
+import { fieldNames, phrasePattern } from './field-vocabulary.ts';
+import { fieldPattern } from './pattern-cache.ts';
+
+/** A label found in the text, where its value would start and how to read it. */
+export interface CaptureLabel {
+  field: FieldSpec;
+  start: number;
+  /** Where the captured text begins (after the label and its separator). */
+  valueStart: number;
+  form: DirectiveForm;
+  /** Free-string fields stop at a comma; prompt-like text (negative prompts) runs to the end of the sentence. */
+  stopAtComma: boolean;
+  /** A secret written in the prompt: one token, cut from the prompt and never used as a value. */
+  secret: boolean;
+}
+
+/** Extra labels for the main negative prompt field: Midjourney's `--no`, and `avoid:`. */
+const NEGATIVE_SWITCHES = /(?<![\p{L}\p{N}_-])(?:--(?:no|neg|negative)[ \t]+|avoid\s*:\s*)/giu;
+const QUOTES: Record<string, string> = { '"': '"', "'": "'", '“': '”', '‘': '’' };
+const TRAILING_JUNK = /(?:[\s,;:]|(?<![\p{L}\p{N}_])(?:and|with|using)(?![\p{L}\p{N}_]))+$/u;
+
+/** Every label for a text or secret field, in text order (longer first at the same position). */
+export function findCaptureLabels(context: RuleContext): CaptureLabel[] {
+  const labels: CaptureLabel[] = [];
+  for (const field of [...context.textFields, ...context.secretFields]) {
+    const secret = field.role === 'secret';
+    const isPrimary = context.primary.get(field.role) === field;
+    const pattern = fieldPattern(field, `capture:${isPrimary}`, () => {
+      const names = fieldNames(field, isPrimary).map(phrasePattern).join('|');
+      return new RegExp(`(?<![\\p{L}\\p{N}_-])(?:--(?:${names})[ \\t]+|(?:${names})\\s*[=:]\\s*)`, 'giu');
+    });
+    if (!pattern) continue;
+    const stopAtComma = field.role !== 'negative_prompt' && field.role !== 'prompt';
+    for (const match of context.text.matchAll(pattern)) {
+      labels.push({ field, start: match.index, valueStart: match.index + match[0].length, form: 'assign', stopAtComma, secret });
+    }
+    if (field.role === 'negative_prompt' && isPrimary) {
+      for (const match of context.text.matchAll(NEGATIVE_SWITCHES)) {
+        const form: DirectiveForm = match[0].startsWith('--') ? 'assign' : 'loose';
+        labels.push({ field, start: match.index, valueStart: match.index + match[0].length, form, stopAtComma: false, secret: false });
+      }
+    }
+  }
+  return labels.sort((a, b) => a.start - b.start || b.valueStart - a.valueStart);
+}
+
+/**
+ * Turns labels into directives (a secret's directive sets nothing; it only marks the span to cut). The text runs to the end of the line or sentence, a following ` --flag`, a
+ * comma for free strings, or the start of the next explicit directive (`negative prompt: blurry, seed 42`).
+ */
+export function captureText(text: string, label: CaptureLabel, boundaries: readonly Span[]): Directive | null {
+  const quoted = readQuoted(text, label.valueStart);
+  let valueEnd: number;
+  let end: number;
+  let value: string;
+  if (quoted) {
+    ({ value, end } = quoted);
+    valueEnd = end;
+  } else {
+    valueEnd = label.secret ? tokenEnd(text, label.valueStart) : stopAfter(text, label.valueStart, label.stopAtComma);
+    for (const boundary of boundaries) {
+      if (boundary.start >= label.valueStart && boundary.start < valueEnd) valueEnd = boundary.start;
+    }
+    const kept = text.slice(label.valueStart, valueEnd).replace(TRAILING_JUNK, '');
+    value = kept.trim();
+    end = label.valueStart + kept.length;
+  }
+  if (value === '') return null;
+  return {
+    start: label.start,
+    end,
+    phrase: text.slice(label.start, end),
+    form: label.form,
+    values: label.secret ? [] : [{ field: label.field.name, value, fit: 'ok' }],
+    rule: label.secret ? 'secret' : 'text',
+    ...(label.secret ? { withheld: label.field.name } : {}),
+  };
+}
+
+function readQuoted(text: string, at: number): { value: string; end: number } | null {
+  const open = text[at];
+  const close = open === undefined ? undefined : QUOTES[open];
+  if (close === undefined) return null;
+  const closing = text.indexOf(close, at + 1);
+  if (closing === -1) return null;
+  const value = text.slice(at + 1, closing).trim();
+  return { value, end: closing + 1 };
+}
+
+function tokenEnd(text: string, from: number): number {
+  const match = /[\s,;]/.exec(text.slice(from));
+  return match ? from + match.index : text.length;
+}
+
+function stopAfter(text: string, from: number, stopAtComma: boolean): number {
+  const stop = stopAtComma ? /\n|[,;]|[.!?](?=\s|$)|\s--(?=\p{L})/u : /\n|[.!?](?=\s|$)|\s--(?=\p{L})/u;
+  const match = stop.exec(text.slice(from));
+  return match ? from + match.index : text.length;
+}

@@ -1,0 +1,25 @@
+import { loadConfig, type Config } from '../config.ts';
+import { createSystem, type System, type SystemOptions } from '../system.ts';
+import { reportError } from './io.ts';
+
+/** Wraps a command action: errors are printed for a person and become the exit code. */
+export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (error) {
+      process.exitCode = reportError(error);
+    }
+  };
+}
+
+/** Runs `fn` with a connected system and always closes it. */
+export async function withSystem<T>(fn: (system: System, config: Config) => Promise<T>, options: SystemOptions = {}): Promise<T> {
+  const config = loadConfig();
+  const system = await createSystem(config, options);
+  try {
+    return await fn(system, config);
+  } finally {
+    await system.close();
+  }
+}

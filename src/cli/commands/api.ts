@@ -1,0 +1,82 @@
+/** `vetted api` (the HTTP server) and `vetted keys` (API key management). */
+import type { Command } from 'commander';
+import { loadConfig } from '../../config.ts';
+import type { ExtraPermission, Role } from '../../db/schema/index.ts';
+import { VettedError } from '../../errors.ts';
+import { createApiKey, listApiKeys, revokeApiKey, ROLES } from '../../services/api-keys.ts';
+import { createSystem } from '../../system.ts';
+import { startApiServer } from '../../../api/server.ts';
+import { startWorkers } from '../../../workers/start-workers.ts';
+import { action, withSystem } from '../action.ts';
+
+export function registerApiCommands(program: Command): void {
+  program
+    .command('api')
+    .description('Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) until SIGINT/SIGTERM')
+    .option('--port <port>', 'port to listen on (default PORT or 8080)')
+    .option('--host <host>', 'address to listen on (default HOST or 127.0.0.1)')
+    .option('--with-workers', 'also run every stage worker in this process (handy on one machine)')
+    .action(
+      action(async (options: { port?: string; host?: string; withWorkers?: boolean }) => {
+        const port = options.port === undefined ? undefined : Number(options.port);
+        if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+          throw new VettedError('INVALID_REQUEST', `--port ${options.port} is not a port number`, { field: 'port' });
+        }
+        const system = await createSystem(loadConfig());
+        const workers = options.withWorkers ? startWorkers(system) : undefined;
+        const api = await startApiServer(system, { port, host: options.host, logRequests: true });
+        system.logger.info({ url: api.url, workers: Boolean(workers) }, `API listening on ${api.url} (docs at ${api.url}/docs)`);
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        system.logger.info('shutting down: finishing requests and active jobs');
+        await api.close();
+        await workers?.close();
+        await system.close();
+      }),
+    );
+
+  const keys = program.command('keys').description('API keys: each bound to a tenant and a role (submitter, reviewer, admin)');
+  keys
+    .command('create')
+    .description('Create a key and print it once (only its hash is stored)')
+    .requiredOption('--tenant <id>', 'the tenant the key acts for')
+    .requiredOption('--role <role>', `one of ${ROLES.join(', ')}`)
+    .option('--override', 'may approve payloads that still have blocking issues')
+    .option('--label <text>', 'a note to recognise the key by')
+    .action(
+      action(async (options: { tenant: string; role: string; override?: boolean; label?: string }) => {
+        if (!ROLES.includes(options.role as Role)) throw new VettedError('INVALID_REQUEST', `--role must be one of ${ROLES.join(', ')}`, { field: 'role' });
+        await withSystem(async (system) => {
+          const permissions: ExtraPermission[] = options.override ? ['override'] : [];
+          const { key, row } = await createApiKey(system.database.db, { tenantId: options.tenant, role: options.role as Role, permissions, label: options.label });
+          process.stderr.write(`created key ${row.id} for tenant ${row.tenantId} (${row.role}${permissions.length ? ', override' : ''}); it is shown once:\n`);
+          console.log(key);
+        });
+      }),
+    );
+  keys
+    .command('list')
+    .description('List keys (ids, tenants, roles; never secrets)')
+    .action(
+      action(async () => {
+        await withSystem(async (system) => {
+          const rows = await listApiKeys(system.database.db);
+          if (rows.length === 0) return console.log('No keys. Create one with `vetted keys create --tenant t --role reviewer`.');
+          console.table(rows.map((r) => ({ id: r.id, tenant: r.tenantId, role: r.role, permissions: r.permissions.join(','), label: r.label, revoked: r.revokedAt?.toISOString() ?? '' })));
+        });
+      }),
+    );
+  keys
+    .command('revoke <id>')
+    .description('Revoke a key (takes effect within seconds)')
+    .action(
+      action(async (id: string) => {
+        await withSystem(async (system) => {
+          if (!(await revokeApiKey(system.database.db, id))) throw new VettedError('INVALID_REQUEST', `No key ${id}`, { field: 'id' });
+          console.log(`revoked ${id}`);
+        });
+      }),
+    );
+}

@@ -1,0 +1,125 @@
+/**
+ * `vetted demo`: the whole pipeline end to end on bundled Replicate models, with live progress. It starts
+ * the HTTP API and the workers in this process, then behaves like its users: an upstream app submits
+ * requests with a submitter key, and a reviewer resolves the runs that park, with a reviewer key.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { loadConfig, type Config } from '../../config.ts';
+import { redactUrlPassword } from '../../db/client.ts';
+import { isTerminal } from '../../run-states.ts';
+import { createApiKey } from '../../services/api-keys.ts';
+import { registerModel } from '../../services/model-catalog.ts';
+import { startSimServers, type SimServers } from '../../sim/index.ts';
+import { createSystem, type System } from '../../system.ts';
+import { startApiServer } from '../../../api/server.ts';
+import { startWorkers } from '../../../workers/start-workers.ts';
+import { action } from '../action.ts';
+import { readJsonFile } from '../io.ts';
+import { createApiClient, type ApiClient } from '../demo/api-client.ts';
+import { createProgressTracker } from '../demo/progress.ts';
+import { DEMO_MODELS, DEMO_REQUESTS, type DemoRun } from '../demo/scenario.ts';
+import { printSummary } from '../demo/summary.ts';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const TENANT = 'demo';
+const DEADLINE_MS = 60_000;
+
+export function registerDemoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description('Run the whole pipeline through the API on bundled sample models: runs that execute, runs that park and are resolved, a summary')
+    .option('--sim', 'build with the openai builder and execute on the replicate provider, both against local servers that speak their APIs')
+    .action(action(runDemo));
+}
+
+async function runDemo(options: { sim?: boolean }): Promise<void> {
+  const sims = options.sim ? await startSimServers({ replicate: { stepMs: 50 } }) : undefined;
+  try {
+    await runDemoWith(loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...sims?.env }), sims);
+  } finally {
+    await sims?.close();
+  }
+}
+
+async function runDemoWith(config: Config, sims: SimServers | undefined): Promise<void> {
+  console.log('Vetted demo: zero-trust payload assembly with human review');
+  if (sims) {
+    console.log(`  simulators: OpenAI-compatible ${sims.openai.baseUrl}, Replicate ${sims.replicate.baseUrl} (real SDKs, local servers)`);
+    console.log('  (the "expect" lines describe the heuristic builder; the simulated LLM fills only prompts and attachments)');
+  }
+  console.log(`  PostgreSQL ${redactUrlPassword(config.databaseUrl)}  Redis ${redactUrlPassword(config.redisUrl)}  prefix ${config.queuePrefix}`);
+  console.log(`  builder ${config.defaults.builder}, provider ${config.defaults.provider}`);
+  const system = await createSystem(config);
+  const workers = startWorkers(system);
+  const api = await startApiServer(system, { port: 0, host: '127.0.0.1' });
+  try {
+    console.log(`  API ${api.url} (OpenAPI at ${api.url}/openapi.json)\n`);
+    const submitter = createApiClient(api.url, (await createApiKey(system.database.db, { tenantId: TENANT, role: 'submitter', label: 'demo app' })).key);
+    const reviewer = createApiClient(api.url, (await createApiKey(system.database.db, { tenantId: TENANT, role: 'reviewer', label: 'demo reviewer' })).key);
+    await registerDemoModels(system);
+    const runs = await submitDemoRequests(submitter);
+    const progress = createProgressTracker(submitter, runs);
+    await progress.until((rows) => rows.every((r) => isTerminal(r.status) || r.status === 'awaiting_human'), DEADLINE_MS);
+    await resolveParkedRuns(reviewer, runs);
+    await progress.until((rows) => rows.every((r) => isTerminal(r.status)), DEADLINE_MS);
+    printSummary(runs, progress.latest());
+    if (sims) {
+      const created = sims.replicate.created().map((p) => p.id);
+      console.log(`  the Replicate simulator saw ${created.length} predictions, ${created.length - new Set(created).size} of them twice.`);
+    }
+  } finally {
+    await api.close();
+    await workers.close();
+    await system.close();
+  }
+}
+
+async function registerDemoModels(system: System): Promise<void> {
+  console.log('Registering the sample models (the SchemaExtractor strips their example values):');
+  for (const model of DEMO_MODELS) {
+    const source = await readJsonFile(path.join(REPO_ROOT, model.file), 'model file');
+    const registered = await registerModel(system, { tenantId: TENANT, source, ref: model.ref });
+    const quarantined = (await system.models.getQuarantine(registered.schemaKey)).size;
+    console.log(`  ${registered.refs[0]?.padEnd(32)} ${String(registered.modelSchema.fields.length).padStart(2)} fields, ${quarantined} example values quarantined`);
+  }
+  console.log('');
+}
+
+async function submitDemoRequests(submitter: ApiClient): Promise<DemoRun[]> {
+  console.log('An upstream app submits requests (POST /api/runs):');
+  const runs: DemoRun[] = [];
+  for (const [index, scenario] of DEMO_REQUESTS.entries()) {
+    const { id } = await submitter.submit(scenario.request);
+    runs.push({ index: index + 1, scenario, runId: id });
+    console.log(`  [${index + 1}] ${scenario.label}\n      expect: ${scenario.expect}`);
+  }
+  console.log('\nProgress:');
+  return runs;
+}
+
+async function resolveParkedRuns(reviewer: ApiClient, runs: DemoRun[]): Promise<void> {
+  const pending = (await reviewer.pendingReviews()).items;
+  if (pending.length === 0) return;
+  console.log('\nA reviewer works the queue (GET /api/reviews/pending, oldest first):');
+  for (const item of pending) {
+    const demoRun = runs.find((r) => r.runId === item.runId);
+    const resolution = demoRun?.scenario.resolution;
+    if (!demoRun || !resolution) continue;
+    const { review, fields } = await reviewer.review(item.reviewId);
+    console.log(`  [${demoRun.index}] ${review.checkpoint} (${review.reason}): ${review.question}`);
+    for (const issue of review.issues.filter((i) => i.severity === 'blocking')) console.log(`      ${issue.path} ${issue.code}: ${issue.message}`);
+    const changed = fields.filter((f) => f.changed).map((f) => `${f.field} (${f.provenance?.source ?? '?'})`);
+    if (changed.length > 0) console.log(`      differs from the defaults: ${changed.join(', ')}`);
+    const decision = await reviewer.decide(item.runId, {
+      reviewId: review.reviewId,
+      payloadHash: review.payloadHash,
+      action: resolution.action,
+      ...(resolution.action === 'edit' ? { edits: resolution.edits } : {}),
+      ...(resolution.action === 'reject' ? { reason: resolution.reason } : {}),
+    });
+    console.log(`      decision: ${resolution.action} (${resolution.note}) → ${decision.route}`);
+  }
+  console.log('');
+}

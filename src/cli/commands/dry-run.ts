@@ -1,0 +1,51 @@
+/** `vetted dry-run` and `vetted extract`: the pipeline in process, no Redis, no database. */
+import type { Command } from 'commander';
+import { strictReport } from '../../adapters/openai/strict-schema.ts';
+import { createAdapterRegistry } from '../../adapters/registry.ts';
+import { loadConfig } from '../../config.ts';
+import { isVettedError } from '../../errors.ts';
+import { dryRun } from '../../services/dry-run.ts';
+import { extractModelSchema } from '../../stages/schema-extractor/index.ts';
+import { action } from '../action.ts';
+import { inFile, printJson, readJsonFile } from '../io.ts';
+
+export function registerDryRunCommands(program: Command): void {
+  program
+    .command('dry-run')
+    .description('Extract → assemble → build → validate in process (no Redis, no database) and print the result as JSON')
+    .requiredOption('--model <file>', 'model file: a Replicate model object, a version object, or { model, example_input }')
+    .requiredOption('--request <file>', 'GenerationRequest JSON file, e.g. { "prompt": "..." }')
+    .option('--builder <name>', 'payload builder: heuristic | openai (default from the configuration)')
+    .action(
+      action(async (options: { model: string; request: string; builder?: string }) => {
+        const config = loadConfig();
+        const modelSource = await readJsonFile(options.model, 'model file');
+        const request = await readJsonFile(options.request, 'request file');
+        const builder = createAdapterRegistry(config).builder(options.builder ?? config.defaults.builder);
+        const result = await dryRun({ modelSource, request, builder, config }).catch((error: unknown) => {
+          // Extraction errors are about the model file; everything else is about the request.
+          const fromModel = isVettedError(error) && (error.code === 'MODEL_SOURCE_INVALID' || error.code === 'SCHEMA_UNSUPPORTED');
+          throw fromModel ? inFile(options.model, 'model file', error) : inFile(options.request, 'request file', error);
+        });
+        const { gate: _gate, ...printed } = result;
+        printJson(printed);
+      }),
+    );
+
+  program
+    .command('extract')
+    .description('Print the ModelSchema extracted from a model file (example values are never in it)')
+    .requiredOption('--model <file>', 'model file: a Replicate model object, a version object, or { model, example_input }')
+    .option('--strict-report', 'print instead the OpenAI strict schema the openai builder sends and the residual rules AJV still enforces')
+    .action(
+      action(async (options: { model: string; strictReport?: boolean }) => {
+        const source = await readJsonFile(options.model, 'model file');
+        try {
+          const { modelSchema } = extractModelSchema(source);
+          printJson(options.strictReport ? strictReport(modelSchema) : modelSchema);
+        } catch (error) {
+          throw inFile(options.model, 'model file', error);
+        }
+      }),
+    );
+}

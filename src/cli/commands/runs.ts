@@ -1,0 +1,120 @@
+/** `vetted enqueue`, `vetted runs`, `vetted run <id>` and `vetted decide`: runs from the command line. */
+import { userInfo } from 'node:os';
+import type { Command } from 'commander';
+import { toRunView } from '../../db/run-view.ts';
+import { VettedError } from '../../errors.ts';
+import type { RunStatus } from '../../generated/contracts.ts';
+import { decide } from '../../services/decision-service.ts';
+import { submitRun } from '../../services/intake.ts';
+import { isPlainObject } from '../../stages/example-quarantine.ts';
+import { action, withSystem } from '../action.ts';
+import { inFile, printJson, readJsonFile } from '../io.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function assertRunId(id: string): string {
+  if (!UUID.test(id)) throw new VettedError('INVALID_ID', `run id "${id}" is not a UUID`, { field: 'id' });
+  return id;
+}
+
+export function registerRunCommands(program: Command): void {
+  program
+    .command('enqueue')
+    .description('Submit a GenerationRequest to the queues and print the run id')
+    .requiredOption('--request <file>', 'GenerationRequest JSON file')
+    .option('--model <file>', 'model file sent inline (otherwise the request must name a catalog model)')
+    .option('--tenant <id>', 'tenant the run belongs to', 'default')
+    .action(
+      action(async (options: { request: string; model?: string; tenant: string }) => {
+        const request = await readJsonFile(options.request, 'request file');
+        if (!isPlainObject(request)) throw new VettedError('INVALID_REQUEST', `request file ${options.request}: must hold a JSON object`, { field: 'request' });
+        if (options.model) request.modelSource = await readJsonFile(options.model, 'model file');
+        await withSystem(async (system) => {
+          const { run, created } = await submitRun(system, { tenantId: options.tenant, request, actor: `cli:${userInfo().username}` }).catch((error: unknown) => {
+            throw inFile(options.request, 'request file', error);
+          });
+          if (!created) process.stderr.write(`requestKey already used: returning the existing run (${run.status})\n`);
+          console.log(run.id);
+        });
+      }),
+    );
+
+  program
+    .command('runs')
+    .description('List recent runs')
+    .option('--status <status>', 'only runs in this status (e.g. awaiting_human)')
+    .option('--limit <n>', 'how many', '50')
+    .action(
+      action(async (options: { status?: string; limit: string }) => {
+        await withSystem(async (system) => {
+          const statuses = options.status ? [options.status as RunStatus] : ALL_STATUSES;
+          const rows = await system.runs.listByStatus(statuses, { limit: Number(options.limit) });
+          if (rows.length === 0) return console.log('No runs.');
+          console.table(rows.map((r) => ({ id: r.id, status: r.status, stage: r.stage, model: r.model, created: r.createdAt.toISOString() })));
+        });
+      }),
+    );
+
+  program
+    .command('run <id>')
+    .description('Show one run as JSON (with --events, its audit trail too)')
+    .option('--events', 'include the run events')
+    .action(
+      action(async (id: string, options: { events?: boolean }) => {
+        await withSystem(async (system) => {
+          const row = await system.runs.get(assertRunId(id));
+          if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${id}`, { field: 'id' });
+          const events = options.events ? (await system.runs.listEvents(row.id)).map((e) => ({ ...e, id: String(e.id) })) : undefined;
+          printJson(events ? { run: toRunView(row), events } : toRunView(row));
+        });
+      }),
+    );
+
+  program
+    .command('decide <runId>')
+    .description('Resolve a parked run: approve, edit (with --set field=value) or reject')
+    .requiredOption('--action <action>', 'approve | edit | reject | retry')
+    .option('--review <id>', 'the review being answered (default: the pending one, shown before deciding)')
+    .option('--set <field=value...>', 'field edits for --action edit; values are JSON when they parse, else strings')
+    .option('--reason <text>', 'why (kept in the audit trail)')
+    .option('--override', 'approve despite blocking issues')
+    .action(
+      action(async (runId: string, options: { action: string; review?: string; set?: string[]; reason?: string; override?: boolean }) => {
+        await withSystem(async (system) => {
+          const run = await system.runs.get(assertRunId(runId));
+          const reviewId = options.review ?? run?.pendingReview?.reviewId;
+          if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} has no pending review`, { field: 'runId' });
+          const body = {
+            reviewId, action: options.action,
+            ...(options.set ? { edits: parseEdits(options.set) } : {}),
+            ...(options.reason ? { reason: options.reason } : {}),
+            ...(options.override ? { override: true } : {}),
+          };
+          const { run: updated, plan } = await decide(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: true } });
+          console.log(`${plan.route}: run ${updated.id} is now ${updated.status}`);
+        });
+      }),
+    );
+}
+
+const ALL_STATUSES: RunStatus[] = [
+  'queued', 'extracting', 'assembling', 'building', 'validating', 'awaiting_human', 'executing',
+  'completed', 'failed', 'cancelled', 'expired', 'paused',
+];
+
+function parseEdits(pairs: string[]): Record<string, unknown> {
+  const edits: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new VettedError('INVALID_REQUEST', `--set ${pair}: expected field=value`, { field: 'set' });
+    const raw = pair.slice(at + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // not JSON: keep the text as a string value
+    }
+    edits[pair.slice(0, at)] = value;
+  }
+  return edits;
+}

@@ -1,0 +1,69 @@
+/** `vetted worker` and `vetted migrate`. */
+import type { Command } from 'commander';
+import { loadConfig } from '../../config.ts';
+import { VettedError } from '../../errors.ts';
+import { createSystem } from '../../system.ts';
+import { startWorkers, WORK_KINDS, type WorkKind } from '../../../workers/start-workers.ts';
+import { reconcile } from '../../services/reconciler.ts';
+import { action, withSystem } from '../action.ts';
+
+function parseKinds(list: string | undefined): WorkKind[] {
+  if (!list) return [...WORK_KINDS];
+  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!(WORK_KINDS as readonly string[]).includes(name)) {
+      throw new VettedError('INVALID_REQUEST', `--stages: unknown queue "${name}"; choose from ${WORK_KINDS.join(', ')}`, { field: 'stages' });
+    }
+  }
+  return names as WorkKind[];
+}
+
+export function registerWorkerCommands(program: Command): void {
+  program
+    .command('worker')
+    .description('Run stage workers until SIGINT/SIGTERM (then finish or hand back the active jobs and exit)')
+    .option('--stages <list>', `comma-separated subset of ${WORK_KINDS.join(',')} (default: all)`)
+    .action(
+      action(async (options: { stages?: string }) => {
+        const kinds = parseKinds(options.stages);
+        const system = await createSystem(loadConfig());
+        const workers = startWorkers(system, { kinds });
+        system.logger.info({ queues: kinds, prefix: system.config.queuePrefix, concurrency: system.config.concurrency }, 'workers started');
+        await waitForShutdownSignal();
+        system.logger.info('shutting down: draining active jobs');
+        await workers.close();
+        await system.close();
+      }),
+    );
+
+  program
+    .command('reconcile')
+    .description('Look once for runs whose job went missing from Redis (after a Redis restart, say) and queue them again')
+    .option('--grace-ms <ms>', 'leave runs changed more recently than this alone', '60000')
+    .action(
+      action(async (options: { graceMs: string }) => {
+        await withSystem(async (system) => {
+          const result = await reconcile(system, { graceMs: Number(options.graceMs) });
+          console.log(`examined ${result.examined} runs: ${result.requeued} requeued, ${result.expiriesRestored} review expiries restored`);
+        });
+      }),
+    );
+
+  program
+    .command('migrate')
+    .description('Create the database if needed and apply the migrations in drizzle/')
+    .action(
+      action(async () => {
+        const system = await createSystem(loadConfig());
+        await system.close();
+        console.log('database is up to date');
+      }),
+    );
+}
+
+function waitForShutdownSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * The demo's script: which bundled models it registers, which requests it sends, and how a person
+ * resolves each run that parks. Everything else in the demo is real: queues, workers, PostgreSQL.
+ */
+import type { GenerationRequest } from '../../generated/contracts.ts';
+
+export interface DemoModel {
+  file: string;
+  /** Needed for a version object, which does not name its model. */
+  ref?: string;
+}
+
+export type DemoResolution =
+  | { action: 'approve'; note: string }
+  | { action: 'edit'; edits: Record<string, unknown>; note: string }
+  | { action: 'reject'; reason: string; note: string };
+
+export interface DemoRequest {
+  label: string;
+  request: GenerationRequest;
+  /** What the reviewer does if this run parks. */
+  resolution?: DemoResolution;
+  expect: string;
+}
+
+export const DEMO_MODELS: readonly DemoModel[] = [
+  { file: 'examples/models/flux-schnell.model.json' },
+  { file: 'examples/models/real-esrgan.model.json' },
+  { file: 'examples/models/sdxl.model.json' },
+  { file: 'examples/models/whisper.version.json', ref: 'openai/whisper' },
+  { file: 'examples/models/sticker-maker.tool.json' },
+];
+
+export const DEMO_REQUESTS: readonly DemoRequest[] = [
+  {
+    label: 'flux-schnell: text to image',
+    request: { model: 'black-forest-labs/flux-schnell', prompt: 'a watercolor lighthouse at dawn, aspect ratio 16:9, 2 images, seed=1234' },
+    expect: 'executes: prompt, aspect_ratio, num_outputs and seed come from the user; the rest are schema defaults',
+  },
+  {
+    label: 'real-esrgan: upscale, image forgotten',
+    request: { model: 'nightmareai/real-esrgan', prompt: 'upscale my photo with face enhance' },
+    resolution: {
+      action: 'edit',
+      edits: { image: 'https://example.com/uploads/portrait.jpg' },
+      note: 'the reviewer supplies the missing image URL',
+    },
+    expect: 'parks: the required image is missing (the example image is never used)',
+  },
+  {
+    label: 'sdxl: a policy that asks a person',
+    request: {
+      model: 'stability-ai/sdxl',
+      prompt: 'an isometric city of glass at night, width 1024, height 768, 40 steps',
+      policy: 'require_human',
+    },
+    resolution: { action: 'approve', note: 'the reviewer approves the payload as built' },
+    expect: 'parks for approval (policy require_human), then executes',
+  },
+  {
+    label: 'whisper: transcribe an attachment',
+    request: {
+      model: 'openai/whisper',
+      prompt: 'transcribe this interview',
+      attachments: [{ url: 'https://example.com/audio/interview.wav', mimeType: 'audio/wav', name: 'interview.wav' }],
+    },
+    expect: 'executes: the audio attachment goes to the audio field',
+  },
+  {
+    label: 'sticker-maker: example-only model, rejected',
+    request: { model: 'fofr/sticker-maker', prompt: 'a grumpy cactus sticker', policy: 'require_human' },
+    resolution: { action: 'reject', reason: 'not on brand', note: 'the reviewer rejects it' },
+    expect: 'parks for approval, then is rejected (cancelled)',
+  },
+];
+
+/** A submitted demo request and the run it became. */
+export interface DemoRun {
+  index: number;
+  scenario: DemoRequest;
+  runId: string;
+}

@@ -1,0 +1,193 @@
+/**
+ * Configuration: parsed and checked once at start-up from the environment, then passed down frozen.
+ * This is the only module that reads environment variables; nothing reads them at import time.
+ */
+import { VettedError } from './errors.ts';
+import type { PolicySpec, StageName } from './generated/contracts.ts';
+import { createAjv } from './schema/ajv.ts';
+import { describeAjvErrors } from './schema/contracts.ts';
+
+export type BuilderName = 'heuristic' | 'openai';
+export type ProviderName = 'dry' | 'replicate';
+
+export interface Config {
+  databaseUrl: string;
+  redisUrl: string;
+  /** BullMQ key prefix, so several installations or test runs can share one Redis. */
+  queuePrefix: string;
+  host: string;
+  port: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  concurrency: Record<StageName, number>;
+  limits: {
+    maxAttachmentBytes: number;
+    /** Largest HTTP body the API accepts. */
+    bodyLimitBytes: number;
+    /** Requests per minute per API key. */
+    rateLimitPerMinute: number;
+  };
+  /** HMAC key for signing webhook deliveries; without it, requests with a callbackUrl are refused. */
+  webhookSecret?: string;
+  reconciler: {
+    /** How often the reconciler looks for runs whose job went missing. */
+    intervalMs: number;
+    /** How long a run may sit unchanged before its job is looked for. */
+    graceMs: number;
+  };
+  shadow: {
+    /**
+     * Fraction (0..1) of runs shadowed by the legacy V2 builder when neither the request nor a shadow_settings
+     * row says otherwise; 0 turns shadow mode off by default.
+     */
+    sampleRate: number;
+  };
+  defaults: {
+    builder: BuilderName;
+    provider: ProviderName;
+    policy: PolicySpec;
+    reviewTtlSeconds: number;
+  };
+  openai: { apiKey?: string; baseUrl?: string; model: string; timeoutMs: number; maxRetries: number };
+  replicate: {
+    apiToken?: string;
+    baseUrl?: string;
+    pollIntervalMs: number;
+    timeoutMs: number;
+    /** Predictions started per second by this process's execute worker (a BullMQ limiter); unset = no limit. */
+    rateLimitPerSecond?: number;
+    /** Where Replicate should POST prediction updates; unset = poll only. */
+    webhookUrl?: string;
+    /** Replicate's signing secret (whsec_...); with it, webhook deliveries are checked before use. */
+    webhookSecret?: string;
+  };
+}
+
+/** Every variable Vetted reads, with its type and default. The README's configuration table mirrors this. */
+export const ENV_SCHEMA = {
+  type: 'object',
+  properties: {
+    DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:5432/vetted' },
+    REDIS_URL: { type: 'string', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
+    VETTED_QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', default: 'vetted' },
+    HOST: { type: 'string', default: '127.0.0.1' },
+    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
+    LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    VETTED_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 1000, default: 16 },
+    VETTED_CONCURRENCY_EXTRACT: { type: 'integer', minimum: 1, maximum: 1000 },
+    VETTED_CONCURRENCY_ASSEMBLE: { type: 'integer', minimum: 1, maximum: 1000 },
+    VETTED_CONCURRENCY_BUILD: { type: 'integer', minimum: 1, maximum: 1000 },
+    VETTED_CONCURRENCY_VALIDATE: { type: 'integer', minimum: 1, maximum: 1000 },
+    VETTED_CONCURRENCY_EXECUTE: { type: 'integer', minimum: 1, maximum: 1000 },
+    VETTED_MAX_ATTACHMENT_BYTES: { type: 'integer', minimum: 1, default: 100 * 1024 * 1024 },
+    VETTED_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, default: 1024 * 1024 },
+    VETTED_BUILDER: { enum: ['heuristic', 'openai'] },
+    VETTED_PROVIDER: { enum: ['dry', 'replicate'] },
+    VETTED_POLICY: { enum: ['auto', 'require_human', 'auto_with_thresholds'], default: 'auto' },
+    VETTED_REVIEW_TTL_SECONDS: { type: 'integer', minimum: 10, maximum: 2592000, default: 86400 },
+    VETTED_WEBHOOK_SECRET: { type: 'string', minLength: 16 },
+    VETTED_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, default: 600 },
+    VETTED_RECONCILE_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 30000 },
+    VETTED_RECONCILE_GRACE_MS: { type: 'integer', minimum: 0, default: 60000 },
+    VETTED_SHADOW_SAMPLE_RATE: { type: 'number', minimum: 0, maximum: 1, default: 0 },
+    OPENAI_API_KEY: { type: 'string', minLength: 1 },
+    OPENAI_BASE_URL: { type: 'string', pattern: '^https?://' },
+    VETTED_OPENAI_MODEL: { type: 'string', minLength: 1, default: 'gpt-4o-mini' },
+    VETTED_OPENAI_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 30000 },
+    VETTED_OPENAI_MAX_RETRIES: { type: 'integer', minimum: 0, maximum: 10, default: 2 },
+    REPLICATE_API_TOKEN: { type: 'string', minLength: 1 },
+    REPLICATE_BASE_URL: { type: 'string', pattern: '^https?://' },
+    VETTED_REPLICATE_POLL_MS: { type: 'integer', minimum: 10, default: 1000 },
+    VETTED_REPLICATE_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: 600000 },
+    VETTED_REPLICATE_RATE_LIMIT: { type: 'number', exclusiveMinimum: 0, maximum: 10000 },
+    VETTED_REPLICATE_WEBHOOK_URL: { type: 'string', pattern: '^https?://' },
+    REPLICATE_WEBHOOK_SECRET: { type: 'string', minLength: 8 },
+  },
+} as const;
+
+type EnvKey = keyof typeof ENV_SCHEMA.properties;
+type Env = Partial<Record<EnvKey, string | number>>;
+
+const validateEnv = createAjv({ coerceTypes: true, useDefaults: true, strict: false }).compile(ENV_SCHEMA);
+
+/**
+ * Reads the variables Vetted knows from `env`, applies defaults and checks them all at once.
+ * @throws VettedError CONFIG_INVALID naming the variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Readonly<Config> {
+  const picked: Env = {};
+  for (const key of Object.keys(ENV_SCHEMA.properties) as EnvKey[]) {
+    const value = env[key];
+    if (value !== undefined && value !== '') picked[key] = value;
+  }
+  if (!validateEnv(picked)) {
+    const [first] = describeAjvErrors(validateEnv.errors ?? []);
+    throw new VettedError('CONFIG_INVALID', `Environment variable ${first?.field ?? '?'} ${first?.message ?? 'is invalid'}`, {
+      field: first?.field,
+    });
+  }
+  const e = picked as Record<string, string | number | undefined>;
+  const str = (key: EnvKey) => (e[key] === undefined ? undefined : String(e[key]));
+  const num = (key: EnvKey) => Number(e[key]);
+  const stageConcurrency = (key: EnvKey) => (e[key] === undefined ? num('VETTED_CONCURRENCY') : num(key));
+
+  const config: Config = {
+    databaseUrl: String(e.DATABASE_URL),
+    redisUrl: String(e.REDIS_URL),
+    queuePrefix: String(e.VETTED_QUEUE_PREFIX),
+    host: String(e.HOST),
+    port: num('PORT'),
+    logLevel: e.LOG_LEVEL as Config['logLevel'],
+    concurrency: {
+      extract: stageConcurrency('VETTED_CONCURRENCY_EXTRACT'),
+      assemble: stageConcurrency('VETTED_CONCURRENCY_ASSEMBLE'),
+      build: stageConcurrency('VETTED_CONCURRENCY_BUILD'),
+      validate: stageConcurrency('VETTED_CONCURRENCY_VALIDATE'),
+      execute: stageConcurrency('VETTED_CONCURRENCY_EXECUTE'),
+    },
+    limits: {
+      maxAttachmentBytes: num('VETTED_MAX_ATTACHMENT_BYTES'),
+      bodyLimitBytes: num('VETTED_BODY_LIMIT_BYTES'),
+      rateLimitPerMinute: num('VETTED_RATE_LIMIT_PER_MINUTE'),
+    },
+    webhookSecret: str('VETTED_WEBHOOK_SECRET'),
+    reconciler: { intervalMs: num('VETTED_RECONCILE_INTERVAL_MS'), graceMs: num('VETTED_RECONCILE_GRACE_MS') },
+    shadow: { sampleRate: num('VETTED_SHADOW_SAMPLE_RATE') },
+    defaults: {
+      // With a key configured the LLM builds and Replicate executes; without, everything stays offline.
+      builder: (str('VETTED_BUILDER') ?? (e.OPENAI_API_KEY ? 'openai' : 'heuristic')) as BuilderName,
+      provider: (str('VETTED_PROVIDER') ?? (e.REPLICATE_API_TOKEN ? 'replicate' : 'dry')) as ProviderName,
+      policy: { mode: e.VETTED_POLICY as PolicySpec['mode'] },
+      reviewTtlSeconds: num('VETTED_REVIEW_TTL_SECONDS'),
+    },
+    openai: {
+      apiKey: str('OPENAI_API_KEY'),
+      baseUrl: str('OPENAI_BASE_URL'),
+      model: String(e.VETTED_OPENAI_MODEL),
+      timeoutMs: num('VETTED_OPENAI_TIMEOUT_MS'),
+      maxRetries: num('VETTED_OPENAI_MAX_RETRIES'),
+    },
+    replicate: {
+      apiToken: str('REPLICATE_API_TOKEN'),
+      baseUrl: str('REPLICATE_BASE_URL'),
+      pollIntervalMs: num('VETTED_REPLICATE_POLL_MS'),
+      timeoutMs: num('VETTED_REPLICATE_TIMEOUT_MS'),
+      rateLimitPerSecond: e.VETTED_REPLICATE_RATE_LIMIT === undefined ? undefined : num('VETTED_REPLICATE_RATE_LIMIT'),
+      webhookUrl: str('VETTED_REPLICATE_WEBHOOK_URL'),
+      webhookSecret: str('REPLICATE_WEBHOOK_SECRET'),
+    },
+  };
+  return deepFreeze({ ...config, ...overrides });
+}
+
+/** Secrets in the configuration, for the redactor: they must never reach a stored snapshot or a log line. */
+export function configSecrets(config: Config): string[] {
+  return [config.openai.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret].filter((s): s is string => Boolean(s));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,95 @@
+/**
+ * The idempotency ledger. `begin` is the gate: exactly one caller creates the row for a (run, step);
+ * everyone else gets the existing row and must not start the step again. The writes every execution makes
+ * are named prepared statements (one round trip each, no query building per run).
+ */
+import { and, eq, isNull } from 'drizzle-orm';
+import type pg from 'pg';
+import type { ExecutionResult } from '../generated/contracts.ts';
+import type { Db } from './client.ts';
+import { executions, type ExecutionRow } from './schema/index.ts';
+
+/** pg returns snake_case; the executor only reads these three. */
+function entryFromSql(raw: Record<string, unknown>): ExecutionRow {
+  return {
+    runId: raw.run_id as string,
+    step: raw.step as string,
+    status: raw.status as ExecutionRow['status'],
+    provider: raw.provider as string,
+    payloadHash: raw.payload_hash as string,
+    predictionId: (raw.prediction_id as string | null) ?? null,
+    result: (raw.result as ExecutionResult | null) ?? null,
+    startedAt: raw.started_at as Date,
+    finishedAt: (raw.finished_at as Date | null) ?? null,
+  };
+}
+
+const BEGIN = `insert into executions (run_id, step, status, provider, payload_hash) values ($1, $2, 'started', $3, $4)
+  on conflict do nothing returning *`;
+const RECORD = `insert into executions (run_id, step, status, provider, payload_hash, result, finished_at)
+  values ($1, $2, $3, $4, $5, $6::jsonb, now()) on conflict do nothing returning *`;
+const FINISH = `update executions set status = $3, result = $4::jsonb, finished_at = now() where run_id = $1 and step = $2`;
+const GET = `select * from executions where run_id = $1 and step = $2`;
+
+export type BeginResult = { fresh: true; row: ExecutionRow } | { fresh: false; row: ExecutionRow };
+
+export type ExecutionsRepository = ReturnType<typeof createExecutionsRepository>;
+
+export function createExecutionsRepository(db: Db, pool: pg.Pool) {
+  const byKey = (runId: string, step: string) => and(eq(executions.runId, runId), eq(executions.step, step));
+  const existing = async (runId: string, step: string): Promise<ExecutionRow> => {
+    const { rows } = await pool.query<Record<string, unknown>>({ name: 'vetted_ledger_get', text: GET, values: [runId, step] });
+    if (!rows[0]) throw new Error(`ledger row for ${runId}/${step} vanished`);
+    return entryFromSql(rows[0]);
+  };
+
+  return {
+    async begin(input: { runId: string; step: string; provider: string; payloadHash: string }): Promise<BeginResult> {
+      const { rows } = await pool.query<Record<string, unknown>>({
+        name: 'vetted_ledger_begin', text: BEGIN, values: [input.runId, input.step, input.provider, input.payloadHash],
+      });
+      if (rows[0]) return { fresh: true, row: entryFromSql(rows[0]) };
+      return { fresh: false, row: await existing(input.runId, input.step) };
+    },
+
+    /**
+     * Records a finished execution in one write (for side-effect-free providers, which run first and record
+     * after). The first outcome recorded for a step wins; a later caller gets that row back.
+     */
+    async recordOutcome(input: { runId: string; step: string; provider: string; payloadHash: string; result: ExecutionResult }): Promise<BeginResult> {
+      const status = input.result.status === 'succeeded' ? 'succeeded' : 'failed';
+      const { rows } = await pool.query<Record<string, unknown>>({
+        name: 'vetted_ledger_record', text: RECORD, values: [input.runId, input.step, status, input.provider, input.payloadHash, JSON.stringify(input.result)],
+      });
+      if (rows[0]) return { fresh: true, row: entryFromSql(rows[0]) };
+      return { fresh: false, row: await existing(input.runId, input.step) };
+    },
+
+    /** Records the provider's handle before waiting, so a retry after a crash resumes instead of starting again. */
+    async recordHandle(runId: string, step: string, predictionId: string): Promise<void> {
+      await db.update(executions).set({ predictionId }).where(byKey(runId, step));
+    },
+
+    async finish(runId: string, step: string, result: ExecutionResult): Promise<void> {
+      const status = result.status === 'succeeded' ? 'succeeded' : 'failed';
+      await pool.query({ name: 'vetted_ledger_finish', text: FINISH, values: [runId, step, status, JSON.stringify(result)] });
+    },
+
+    /**
+     * Frees a step the provider proved it never started (see ProviderNotStartedError): only a `started` row
+     * without a handle goes, so a row whose prediction was recorded can never be released by mistake.
+     */
+    async release(runId: string, step: string): Promise<void> {
+      await db.delete(executions).where(and(byKey(runId, step), eq(executions.status, 'started'), isNull(executions.predictionId)));
+    },
+
+    async get(runId: string, step: string): Promise<ExecutionRow | undefined> {
+      const [row] = await db.select().from(executions).where(byKey(runId, step));
+      return row;
+    },
+
+    async listForRun(runId: string): Promise<ExecutionRow[]> {
+      return db.select().from(executions).where(eq(executions.runId, runId)).orderBy(executions.startedAt);
+    },
+  };
+}

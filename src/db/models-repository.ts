@@ -1,0 +1,128 @@
+/**
+ * The model catalog and the extraction cache. ModelSchemas are immutable per key, so a process keeps the
+ * ones it has read in memory; PostgreSQL stays the source of truth shared by every worker.
+ */
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { ModelSchema } from '../generated/contracts.ts';
+import { ExampleQuarantine } from '../stages/example-quarantine.ts';
+import type { Db } from './client.ts';
+import { modelExamples, models, modelSchemas } from './schema/index.ts';
+
+/** Catalog entries registered with this tenant id are visible to every tenant. */
+export const SHARED_TENANT = '*';
+
+export interface CatalogEntry {
+  ref: string;
+  tenantId: string;
+  schemaKey: string;
+  model: string | null;
+  version: string | null;
+  fields: number;
+  createdAt: Date;
+}
+
+/** A catalog reference resolved to its schema. */
+export interface CatalogRef {
+  tenantId: string;
+  ref: string;
+  schemaKey: string;
+}
+
+/**
+ * How long a process trusts a resolved reference. Every run's extract stage resolves one, so this saves a
+ * query per run; a re-pointed reference (a new version registered) reaches other processes within it.
+ */
+const REF_CACHE_TTL_MS = 5000;
+
+export type ModelsRepository = ReturnType<typeof createModelsRepository>;
+
+export function createModelsRepository(db: Db, options: { cacheSize?: number } = {}) {
+  const schemaCache = new LRUCache<string, ModelSchema>({ max: options.cacheSize ?? 1000 });
+  const quarantineCache = new LRUCache<string, ExampleQuarantine>({ max: options.cacheSize ?? 1000 });
+  const refCache = new LRUCache<string, CatalogRef>({ max: 10_000, ttl: REF_CACHE_TTL_MS });
+
+  return {
+    async getSchema(schemaKey: string): Promise<ModelSchema | undefined> {
+      const cached = schemaCache.get(schemaKey);
+      if (cached) return cached;
+      const [row] = await db.select({ modelSchema: modelSchemas.modelSchema }).from(modelSchemas).where(eq(modelSchemas.schemaKey, schemaKey));
+      if (row) schemaCache.set(schemaKey, row.modelSchema);
+      return row?.modelSchema;
+    },
+
+    /** Example values for the leak firewall and shadow mode. Never call this on a path that feeds a builder. */
+    async getQuarantine(schemaKey: string): Promise<ExampleQuarantine> {
+      const cached = quarantineCache.get(schemaKey);
+      if (cached) return cached;
+      const [row] = await db.select({ quarantine: modelExamples.quarantine }).from(modelExamples).where(eq(modelExamples.schemaKey, schemaKey));
+      const quarantine = ExampleQuarantine.fromStorage(row?.quarantine);
+      quarantineCache.set(schemaKey, quarantine);
+      return quarantine;
+    },
+
+    /** Stores an extraction result under its key; a key already stored is left as it is (same content). */
+    async saveExtraction(schemaKey: string, modelSchema: ModelSchema, quarantine: ExampleQuarantine): Promise<void> {
+      await db.transaction(async (tx) => {
+        const inserted = await tx
+          .insert(modelSchemas)
+          .values({ schemaKey, model: modelSchema.model, version: modelSchema.version, schemaHash: modelSchema.schemaHash, modelSchema })
+          .onConflictDoNothing()
+          .returning({ schemaKey: modelSchemas.schemaKey });
+        if (inserted.length > 0) {
+          await tx.insert(modelExamples).values({ schemaKey, quarantine: quarantine.toStorage() }).onConflictDoNothing();
+        }
+      });
+      schemaCache.set(schemaKey, modelSchema);
+      quarantineCache.set(schemaKey, quarantine);
+    },
+
+    /** Registers (or re-points) catalog references to an extracted schema. */
+    async registerModel(input: { tenantId: string; refs: string[]; schemaKey: string; source: Record<string, unknown> }): Promise<void> {
+      const now = new Date();
+      refCache.clear();
+      for (const ref of input.refs) {
+        await db
+          .insert(models)
+          .values({ tenantId: input.tenantId, ref, schemaKey: input.schemaKey, source: input.source })
+          .onConflictDoUpdate({
+            target: [models.tenantId, models.ref],
+            set: { schemaKey: input.schemaKey, source: input.source, updatedAt: now },
+          });
+      }
+    },
+
+    /** Resolves `owner/name` or `owner/name:version` for a tenant: its own entry first, then a shared one. */
+    async resolveRef(tenantId: string, ref: string): Promise<CatalogRef | undefined> {
+      const key = `${tenantId}\u0000${ref}`;
+      const cached = refCache.get(key);
+      if (cached) return cached;
+      const [row] = await db
+        .select({ tenantId: models.tenantId, ref: models.ref, schemaKey: models.schemaKey })
+        .from(models)
+        .where(and(eq(models.ref, ref), inArray(models.tenantId, [tenantId, SHARED_TENANT])))
+        .orderBy(desc(sql`${models.tenantId} = ${tenantId}`))
+        .limit(1);
+      if (row) refCache.set(key, row);
+      return row;
+    },
+
+    async listCatalog(tenantId: string): Promise<CatalogEntry[]> {
+      const rows = await db
+        .select({
+          ref: models.ref,
+          tenantId: models.tenantId,
+          schemaKey: models.schemaKey,
+          model: modelSchemas.model,
+          version: modelSchemas.version,
+          fields: sql<number>`jsonb_array_length(${modelSchemas.modelSchema} -> 'fields')`,
+          createdAt: models.createdAt,
+        })
+        .from(models)
+        .innerJoin(modelSchemas, eq(models.schemaKey, modelSchemas.schemaKey))
+        .where(inArray(models.tenantId, [tenantId, SHARED_TENANT]))
+        .orderBy(models.ref);
+      return rows.map((row) => ({ ...row, fields: Number(row.fields) }));
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Read-side queries for the API: run listings with cursor pagination, resumable runs, and the pending
+ * review queue (oldest first). Every query takes the tenant: there is no unscoped read here.
+ */
+import { and, asc, desc, eq, gte, inArray, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { VettedError } from '../errors.ts';
+import type { RunStatus } from '../generated/contracts.ts';
+import { TERMINAL_STATUSES } from '../run-states.ts';
+import type { Db } from './client.ts';
+import { runs, type RunRow } from './schema/index.ts';
+
+export interface RunFilters {
+  status?: RunStatus[];
+  userId?: string;
+  sessionId?: string;
+  model?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  limit: number;
+  cursor?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Pass back as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+interface CursorPosition {
+  at: Date;
+  id: string;
+}
+
+export function encodeCursor(position: CursorPosition): string {
+  return Buffer.from(JSON.stringify([position.at.toISOString(), position.id])).toString('base64url');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Dates PostgreSQL and this API can both hold: a forged cursor outside them is bad input, not a 500. */
+const CURSOR_RANGE = { min: Date.UTC(1970, 0, 1), max: Date.UTC(9999, 11, 31) };
+
+export function decodeCursor(cursor: string): CursorPosition {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
+    const date = new Date(String(at));
+    const time = date.getTime();
+    if (typeof at !== 'string' || typeof id !== 'string' || !UUID.test(id) || !(time >= CURSOR_RANGE.min && time <= CURSOR_RANGE.max)) {
+      throw new Error('bad cursor');
+    }
+    return { at: date, id };
+  } catch {
+    throw new VettedError('INVALID_REQUEST', 'cursor is not one this API returned', { field: 'cursor' });
+  }
+}
+
+/** Newest first; the cursor is the (createdAt, id) of the last item, so pages never skip or repeat. */
+export async function listRuns(db: Db, tenantId: string, filters: RunFilters): Promise<Page<RunRow>> {
+  const conditions: (SQL | undefined)[] = [
+    eq(runs.tenantId, tenantId),
+    filters.status?.length ? inArray(runs.status, filters.status) : undefined,
+    filters.userId ? eq(runs.userId, filters.userId) : undefined,
+    filters.sessionId ? eq(runs.sessionId, filters.sessionId) : undefined,
+    filters.model ? or(eq(runs.model, filters.model), sql`${runs.model} like ${`${filters.model}:%`}`) : undefined,
+    filters.createdAfter ? gte(runs.createdAt, filters.createdAfter) : undefined,
+    filters.createdBefore ? lte(runs.createdAt, filters.createdBefore) : undefined,
+  ];
+  if (filters.cursor) {
+    const { at, id } = decodeCursor(filters.cursor);
+    conditions.push(or(lt(runs.createdAt, at), and(eq(runs.createdAt, at), lt(runs.id, id))));
+  }
+  const rows = await db.select().from(runs).where(and(...conditions)).orderBy(desc(runs.createdAt), desc(runs.id)).limit(filters.limit + 1);
+  return pageOf(rows, filters.limit, (row) => ({ at: row.createdAt, id: row.id }));
+}
+
+/** Runs a session can still resume: not in a terminal state, most recently changed first. */
+export async function listActiveRuns(db: Db, tenantId: string, scope: { userId?: string; sessionId?: string }, limit = 100): Promise<RunRow[]> {
+  return db
+    .select()
+    .from(runs)
+    .where(
+      and(
+        eq(runs.tenantId, tenantId),
+        notInArray(runs.status, [...TERMINAL_STATUSES]),
+        scope.userId ? eq(runs.userId, scope.userId) : undefined,
+        scope.sessionId ? eq(runs.sessionId, scope.sessionId) : undefined,
+      ),
+    )
+    .orderBy(desc(runs.updatedAt))
+    .limit(limit);
+}
+
+export interface PendingFilters {
+  checkpoint?: string;
+  model?: string;
+  /** Only reviews waiting at least this long. */
+  minAgeSeconds?: number;
+  /** Only reviews waiting at most this long. */
+  maxAgeSeconds?: number;
+  limit: number;
+  cursor?: string;
+}
+
+/** The review queue: runs awaiting a human, oldest review first (served by a partial index). */
+export async function listPendingReviews(db: Db, tenantId: string, filters: PendingFilters, now: Date): Promise<Page<RunRow>> {
+  const conditions: (SQL | undefined)[] = [
+    eq(runs.tenantId, tenantId),
+    eq(runs.status, 'awaiting_human'),
+    filters.checkpoint ? sql`${runs.pendingReview} ->> 'checkpoint' = ${filters.checkpoint}` : undefined,
+    filters.model ? eq(runs.model, filters.model) : undefined,
+    filters.minAgeSeconds !== undefined ? lte(runs.parkedAt, new Date(now.getTime() - filters.minAgeSeconds * 1000)) : undefined,
+    filters.maxAgeSeconds !== undefined ? gte(runs.parkedAt, new Date(now.getTime() - filters.maxAgeSeconds * 1000)) : undefined,
+  ];
+  if (filters.cursor) {
+    const { at, id } = decodeCursor(filters.cursor);
+    conditions.push(or(sql`${runs.parkedAt} > ${at}`, and(eq(runs.parkedAt, at), sql`${runs.id} > ${id}`)));
+  }
+  const rows = await db.select().from(runs).where(and(...conditions)).orderBy(asc(runs.parkedAt), asc(runs.id)).limit(filters.limit + 1);
+  return pageOf(rows, filters.limit, (row) => ({ at: row.parkedAt ?? row.createdAt, id: row.id }));
+}
+
+export async function findByReviewId(db: Db, tenantId: string, reviewId: string): Promise<RunRow | undefined> {
+  const [row] = await db.select().from(runs).where(and(eq(runs.pendingReviewId, reviewId), eq(runs.tenantId, tenantId)));
+  return row;
+}
+
+function pageOf<T>(rows: T[], limit: number, position: (row: T) => CursorPosition): Page<T> {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(position(last)) : null };
+}

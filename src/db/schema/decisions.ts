@@ -1,0 +1,27 @@
+/** Every decision a person made on a review, kept forever: who, when, the raw body and what it meant. */
+import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { runs } from './runs.ts';
+
+export const decisions = pgTable(
+  'decisions',
+  {
+    id: bigserial({ mode: 'bigint' }).primaryKey(),
+    runId: uuid()
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    tenantId: text().notNull(),
+    reviewId: uuid().notNull(),
+    actor: text().notNull(),
+    action: text().notNull(),
+    /** The body exactly as received (secrets redacted). */
+    raw: jsonb().$type<Record<string, unknown>>().notNull(),
+    /** What Vetted made of it: the route taken, the resulting status. */
+    parsed: jsonb().$type<Record<string, unknown>>().notNull(),
+    edits: jsonb().$type<Record<string, unknown>>(),
+    override: boolean().notNull().default(false),
+    at: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('decisions_run_idx').on(t.runId, t.at)],
+);
+
+export type DecisionRow = typeof decisions.$inferSelect;

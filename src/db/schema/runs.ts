@@ -1,0 +1,102 @@
+/** Runs and their append-only event trail: the source of truth for every request Vetted acknowledged. */
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type {
+  CandidatePayload,
+  ExecutionResult,
+  GenerationRequest,
+  PendingReview,
+  PolicySpec,
+  RequestBundle,
+  RunError,
+  RunEventType,
+  RunStatus,
+  StageName,
+  ValidationIssue,
+} from '../../generated/contracts.ts';
+
+const timestamps = {
+  createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+};
+
+export const runs = pgTable(
+  'runs',
+  {
+    id: uuid().primaryKey(),
+    tenantId: text().notNull(),
+    requestKey: text(),
+    status: text().$type<RunStatus>().notNull(),
+    stage: text().$type<StageName>().notNull(),
+    /** Bumped by every stage claim; stage jobs carry it so a stale job recognises itself. */
+    attempt: integer().notNull().default(0),
+    traceId: text().notNull(),
+    threadId: text().notNull(),
+    userId: text(),
+    sessionId: text(),
+    model: text(),
+    /** The model_schemas cache key the extract stage resolved (version id or content hash). */
+    schemaKey: text(),
+    schemaHash: text(),
+    builder: text().notNull(),
+    provider: text().notNull(),
+    policy: jsonb().$type<PolicySpec>().notNull(),
+    /** The request as received, secrets redacted. */
+    request: jsonb().$type<GenerationRequest>().notNull(),
+    bundle: jsonb().$type<RequestBundle>(),
+    candidate: jsonb().$type<CandidatePayload>(),
+    issues: jsonb().$type<ValidationIssue[]>().notNull().default([]),
+    pendingReview: jsonb().$type<PendingReview>(),
+    /** The pending review's id, as a column so a review can be found (and a decision compare-and-set) by index. */
+    pendingReviewId: uuid(),
+    /** When the current review was raised; the pending queue is served oldest first. */
+    parkedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** Hash of the payload a person approved or wrote; require_human does not ask again for it. */
+    approvedPayloadHash: text(),
+    /** Edits people made in reviews; the assembler merges them over the request's own. */
+    reviewEdits: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    executionSeq: integer().notNull().default(1),
+    result: jsonb().$type<ExecutionResult>(),
+    error: jsonb().$type<RunError>(),
+    pausedFrom: text().$type<RunStatus>(),
+    reviewExpiresAt: timestamp({ withTimezone: true, mode: 'date' }),
+    stageStartedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    completedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    ...timestamps,
+  },
+  // Every stage move changes `status`, so run updates are never HOT and each one writes an entry into every
+  // index whose predicate the row matches. Hence few indexes, and partial ones wherever a column is often
+  // null: a run without a session, user or review pays nothing for those.
+  (t) => [
+    uniqueIndex('runs_tenant_request_key_idx').on(t.tenantId, t.requestKey).where(sql`${t.requestKey} is not null`),
+    index('runs_tenant_created_idx').on(t.tenantId, t.createdAt, t.id),
+    index('runs_tenant_session_idx').on(t.tenantId, t.sessionId).where(sql`${t.sessionId} is not null`),
+    index('runs_tenant_user_idx').on(t.tenantId, t.userId).where(sql`${t.userId} is not null`),
+    index('runs_status_updated_idx').on(t.status, t.updatedAt),
+    index('runs_pending_review_id_idx').on(t.pendingReviewId).where(sql`${t.pendingReviewId} is not null`),
+    index('runs_tenant_parked_idx').on(t.tenantId, t.parkedAt).where(sql`${t.status} = 'awaiting_human'`),
+    index('runs_review_expiry_idx').on(t.reviewExpiresAt).where(sql`${t.status} = 'awaiting_human'`),
+  ],
+);
+
+export const runEvents = pgTable(
+  'run_events',
+  {
+    id: bigserial({ mode: 'bigint' }).primaryKey(),
+    runId: uuid()
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    tenantId: text().notNull(),
+    type: text().$type<RunEventType>().notNull(),
+    actor: text().notNull(),
+    at: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    traceId: text().notNull(),
+    threadId: text().notNull(),
+  },
+  (t) => [index('run_events_run_id_idx').on(t.runId, t.id)],
+);
+
+export type RunRow = typeof runs.$inferSelect;
+export type NewRunRow = typeof runs.$inferInsert;
+export type RunEventRow = typeof runEvents.$inferSelect;

@@ -1,0 +1,62 @@
+/**
+ * Structured JSON logs (pino). HITL and pipeline events are log lines with a stable `event` name plus
+ * traceId and threadId, so one request can be followed across workers and resumes.
+ */
+import { pino, type Logger } from 'pino';
+import type { Redactor } from './redact.ts';
+
+export type { Logger };
+
+export type LogEventName =
+  | 'HITL_CREATED'
+  | 'HITL_RESUME_VALID'
+  | 'HITL_CANCELLED'
+  | 'HITL_EXPIRED'
+  | 'HITL_DUPLICATE_ATTEMPT'
+  | 'HITL_QUORUM_PENDING'
+  | 'HITL_OVERRIDE'
+  | 'RUN_CREATED'
+  | 'RUN_COMPLETED'
+  | 'RUN_FAILED'
+  | 'RUN_CANCELLED'
+  | 'RUN_PAUSED'
+  | 'RUN_RESUMED'
+  | 'RUN_REQUEUED'
+  | 'STAGE_RETRY'
+  | 'STAGE_STALE_JOB'
+  | 'EXECUTION_REUSED'
+  | 'EXECUTION_RESUMED'
+  | 'SHADOW_REPORTED'
+  | 'SHADOW_FAILED'
+  | 'SHADOW_TRIGGER_FAILED';
+
+export interface LogContext {
+  traceId: string;
+  threadId: string;
+  runId: string;
+}
+
+export function createLogger(options: { level: string; redact: Redactor; destination?: NodeJS.WritableStream; name?: string }): Logger {
+  return pino(
+    {
+      level: options.level,
+      name: options.name ?? 'vetted',
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      // Header and secret-named fields are removed by pino itself; values inside strings by our redactor.
+      redact: { paths: ['req.headers.authorization', '*.apiKey', '*.token', '*.password'], censor: '[redacted]' },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, args.map((arg) => options.redact(arg)) as Parameters<typeof method>);
+        },
+      },
+    },
+    options.destination ?? process.stdout,
+  );
+}
+
+/** One structured event line: `{event, traceId, threadId, runId, ...}`. */
+export function logEvent(logger: Logger, event: LogEventName, context: LogContext, fields: Record<string, unknown> = {}, level: 'info' | 'warn' = 'info'): void {
+  logger[level]({ event, ...context, ...fields }, event);
+}

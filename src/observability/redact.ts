@@ -1,0 +1,67 @@
+/**
+ * Secrets never reach a stored snapshot, an event or a log line. Two nets: keys whose names say "secret"
+ * (api_key, token, password, authorization...), and the exact secret values the process knows about
+ * (OPENAI_API_KEY, REPLICATE_API_TOKEN), wherever they appear in a string.
+ */
+
+export const REDACTED = '[redacted]';
+
+// Whole key names, or a known suffix: `api_key`, `hf_token`, `client_secret`. Plurals are left alone on
+// purpose: `max_tokens` and `suppress_tokens` are model settings, not credentials.
+const SECRET_KEY_PATTERN =
+  /^(authorization|cookie|password|passwd|secret|token|bearer|apikey|credentials?|private[_-]?key|(.*[_-])?(api[_-]?key|secret|password|token|access[_-]?key))$/i;
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY_PATTERN.test(key);
+}
+
+export interface Redactor {
+  <T>(value: T): T;
+}
+
+/**
+ * @param knownSecrets exact values to scrub from every string (shorter than 8 characters are ignored,
+ *   since scrubbing them would mangle ordinary text).
+ */
+export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
+  const secrets = knownSecrets.filter((s) => s.length >= 8);
+  const scrub = (text: string) => secrets.reduce((acc, secret) => acc.split(secret).join(REDACTED), text);
+  const walk = (value: unknown, depth: number, seen: WeakSet<object>): unknown => {
+    if (typeof value === 'string') return secrets.length > 0 ? scrub(value) : value;
+    if (value === null || typeof value !== 'object' || depth > 32) return value;
+    // Errors keep what makes them useful (their message and stack are not enumerable), scrubbed.
+    if (value instanceof Error) return walk(errorFields(value), depth, seen);
+    // Only plain data is walked: sockets, requests and class instances are left to pino's serializers, and a
+    // cycle is cut where it closes.
+    if (!Array.isArray(value) && !isPlainData(value)) return value;
+    if (seen.has(value)) return '[circular]';
+    seen.add(value);
+    if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1, seen));
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      // Only scalar values are secrets; an object under a secret-looking key (a schema property named
+      // `hf_token`) is structure, and is walked like any other.
+      const scalar = typeof inner === 'string' || typeof inner === 'number';
+      out[key] = isSecretKey(key) && scalar && inner !== '' ? REDACTED : walk(inner, depth + 1, seen);
+    }
+    return out;
+  };
+  return (<T>(value: T): T => walk(value, 0, new WeakSet()) as T) as Redactor;
+}
+
+function isPlainData(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function errorFields(error: Error): Record<string, unknown> {
+  const extra = error as Error & { code?: unknown; field?: unknown; cause?: unknown };
+  return {
+    type: error.name,
+    message: error.message,
+    stack: error.stack,
+    ...(extra.code === undefined ? {} : { code: extra.code }),
+    ...(extra.field === undefined ? {} : { field: extra.field }),
+    ...(extra.cause instanceof Error ? { cause: errorFields(extra.cause) } : {}),
+  };
+}

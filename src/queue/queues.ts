@@ -1,0 +1,196 @@
+/**
+ * Every BullMQ queue Vetted uses, in one module: names, job data, default options and the key prefix.
+ * No other file calls `new Queue(`. Job data holds ids only; all run state lives in PostgreSQL.
+ */
+import { Queue, type JobsOptions, type RedisOptions } from 'bullmq';
+import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
+import { STAGE_NAMES, type StageName } from '../pipeline.ts';
+
+/** A stage job: which run, which stage, and which visit of that stage (runs.attempt). */
+export interface StageJobData {
+  runId: string;
+  stage: StageName;
+  /**
+   * The run's `attempt` when the job was enqueued. It grows each time the run enters a stage, so a job left
+   * over from an earlier visit recognises itself as stale. BullMQ's own attemptsMade counts retries.
+   */
+  attempt: number;
+}
+
+/**
+ * Expire the pending reviews whose time is up: a delayed job per expiry *bucket* (all reviews due by
+ * `dueBy`), not a poller and not a job per review, so a parked run costs Redis nothing of its own.
+ */
+export interface ExpiryJobData {
+  /** Epoch milliseconds: the job expires every pending review due by then. */
+  dueBy: number;
+}
+
+/** POST one run event to the run's callback URL. */
+export interface WebhookJobData {
+  runId: string;
+  /** run_events.id as a string (job data is JSON). */
+  eventId: string;
+}
+
+/** Periodic housekeeping (the reconciler), produced by a BullMQ job scheduler. */
+export interface MaintenanceJobData {
+  task: 'reconcile';
+}
+
+/**
+ * Shadow one build: the legacy V2 builder beside the run's V3 candidate. `attempt` is the run's build-stage
+ * visit (runs.attempt) whose candidate is compared, so a retried or repeated job finds the same report.
+ */
+export interface ShadowJobData {
+  runId: string;
+  attempt: number;
+}
+
+export const EXPIRY_QUEUE_NAME = 'vetted-expiry';
+export const SHADOW_QUEUE_NAME = 'vetted-shadow';
+export const MAINTENANCE_QUEUE_NAME = 'vetted-maintenance';
+export const WEBHOOK_QUEUE_NAME = 'vetted-webhooks';
+
+const EXPIRY_JOB_OPTIONS: JobsOptions = { attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600, count: 1000 } };
+// A receiver that is down for a while still gets the event: 10 tries over about 17 minutes.
+const WEBHOOK_JOB_OPTIONS: JobsOptions = { attempts: 10, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600, count: 1000 } };
+// Shadow reports are evidence, not work anyone waits for: a few tries for a database blip, then let it go.
+const SHADOW_JOB_OPTIONS: JobsOptions = { attempts: 3, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600, count: 1000 } };
+
+export const STAGE_QUEUE_NAMES: Readonly<Record<StageName, string>> = {
+  extract: 'vetted-extract',
+  assemble: 'vetted-assemble',
+  build: 'vetted-build',
+  validate: 'vetted-validate',
+  execute: 'vetted-execute',
+};
+
+/** Retries per stage: pure stages fail fast, the ones that call out (LLM, provider) get more room. */
+const STAGE_JOB_OPTIONS: Readonly<Record<StageName, JobsOptions>> = {
+  extract: { attempts: 5, backoff: { type: 'exponential', delay: 500 } },
+  assemble: { attempts: 5, backoff: { type: 'exponential', delay: 500 } },
+  build: { attempts: 6, backoff: { type: 'exponential', delay: 1000 } },
+  validate: { attempts: 5, backoff: { type: 'exponential', delay: 500 } },
+  execute: { attempts: 8, backoff: { type: 'exponential', delay: 1000 } },
+};
+
+/**
+ * Redis must not grow with history: PostgreSQL has the history. Completed jobs go at once (a parked run
+ * leaves nothing behind); failed ones are kept a week, at most 1,000 per queue, for debugging.
+ */
+const RETENTION: JobsOptions = {
+  removeOnComplete: true,
+  removeOnFail: { age: 7 * 24 * 3600, count: 1000 },
+};
+
+export function stageJobOptions(stage: StageName): JobsOptions {
+  return { ...RETENTION, ...STAGE_JOB_OPTIONS[stage] };
+}
+
+/** Deterministic job id: enqueueing the same visit twice is a no-op while the first job exists. */
+export function stageJobId(data: StageJobData): string {
+  return `${data.runId}.${data.stage}.${data.attempt}`;
+}
+
+/**
+ * ioredis options from a redis:// or rediss:// URL, with what BullMQ needs: workers block on Redis, so
+ * requests must not fail after a fixed number of retries. Passing options (not a client) lets BullMQ own,
+ * and close, the connections it makes.
+ */
+export function redisOptionsFromUrl(redisUrl: string): RedisOptions {
+  const url = new URL(redisUrl);
+  const db = url.pathname.replace('/', '');
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : 6379,
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(db ? { db: Number(db) } : {}),
+    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+    maxRetriesPerRequest: null,
+    enableReadyCheck: true,
+  };
+}
+
+export function createRedisConnection(redisUrl: string, options: IORedisOptions = {}): Redis {
+  return new Redis({ ...(redisOptionsFromUrl(redisUrl) as IORedisOptions), ...options });
+}
+
+export interface QueueSet {
+  readonly prefix: string;
+  readonly connection: Redis;
+  readonly stages: Readonly<Record<StageName, Queue<StageJobData>>>;
+  readonly expiry: Queue<ExpiryJobData>;
+  readonly webhooks: Queue<WebhookJobData>;
+  readonly maintenance: Queue<MaintenanceJobData>;
+  readonly shadow: Queue<ShadowJobData>;
+  /** Adds the job for a run's current stage visit (idempotent by job id). */
+  enqueueStage(data: StageJobData): Promise<void>;
+  /**
+   * Makes sure the bucket that covers `expiresAt` has its delayed job (idempotent: one job per bucket,
+   * whatever the number of reviews in it).
+   */
+  scheduleExpiry(expiresAt: Date): Promise<void>;
+  enqueueWebhook(data: WebhookJobData): Promise<void>;
+  /** Asks for a shadow report of one build (idempotent per run and build visit while the job exists). */
+  enqueueShadow(data: ShadowJobData): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Reviews expire at the end of the bucket that holds their deadline: at most this late. */
+export const EXPIRY_BUCKET_MS = 5000;
+
+export function expiryBucket(expiresAt: Date, bucketMs = EXPIRY_BUCKET_MS): number {
+  return Math.ceil(expiresAt.getTime() / bucketMs) * bucketMs;
+}
+
+export function expiryJobId(dueBy: number): string {
+  return `expire.${dueBy}`;
+}
+
+/** Opens one producer per stage queue on a shared connection. */
+export function createQueues(redisUrl: string, prefix: string): QueueSet {
+  const connection = createRedisConnection(redisUrl);
+  const stages = Object.fromEntries(
+    STAGE_NAMES.map((stage) => [
+      stage,
+      new Queue<StageJobData>(STAGE_QUEUE_NAMES[stage], { connection, prefix, defaultJobOptions: stageJobOptions(stage) }),
+    ]),
+  ) as Record<StageName, Queue<StageJobData>>;
+  const expiry = new Queue<ExpiryJobData>(EXPIRY_QUEUE_NAME, { connection, prefix, defaultJobOptions: EXPIRY_JOB_OPTIONS });
+  const webhooks = new Queue<WebhookJobData>(WEBHOOK_QUEUE_NAME, { connection, prefix, defaultJobOptions: WEBHOOK_JOB_OPTIONS });
+  const maintenance = new Queue<MaintenanceJobData>(MAINTENANCE_QUEUE_NAME, {
+    connection,
+    prefix,
+    defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: { count: 100 } },
+  });
+  const shadow = new Queue<ShadowJobData>(SHADOW_QUEUE_NAME, { connection, prefix, defaultJobOptions: SHADOW_JOB_OPTIONS });
+
+  return {
+    prefix,
+    connection,
+    stages,
+    expiry,
+    webhooks,
+    maintenance,
+    shadow,
+    async enqueueStage(data) {
+      await stages[data.stage].add(data.stage, data, { jobId: stageJobId(data) });
+    },
+    async scheduleExpiry(expiresAt) {
+      const dueBy = expiryBucket(expiresAt);
+      await expiry.add('expire', { dueBy }, { jobId: expiryJobId(dueBy), delay: Math.max(0, dueBy - Date.now()) });
+    },
+    async enqueueWebhook(data) {
+      await webhooks.add('deliver', data, { jobId: `hook.${data.runId}.${data.eventId}` });
+    },
+    async enqueueShadow(data) {
+      await shadow.add('shadow', data, { jobId: `shadow.${data.runId}.${data.attempt}` });
+    },
+    async close() {
+      await Promise.all([...Object.values(stages), expiry, webhooks, maintenance, shadow].map((queue) => queue.close()));
+      await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+}

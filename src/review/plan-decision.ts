@@ -1,0 +1,166 @@
+/**
+ * What a reviewer's decision means for a parked run, decided without I/O. The caller (the decision
+ * service) then applies the plan with one compare-and-set in PostgreSQL, so of two concurrent decisions
+ * exactly one lands.
+ */
+import { VettedError } from '../errors.ts';
+import type {
+  CandidatePayload,
+  Decision,
+  FieldProvenance,
+  ModelSchema,
+  PendingReview,
+  RunStatus,
+} from '../generated/contracts.ts';
+import { assertValidEdits } from './edit-validation.ts';
+import { resumeRoute, RESUME_ROUTES, type ResumeRoute } from './resume-routing.ts';
+
+export interface DecisionActor {
+  /** Who decided: a key id or a CLI user, recorded forever. */
+  id: string;
+  /** Holds the override permission: may approve a payload that still has blocking issues. */
+  canOverride: boolean;
+}
+
+export interface PlanDecisionInput {
+  status: RunStatus;
+  pendingReview: PendingReview | null;
+  candidate: CandidatePayload | null;
+  schema: ModelSchema | undefined;
+  decision: Decision;
+  actor: DecisionActor;
+  now: Date;
+}
+
+export type DecisionPlan =
+  | { route: 'execute'; override: boolean; newExecutionStep: boolean }
+  | { route: 'validate'; candidate: CandidatePayload; edits: Record<string, unknown> }
+  | { route: 'build'; edits: Record<string, unknown> }
+  | { route: 'complete' }
+  | { route: 'cancel'; reason: string }
+  /** An approval counted towards a quorum that is not reached yet: the review stays pending. */
+  | { route: 'await_quorum'; review: PendingReview };
+
+/** @throws VettedError with a code the API maps to 409/422/400/403 (see src/errors.ts). */
+export function planDecision(input: PlanDecisionInput): DecisionPlan {
+  const review = assertDecidable(input);
+  const { decision } = input;
+  const route = resumeRoute(review.checkpoint, decision.action, review.reason);
+  if (!route) {
+    throw new VettedError(
+      'INVALID_REQUEST',
+      `action "${decision.action}" is not possible at a ${review.checkpoint}; choose one of ${Object.keys(RESUME_ROUTES[review.checkpoint]).join(', ')}`,
+      { field: 'action' },
+    );
+  }
+  if (decision.action !== 'edit' && decision.edits !== undefined) {
+    throw new VettedError('INVALID_REQUEST', 'edits are only accepted with action "edit"', { field: 'edits' });
+  }
+  // With no candidate (the builder failed), an edit feeds the builder instead of patching a payload.
+  if (route === 'validate' && !input.candidate) return planRoute('build', review, input);
+  if (route === 'execute' && !input.candidate && review.checkpoint !== 'response_review') {
+    throw new VettedError('RUN_STATE_CONFLICT', 'There is no payload to approve; retry, edit or reject', { field: 'action' });
+  }
+  return planRoute(route, review, input);
+}
+
+function assertDecidable(input: PlanDecisionInput): PendingReview {
+  const review = input.pendingReview;
+  if (input.status !== 'awaiting_human' || !review) {
+    throw new VettedError('RUN_STATE_CONFLICT', `The run is ${input.status}, not awaiting a decision`, { field: 'reviewId' });
+  }
+  if (input.decision.reviewId !== review.reviewId) {
+    throw new VettedError('REVIEW_STALE', `Review ${input.decision.reviewId} is not the pending one (${review.reviewId})`, {
+      field: 'reviewId',
+      details: { currentReviewId: review.reviewId },
+    });
+  }
+  if (Date.parse(review.expiresAt) <= input.now.getTime()) {
+    throw new VettedError('REVIEW_STALE', `Review ${review.reviewId} expired at ${review.expiresAt}`, { field: 'reviewId' });
+  }
+  if (input.decision.payloadHash !== undefined && input.decision.payloadHash !== review.payloadHash) {
+    throw new VettedError('PAYLOAD_HASH_MISMATCH', 'The payload changed since it was shown; fetch the review again', {
+      field: 'payloadHash',
+      details: { currentPayloadHash: review.payloadHash },
+    });
+  }
+  return review;
+}
+
+function planRoute(route: ResumeRoute, review: PendingReview, input: PlanDecisionInput): DecisionPlan {
+  const { decision } = input;
+  switch (route) {
+    case 'execute':
+      return planApproval(review, input);
+    case 'validate':
+      return planEdit(input);
+    case 'build':
+      return { route: 'build', edits: decision.edits ? assertValidEdits(requireSchema(input), decision.edits) : {} };
+    case 'complete':
+      return { route: 'complete' };
+    case 'cancel':
+      return { route: 'cancel', reason: decision.reason?.trim() || `Rejected by ${input.actor.id}` };
+  }
+}
+
+function planApproval(review: PendingReview, input: PlanDecisionInput): DecisionPlan {
+  const { decision, actor } = input;
+  // Running the same payload again is a new ledger step: after a response review's retry, and when a person
+  // decides to run an execution whose earlier attempt left no outcome.
+  if (review.checkpoint === 'response_review' || review.reason === 'execution_uncertain') {
+    return { route: 'execute', override: false, newExecutionStep: true };
+  }
+  const blocking = review.issues.filter((issue) => issue.severity === 'blocking');
+  const override = decision.override === true;
+  if (override && !actor.canOverride) {
+    throw new VettedError('FORBIDDEN', 'Approving over blocking issues needs the override permission', { field: 'override' });
+  }
+  if (blocking.length > 0 && !override) {
+    throw new VettedError(
+      'BLOCKING_ISSUES',
+      `The payload still has ${blocking.length} blocking issue(s) (${blocking.map((i) => i.path).join(', ')}); edit it, reject it, or approve with override`,
+      { field: 'action', details: { issues: blocking } },
+    );
+  }
+  const quorum = review.quorum ?? 1;
+  if (quorum > 1) {
+    const approvals = review.approvals ?? [];
+    if (approvals.includes(actor.id)) {
+      throw new VettedError('DECISION_CONFLICT', `${actor.id} already approved this review; ${quorum} distinct reviewers are needed`, {
+        field: 'reviewId',
+      });
+    }
+    if (approvals.length + 1 < quorum) return { route: 'await_quorum', review: { ...review, approvals: [...approvals, actor.id] } };
+  }
+  return { route: 'execute', override: override && blocking.length > 0, newExecutionStep: false };
+}
+
+function planEdit(input: PlanDecisionInput): DecisionPlan {
+  const edits = assertValidEdits(requireSchema(input), input.decision.edits ?? {});
+  const candidate = input.candidate;
+  if (!candidate) throw new VettedError('RUN_STATE_CONFLICT', 'The run has no candidate payload to edit', { field: 'edits' });
+  // Maps, then Object.fromEntries: a field named like an Object.prototype member (`__proto__`) becomes an
+  // own property, where `payload[name] = value` would hit the prototype setter and drop the edit.
+  const payload = new Map(Object.entries(candidate.payload as Record<string, unknown>));
+  const provenance = new Map(Object.entries(candidate.provenance));
+  for (const [name, value] of Object.entries(edits)) {
+    if (value === null) {
+      payload.delete(name);
+      provenance.delete(name);
+    } else {
+      payload.set(name, value);
+      provenance.set(name, { source: 'human_edit', evidence: `edited by ${input.actor.id}`, confidence: 1 });
+    }
+  }
+  const notes = [...(candidate.notes ?? []), `${Object.keys(edits).join(', ')} edited by ${input.actor.id}`];
+  return {
+    route: 'validate',
+    edits,
+    candidate: { ...candidate, payload: Object.fromEntries(payload), provenance: Object.fromEntries(provenance) as Record<string, FieldProvenance>, notes },
+  };
+}
+
+function requireSchema(input: PlanDecisionInput): ModelSchema {
+  if (!input.schema) throw new VettedError('RUN_STATE_CONFLICT', 'The run has no model schema yet; edits cannot be checked', { field: 'edits' });
+  return input.schema;
+}

@@ -1,0 +1,22 @@
+/**
+ * The one place AJV instances are made, so every validator in Vetted speaks the same dialect:
+ * draft-07, all errors reported, ajv-formats, and our annotation keywords allowed.
+ */
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS with `export default`; under NodeNext the default import is the module object's
+// default at runtime but typed as the namespace, hence the cast.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** Annotation keywords that carry meaning for people or code generators but not for validation. */
+const ANNOTATION_KEYWORDS = ['tsType', 'x-order', 'x-vetted-role'];
+
+export function createAjv(options: Options = {}): Ajv {
+  // ownProperties: a required field named like an Object.prototype member (`toString`, `constructor`) must be
+  // present on the payload itself, not found on its prototype.
+  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, ownProperties: true, ...options });
+  addFormats(ajv);
+  for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword, schemaType: ['string', 'number', 'boolean', 'object'] });
+  return ajv;
+}

@@ -1,0 +1,157 @@
+/**
+ * The contracts in schemas/ as runtime validators. The same files generate the TypeScript types
+ * (src/generated/contracts.ts) and the Fastify route schemas, so an edge check and a type never disagree.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { VettedError } from '../errors.ts';
+import { createAjv } from './ajv.ts';
+
+export const SCHEMAS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
+export const SCHEMA_ID_BASE = 'https://vetted.dev/schemas/';
+
+export type ContractName =
+  | 'common'
+  | 'run-policy'
+  | 'generation-request'
+  | 'model-schema'
+  | 'request-bundle'
+  | 'candidate-payload'
+  | 'validation-issue'
+  | 'pending-review'
+  | 'run'
+  | 'run-event'
+  | 'decision'
+  | 'problem';
+
+export interface LoadedSchema {
+  name: string;
+  id: string;
+  schema: Record<string, unknown>;
+}
+
+let registry: { ajv: Ajv; validators: Map<string, ValidateFunction> } | undefined;
+let loadedSchemas: LoadedSchema[] | undefined;
+
+/** Every schema file, parsed once. Fastify registers these with addSchema. */
+export function loadContractSchemas(): LoadedSchema[] {
+  loadedSchemas ??= readdirSync(SCHEMAS_DIR)
+    .filter((file) => file.endsWith('.schema.json'))
+    .sort()
+    .map((file) => {
+      const schema = JSON.parse(readFileSync(path.join(SCHEMAS_DIR, file), 'utf8')) as Record<string, unknown>;
+      return { name: file.replace('.schema.json', ''), id: String(schema.$id), schema };
+    });
+  return loadedSchemas;
+}
+
+function contractRegistry() {
+  if (!registry) {
+    const ajv = createAjv();
+    for (const { schema } of loadContractSchemas()) ajv.addSchema(schema);
+    registry = { ajv, validators: new Map() };
+  }
+  return registry;
+}
+
+/** The id of a contract (or of a definition inside it, with `#/definitions/X`). */
+export function contractId(name: ContractName, fragment = ''): string {
+  return `${SCHEMA_ID_BASE}${name}.schema.json${fragment}`;
+}
+
+function validatorFor(name: ContractName, fragment: string): ValidateFunction {
+  const { ajv, validators } = contractRegistry();
+  const id = contractId(name, fragment);
+  let validate = validators.get(id);
+  if (!validate) {
+    validate = ajv.getSchema(id);
+    if (!validate) throw new VettedError('INTERNAL', `No contract schema ${id}`);
+    validators.set(id, validate);
+  }
+  return validate;
+}
+
+/**
+ * Checks data against a contract and returns it typed; throws INVALID_REQUEST naming the first offending
+ * field (all of them are in `details.errors`).
+ * @param label what the data is, for the message ("request file", "body").
+ */
+export function assertContract<T>(name: ContractName, data: unknown, label: string, fragment = ''): T {
+  const validate = validatorFor(name, fragment);
+  if (validate(data)) return data as T;
+  const errors = describeAjvErrors(validate.errors ?? []);
+  const first = errors[0];
+  throw new VettedError(
+    'INVALID_REQUEST',
+    `${label}: ${first ? `${first.field || '(root)'} ${first.message}` : 'is not valid'}`,
+    { field: first?.field, details: { errors } },
+  );
+}
+
+export interface FieldError {
+  /** Dotted path of the offending field, e.g. `attachments[0].url`; empty for the root. */
+  field: string;
+  message: string;
+  keyword: string;
+}
+
+/** Turns AJV errors into field-named messages; the most specific error for each field comes first. */
+export function describeAjvErrors(errors: ErrorObject[]): FieldError[] {
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const error of errors) {
+    const described = describeAjvError(error);
+    const key = `${described.field}|${described.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(described);
+  }
+  return out;
+}
+
+function describeAjvError(error: ErrorObject): FieldError {
+  const params = error.params as Record<string, unknown>;
+  let field = pointerToDotted(error.instancePath);
+  let message = error.message ?? 'is not valid';
+  switch (error.keyword) {
+    case 'required':
+      field = joinField(field, String(params.missingProperty));
+      message = 'is required';
+      break;
+    case 'additionalProperties':
+      field = joinField(field, String(params.additionalProperty));
+      message = 'is not an allowed field';
+      break;
+    case 'enum':
+      message = `must be one of ${JSON.stringify(params.allowedValues)}`;
+      break;
+    case 'pattern':
+      message = describePattern(field, String(params.pattern));
+      break;
+    default:
+      break;
+  }
+  return { field, message, keyword: error.keyword };
+}
+
+function describePattern(field: string, pattern: string): string {
+  if (pattern.startsWith('^https?://')) return 'must be an http(s) URL';
+  if (field.endsWith('model')) return 'must look like owner/name or owner/name:version';
+  return `must match ${pattern}`;
+}
+
+/** `/attachments/0/url` → `attachments[0].url` */
+export function pointerToDotted(pointer: string): string {
+  if (!pointer) return '';
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : joinField(acc, part)), '');
+}
+
+function joinField(base: string, name: string): string {
+  return base ? `${base}.${name}` : name;
+}

@@ -1,0 +1,88 @@
+/**
+ * API keys: `vt_<id>.<secret>`. The id finds the row; only a sha256 of the secret is stored, and the full
+ * key is shown once, at creation. Keys are long random strings, so a fast hash is as safe as a slow one.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { apiKeys, type ApiKeyRow, type ExtraPermission, type Role } from '../db/schema/index.ts';
+import { VettedError } from '../errors.ts';
+
+export type Permission =
+  | 'runs:create'
+  | 'runs:read'
+  | 'runs:control'
+  | 'reviews:read'
+  | 'reviews:decide'
+  | 'override'
+  /** Shadow reports: whole payloads and the example values V2 leaked, across the tenant's runs (engineers). */
+  | 'shadow:read';
+
+/** What each role may do. `override` (approve over blocking issues) is granted per key, or to admins. */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  submitter: ['runs:create', 'runs:read', 'runs:control'],
+  reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'shadow:read'],
+  admin: ['runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'override', 'shadow:read'],
+};
+
+export const ROLES = Object.keys(ROLE_PERMISSIONS) as Role[];
+
+export interface Principal {
+  keyId: string;
+  tenantId: string;
+  role: Role;
+  permissions: ReadonlySet<Permission>;
+}
+
+const KEY_PATTERN = /^vt_([a-z0-9]{12})\.([A-Za-z0-9_-]{32,64})$/;
+const TENANT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export function principalFor(row: Pick<ApiKeyRow, 'id' | 'tenantId' | 'role' | 'permissions'>): Principal {
+  return { keyId: row.id, tenantId: row.tenantId, role: row.role, permissions: new Set<Permission>([...ROLE_PERMISSIONS[row.role], ...row.permissions]) };
+}
+
+export async function createApiKey(
+  db: Db,
+  input: { tenantId: string; role: Role; permissions?: ExtraPermission[]; label?: string },
+): Promise<{ key: string; row: ApiKeyRow }> {
+  if (!TENANT_PATTERN.test(input.tenantId)) throw new VettedError('INVALID_REQUEST', `tenant "${input.tenantId}" must be 1-64 letters, digits, . _ -`, { field: 'tenant' });
+  if (!ROLES.includes(input.role)) throw new VettedError('INVALID_REQUEST', `role must be one of ${ROLES.join(', ')}`, { field: 'role' });
+  const id = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0').slice(0, 12);
+  const secret = randomBytes(32).toString('base64url');
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ id, tenantId: input.tenantId, role: input.role, permissions: input.permissions ?? [], secretHash: hashSecret(secret), label: input.label ?? null })
+    .returning();
+  if (!row) throw new VettedError('INTERNAL', 'api key insert returned nothing');
+  return { key: `vt_${id}.${secret}`, row };
+}
+
+/** The key id of a bearer token, without touching the database (rate limiting keys on it). */
+export function keyIdOf(token: string): string | undefined {
+  return KEY_PATTERN.exec(token)?.[1];
+}
+
+/** @throws VettedError UNAUTHORIZED for a malformed, unknown, revoked or wrong key. */
+export async function verifyApiKey(db: Db, token: string): Promise<Principal> {
+  const match = KEY_PATTERN.exec(token);
+  if (!match) throw new VettedError('UNAUTHORIZED', 'The API key is malformed; expected "Authorization: Bearer vt_<id>.<secret>"');
+  const [, id, secret] = match as unknown as [string, string, string];
+  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
+  const expected = Buffer.from(row?.secretHash ?? '0'.repeat(64), 'hex');
+  const given = Buffer.from(hashSecret(secret), 'hex');
+  if (!row || row.revokedAt || !timingSafeEqual(expected, given)) throw new VettedError('UNAUTHORIZED', 'The API key is not valid (unknown or revoked)');
+  return principalFor(row);
+}
+
+export async function listApiKeys(db: Db): Promise<ApiKeyRow[]> {
+  return db.select().from(apiKeys).orderBy(apiKeys.createdAt);
+}
+
+export async function revokeApiKey(db: Db, id: string): Promise<boolean> {
+  const rows = await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning({ id: apiKeys.id });
+  return rows.length > 0;
+}

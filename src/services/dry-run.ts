@@ -1,0 +1,39 @@
+/**
+ * The whole V3 pipeline in one process, with no queue and no database: extract → assemble → build →
+ * validate → gate. `vetted dry-run` prints its result; shadow replay and the benchmarks reuse it.
+ */
+import type { Config } from '../config.ts';
+import type {
+  CandidatePayload,
+  GenerationRequest,
+  ModelSchema,
+  RequestBundle,
+  ValidationIssue,
+} from '../generated/contracts.ts';
+import type { PayloadBuilder } from '../ports.ts';
+import { assertContract } from '../schema/contracts.ts';
+import { assembleContext } from '../stages/context-assembler.ts';
+import { decideGate, type GateDecision } from '../stages/gate.ts';
+import { extractModelSchema } from '../stages/schema-extractor/index.ts';
+import { validatePayload } from '../stages/validator/index.ts';
+import { normalizePolicy } from './intake.ts';
+
+export interface DryRunResult {
+  modelSchema: ModelSchema;
+  bundle: RequestBundle;
+  candidate: CandidatePayload;
+  issues: ValidationIssue[];
+  decision: 'execute' | 'awaiting_human';
+  gate: GateDecision;
+}
+
+export async function dryRun(input: { modelSource: unknown; request: unknown; builder: PayloadBuilder; config: Config }): Promise<DryRunResult> {
+  const request = assertContract<GenerationRequest>('generation-request', input.request, 'request');
+  const { modelSchema, quarantine } = extractModelSchema(input.modelSource);
+  const bundle = assembleContext(request, { maxAttachmentBytes: input.config.limits.maxAttachmentBytes });
+  const candidate = await input.builder.build({ bundle, schema: modelSchema });
+  const issues = validatePayload({ candidate, schema: modelSchema, bundle, quarantine });
+  const policy = normalizePolicy(request.policy, input.config.defaults.policy);
+  const gate = decideGate({ issues, policy, candidate, schema: modelSchema, bundle, approvedPayloadHash: null });
+  return { modelSchema, bundle, candidate, issues, decision: gate.action === 'execute' ? 'execute' : 'awaiting_human', gate };
+}

@@ -1,0 +1,46 @@
+/** `--since` for shadow reports: a look-back (`90m`, `24h`, `7d`, `2w`) or an ISO 8601 date or date-time. */
+import { VettedError } from '../errors.ts';
+
+const UNIT_MS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+const DURATION = /^(\d{1,6})([mhdw])$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * The instant `text` means, relative to `now` for a look-back.
+ * @throws VettedError INVALID_REQUEST (field `since`) for anything else.
+ */
+export function parseSince(text: string, now: Date, field = 'since'): Date {
+  const trimmed = text.trim();
+  const duration = DURATION.exec(trimmed);
+  if (duration) return new Date(now.getTime() - Number(duration[1]) * (UNIT_MS[duration[2] ?? 'h'] ?? 0));
+  const at = ISO_DATE.test(trimmed) ? new Date(trimmed) : undefined;
+  if (at && !Number.isNaN(at.getTime())) return at;
+  throw new VettedError('INVALID_REQUEST', `${field} "${text}" must be a look-back like 1h, 24h or 7d, or a date like 2026-01-31 or 2026-01-31T12:00:00Z`, { field });
+}
+
+/** A named look-back window (`24h`). */
+export interface LookBack {
+  name: string;
+  ms: number;
+}
+
+/** At most this many windows per summary request: each one is two grouped queries. */
+export const MAX_WINDOWS = 6;
+
+/**
+ * `1h,24h,7d` → the windows, in the order given.
+ * @throws VettedError INVALID_REQUEST (field `windows`) for an unknown unit, a zero length or too many windows.
+ */
+export function parseWindows(text: string, field = 'windows'): LookBack[] {
+  const names = text.split(',').map((part) => part.trim()).filter(Boolean);
+  const windows = names.map((name) => {
+    const match = DURATION.exec(name);
+    const ms = match ? Number(match[1]) * (UNIT_MS[match[2] ?? 'h'] ?? 0) : 0;
+    if (ms <= 0) throw new VettedError('INVALID_REQUEST', `${field}: "${name}" must be a look-back like 1h, 24h or 7d`, { field });
+    return { name, ms };
+  });
+  if (windows.length === 0 || windows.length > MAX_WINDOWS) {
+    throw new VettedError('INVALID_REQUEST', `${field}: give 1 to ${MAX_WINDOWS} look-backs, comma-separated (1h,24h,7d)`, { field });
+  }
+  return windows;
+}

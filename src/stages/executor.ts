@@ -1,0 +1,113 @@
+/**
+ * Execute a payload on a provider exactly once per ledger step, whatever crashes or retries happen:
+ *
+ *   no ledger row        → create it (the one winner), run the provider, record the outcome
+ *   row with an outcome  → reuse it; the provider is not called again
+ *   row `started` only   → an earlier attempt died mid-way: resume through the recorded provider handle,
+ *                          or repeat only if the provider is side-effect free; otherwise a person decides
+ *
+ * One exception keeps a dead provider from leaving runs "uncertain" forever: a provider that can PROVE it
+ * created nothing (connection refused, a 429 or 4xx answer to the create call) throws a
+ * {@link ProviderNotStartedError}; the executor then releases the ledger row, so the next attempt starts
+ * afresh. Anything less than proof (a timeout, a 5xx, a reset connection) keeps the row: maybe it ran.
+ */
+import { VettedError, type ErrorCode, type VettedErrorOptions } from '../errors.ts';
+import type { ExecutionResult } from '../generated/contracts.ts';
+import type { ExecutionHandle, ExecutionRequest, ModelProvider } from '../ports.ts';
+
+export interface LedgerEntry {
+  status: 'started' | 'succeeded' | 'failed';
+  predictionId: string | null;
+  result: ExecutionResult | null;
+}
+
+/** The idempotency ledger as the executor needs it (implemented by the executions repository). */
+export interface ExecutionLedger {
+  begin(input: { runId: string; step: string; provider: string; payloadHash: string }): Promise<{ fresh: boolean; row: LedgerEntry }>;
+  recordHandle(runId: string, step: string, predictionId: string): Promise<void>;
+  finish(runId: string, step: string, result: ExecutionResult): Promise<void>;
+  /** Records a finished step in one write; the first outcome recorded wins (`fresh: false` returns it). */
+  recordOutcome(input: { runId: string; step: string; provider: string; payloadHash: string; result: ExecutionResult }): Promise<{ fresh: boolean; row: LedgerEntry }>;
+  /** Deletes a `started` row that has no provider handle (nothing was created); a row with a handle stays. */
+  release(runId: string, step: string): Promise<void>;
+}
+
+/**
+ * Thrown by a provider that knows the work was NOT created (the request never reached it, or it answered
+ * with a refusal). Its code and retryability are those of an ordinary VettedError (PROVIDER_UNAVAILABLE
+ * retries, PROVIDER_FAILED ends the run); the executor additionally frees the step for a clean restart.
+ */
+export class ProviderNotStartedError extends VettedError {
+  /** Recognised by this flag (not instanceof), which survives the module being loaded twice. */
+  readonly notStarted = true;
+
+  constructor(code: ErrorCode, message: string, options: VettedErrorOptions = {}) {
+    super(code, message, options);
+  }
+}
+
+/** True for an error that proves the provider created nothing. */
+export function isNotStartedError(error: unknown): error is ProviderNotStartedError {
+  return error instanceof Error && (error as { notStarted?: unknown }).notStarted === true;
+}
+
+export type ExecuteOutcome =
+  | { kind: 'executed' | 'reused' | 'resumed' | 'repeated'; result: ExecutionResult }
+  /** Started before, no outcome and no way to find out: never guess, ask a person. */
+  | { kind: 'uncertain'; predictionId: string | null };
+
+export interface ExecuteOnceInput {
+  request: ExecutionRequest;
+  payloadHash: string;
+  provider: ModelProvider;
+  ledger: ExecutionLedger;
+}
+
+export async function executeOnce(input: ExecuteOnceInput): Promise<ExecuteOutcome> {
+  const { request, provider, ledger } = input;
+  if (provider.sideEffectFree) return executeSideEffectFree(input);
+  const begun = await ledger.begin({ runId: request.runId, step: request.step, provider: provider.name, payloadHash: input.payloadHash });
+  if (begun.fresh) return { kind: 'executed', result: await runAndRecord(input) };
+
+  const entry = begun.row;
+  if (entry.status !== 'started' && entry.result) return { kind: 'reused', result: entry.result };
+  if (entry.predictionId && provider.resume) {
+    const result = await provider.resume({ predictionId: entry.predictionId }, request);
+    await ledger.finish(request.runId, request.step, result);
+    return { kind: 'resumed', result };
+  }
+  if (provider.sideEffectFree) return { kind: 'repeated', result: await runAndRecord(input) };
+  return { kind: 'uncertain', predictionId: entry.predictionId };
+}
+
+/**
+ * A provider with no effect outside Vetted may run before anything is recorded: the step's outcome is then
+ * written once, and if an earlier attempt already recorded one, that outcome is the step's and is reused.
+ * One write instead of two (begin, then finish).
+ */
+async function executeSideEffectFree({ request, payloadHash, provider, ledger }: ExecuteOnceInput): Promise<ExecuteOutcome> {
+  const result = await provider.execute(request, async () => undefined);
+  const recorded = await ledger.recordOutcome({ runId: request.runId, step: request.step, provider: provider.name, payloadHash, result });
+  if (recorded.fresh) return { kind: 'executed', result };
+  if (recorded.row.status !== 'started' && recorded.row.result) return { kind: 'reused', result: recorded.row.result };
+  await ledger.finish(request.runId, request.step, result);
+  return { kind: 'repeated', result };
+}
+
+async function runAndRecord({ request, provider, ledger }: ExecuteOnceInput): Promise<ExecutionResult> {
+  let started = false;
+  const onStarted = (handle: ExecutionHandle) => {
+    started = true;
+    return ledger.recordHandle(request.runId, request.step, handle.predictionId);
+  };
+  let result: ExecutionResult;
+  try {
+    result = await provider.execute(request, onStarted);
+  } catch (error) {
+    // A provider that reported a handle did start something, whatever its error claims: keep the row.
+    if (isNotStartedError(error) && !started) await ledger.release(request.runId, request.step);
+    throw error;
+  }
+  await ledger.finish(request.runId, request.step, result);
+  return result;
+}

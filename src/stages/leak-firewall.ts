@@ -1,0 +1,298 @@
+/**
+ * The leak firewall: finds quarantined example values (somebody else's request, published with the model) in a
+ * payload. The validator turns each finding into a blocking `example_leak` issue; shadow mode uses the same
+ * findings to report what the legacy V2 builder leaked. Only this file and shadow mode read the quarantine.
+ *
+ * The rules. A payload leaf (strings and numbers, walked through nested arrays and objects, paths like
+ * `/images/0`) is a leak when it matches an example value as below AND none of the exemptions holds.
+ *
+ * Matching, after trimming, lower-casing and collapsing whitespace:
+ * - exact (string): the leaf equals an example string. Example strings of EXACT_ANYWHERE_MIN_LENGTH characters or
+ *   more match at any path; shorter ones (`png`, `1:1`, `en`) only at the very path the example gave them.
+ * - substring (string): an example string of SUBSTRING_MIN_LENGTH characters or more occurs inside the leaf on
+ *   word boundaries (`cinematic` is in `x, cinematic, y` but not in `cinematically`), or a leaf of that length
+ *   occurs inside an example string (a truncated copy). Shorter strings are ordinary words and never match as
+ *   substrings. A leaf that is a member of its field's enum is only ever matched exactly: enum members that
+ *   contain one another (`refiner`, `base_refiner`) are configuration, not copied text.
+ * - number: numbers compare by value, and numeric strings (`"768"`) count as numbers on both sides. At the same
+ *   path any equal number matches. At a different path only a distinctive number does (isDistinctiveNumber):
+ *   not an integer of magnitude up to COMMON_INTEGER_MAX, not a power of two or one less than one (seeds such
+ *   as 4294967295), not a multiple of 8 up to IMAGE_DIMENSION_MAX (sizes), not a multiple of
+ *   ROUND_INTEGER_STEP; and a fraction is not distinctive when it is a multiple of COMMON_FRACTION_STEP
+ *   (0.5, 7.5, 0.8) or a power of ten (0.01). Numbers written inside longer text are not searched.
+ * Each leaf yields at most one finding: exact before substring; among equal examples the one at the leaf's own
+ * path first; among substring matches the longest example string.
+ *
+ * Exemptions (the match is traceable to the bundle or is safe configuration):
+ * - a boolean or null is never a leak (the quarantine does not even keep them);
+ * - the field's whole value equals the schema's own default for that field;
+ * - the field's whole value equals the human edit for that field (checked against the bundle, so a builder
+ *   cannot launder a value by labelling it `human_edit`);
+ * - strings: the user supplied the text (traceability.ts: the phrase is in the user's words, or every word of
+ *   it is) — the leaf for an exact match or a truncated copy, the example string for a substring match. This
+ *   also covers an enum member the user named;
+ * - numbers: the user wrote the number (`seed 42`, `42.0`).
+ */
+import type { FieldSpec, ModelSchema, RequestBundle } from '../generated/contracts.ts';
+import { canonicalJson } from '../util/canonical-hash.ts';
+import {
+  canonicalNumber,
+  collectBundleEvidence,
+  evidenceMentionsNumber,
+  normalizeText,
+  type BundleEvidence,
+} from './bundle-evidence.ts';
+import { escapePointer, isPlainObject, type ExampleQuarantine, type QuarantinedValue } from './example-quarantine.ts';
+import { containsPhrase, isTraceableText } from './validator/traceability.ts';
+
+/** Example strings this long or longer match exactly at any path; shorter ones only at their own path. */
+export const EXACT_ANYWHERE_MIN_LENGTH = 6;
+/** Example strings (and leaves) this long or longer match as substrings; shorter ones are ordinary words. */
+export const SUBSTRING_MIN_LENGTH = 8;
+/** Integers of this magnitude or less are everyday numbers (counts, steps, small seeds, quality). */
+export const COMMON_INTEGER_MAX = 100;
+/** Multiples of 8 up to this are image and video dimensions. */
+export const IMAGE_DIMENSION_MAX = 4096;
+/** Integers that are multiples of this are round (150, 1000, 2500). */
+export const ROUND_INTEGER_STEP = 50;
+/** Fractions that are multiples of this are everyday settings (0.05, 0.5, 0.8, 7.5). */
+export const COMMON_FRACTION_STEP = 0.05;
+/** Payloads nest shallowly; deeper leaves are not inspected (a schema check rejects such shapes anyway). */
+const MAX_WALK_DEPTH = 16;
+const NUMERAL = /^-?\d+(?:\.\d+)?$/;
+
+export type LeakMatch = 'exact' | 'substring' | 'number';
+
+export interface LeakFinding {
+  /** JSON pointer of the leaking payload leaf (`/prompt`, `/images/0`). */
+  path: string;
+  /** The payload leaf as it is. */
+  value: unknown;
+  /** Where the matching value sat in the example. */
+  examplePath: string;
+  exampleValue: string | number;
+  match: LeakMatch;
+}
+
+export interface LeakContext {
+  schema: ModelSchema;
+  /** The bundle, or its evidence when the caller has already collected it (the validator does). */
+  bundle: RequestBundle | BundleEvidence;
+}
+
+/**
+ * Every example value in the payload that the user did not supply, one finding per leaf, sorted by path.
+ * Pure and deterministic; the quarantine's index is built once per quarantine and reused.
+ */
+export function findExampleLeaks(
+  payload: Readonly<Record<string, unknown>>,
+  quarantine: ExampleQuarantine,
+  context: LeakContext,
+): LeakFinding[] {
+  if (quarantine.size === 0 || !isPlainObject(payload)) return [];
+  const scan: Scan = {
+    index: exampleIndexFor(quarantine),
+    evidence: isBundleEvidence(context.bundle) ? context.bundle : collectBundleEvidence(context.bundle),
+    fields: fieldsByName(context.schema),
+    payload,
+    exemptFields: new Map(),
+    findings: [],
+  };
+  for (const [key, value] of Object.entries(payload)) walk(scan, value, `/${pointerSegment(key)}`, key, 1);
+  return scan.findings.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.examplePath, b.examplePath));
+}
+
+/** True for a number worth flagging even when it sits at a different path than in the example. */
+export function isDistinctiveNumber(value: number): boolean {
+  if (!Number.isFinite(value)) return false;
+  const magnitude = Math.abs(value);
+  if (Number.isInteger(magnitude)) {
+    if (magnitude <= COMMON_INTEGER_MAX) return false;
+    if (isPowerOfTwo(magnitude) || isPowerOfTwo(magnitude + 1)) return false;
+    if (magnitude % 8 === 0 && magnitude <= IMAGE_DIMENSION_MAX) return false;
+    return magnitude % ROUND_INTEGER_STEP !== 0;
+  }
+  return !isNearInteger(magnitude / COMMON_FRACTION_STEP) && !isNearInteger(Math.log10(magnitude));
+}
+
+interface ExampleString {
+  text: string;
+  entry: QuarantinedValue;
+}
+
+interface ExampleIndex {
+  /** Normalised example string → its entries. */
+  strings: Map<string, QuarantinedValue[]>;
+  /** Example strings of SUBSTRING_MIN_LENGTH or more, longest first. */
+  longStrings: ExampleString[];
+  /** Canonical number → its entries (numeric example strings included). */
+  numbers: Map<string, QuarantinedValue[]>;
+}
+
+interface Scan {
+  index: ExampleIndex;
+  evidence: BundleEvidence;
+  fields: ReadonlyMap<string, FieldSpec>;
+  payload: Readonly<Record<string, unknown>>;
+  /** Field name → whether its whole value is the default or the human edit; filled on first match only. */
+  exemptFields: Map<string, boolean>;
+  findings: LeakFinding[];
+}
+
+const indexCache = new WeakMap<ExampleQuarantine, ExampleIndex>();
+
+/** A quarantine never changes after it is made, so its index is built once and kept with it. */
+function exampleIndexFor(quarantine: ExampleQuarantine): ExampleIndex {
+  let index = indexCache.get(quarantine);
+  if (!index) {
+    index = buildIndex(quarantine.entries());
+    indexCache.set(quarantine, index);
+  }
+  return index;
+}
+
+function buildIndex(entries: readonly QuarantinedValue[]): ExampleIndex {
+  const index: ExampleIndex = { strings: new Map(), longStrings: [], numbers: new Map() };
+  for (const entry of entries) {
+    if (typeof entry.value === 'number') {
+      pushTo(index.numbers, canonicalNumber(entry.value), entry);
+      continue;
+    }
+    const text = normalizeText(entry.value);
+    if (text === '') continue;
+    if (NUMERAL.test(text)) {
+      pushTo(index.numbers, canonicalNumber(Number(text)), entry);
+      continue;
+    }
+    pushTo(index.strings, text, entry);
+    if (text.length >= SUBSTRING_MIN_LENGTH) index.longStrings.push({ text, entry });
+  }
+  index.longStrings.sort((a, b) => b.text.length - a.text.length || compareStrings(a.entry.path, b.entry.path));
+  return index;
+}
+
+function walk(scan: Scan, value: unknown, path: string, field: string, depth: number): void {
+  if (typeof value === 'string') {
+    checkString(scan, value, path, field);
+  } else if (typeof value === 'number') {
+    checkNumber(scan, value, value, path, field);
+  } else if (depth < MAX_WALK_DEPTH && Array.isArray(value)) {
+    value.forEach((item, i) => walk(scan, item, `${path}/${i}`, field, depth + 1));
+  } else if (depth < MAX_WALK_DEPTH && isPlainObject(value)) {
+    for (const [key, inner] of Object.entries(value)) walk(scan, inner, `${path}/${pointerSegment(key)}`, field, depth + 1);
+  }
+}
+
+function checkString(scan: Scan, value: string, path: string, field: string): void {
+  const text = normalizeText(value);
+  if (text === '') return;
+  if (NUMERAL.test(text)) {
+    checkNumber(scan, Number(text), value, path, field);
+    return;
+  }
+  const exact = exactEntry(scan, text, path);
+  if (exact) {
+    // A traceable leaf also vouches for any example text inside it (its words are the user's), so stop here.
+    if (!isExemptField(scan, field) && !isTraceableText(scan.evidence, value)) scan.findings.push(finding(path, value, exact, 'exact'));
+    return;
+  }
+  if (scan.index.longStrings.length === 0 || isEnumMember(scan.fields.get(field), value) || isExemptField(scan, field)) return;
+  const partial = substringFinding(scan, text, value, path);
+  if (partial) scan.findings.push(partial);
+}
+
+function exactEntry(scan: Scan, text: string, path: string): QuarantinedValue | undefined {
+  const entries = scan.index.strings.get(text);
+  if (!entries) return undefined;
+  return entries.find((e) => e.path === path) ?? (text.length >= EXACT_ANYWHERE_MIN_LENGTH ? entries[0] : undefined);
+}
+
+/** An untraceable long example string inside the leaf, or the leaf inside a long example string. */
+function substringFinding(scan: Scan, text: string, value: string, path: string): LeakFinding | undefined {
+  for (const example of scan.index.longStrings) {
+    if (containsPhrase(text, example.text) && !isTraceableText(scan.evidence, example.text)) {
+      return finding(path, value, example.entry, 'substring');
+    }
+  }
+  if (text.length < SUBSTRING_MIN_LENGTH) return undefined;
+  const source = scan.index.longStrings.find((example) => containsPhrase(example.text, text));
+  if (!source || isTraceableText(scan.evidence, value)) return undefined;
+  return finding(path, value, source.entry, 'substring');
+}
+
+function checkNumber(scan: Scan, num: number, value: unknown, path: string, field: string): void {
+  if (!Number.isFinite(num)) return;
+  const entries = scan.index.numbers.get(canonicalNumber(num));
+  if (!entries) return;
+  const entry = entries.find((e) => e.path === path) ?? (isDistinctiveNumber(num) ? entries[0] : undefined);
+  if (!entry || evidenceMentionsNumber(scan.evidence, num) || isExemptField(scan, field)) return;
+  scan.findings.push(finding(path, value, entry, 'number'));
+}
+
+/** The whole field is the schema's default or the user's own edit: nothing in it can be a leak. */
+function isExemptField(scan: Scan, field: string): boolean {
+  let exempt = scan.exemptFields.get(field);
+  if (exempt === undefined) {
+    const value = scan.payload[field];
+    const spec = scan.fields.get(field);
+    const edits = scan.evidence.humanEdits;
+    exempt =
+      (spec?.hasDefault === true && sameJson(value, spec.default)) ||
+      (Object.hasOwn(edits, field) && sameJson(value, edits[field]));
+    scan.exemptFields.set(field, exempt);
+  }
+  return exempt;
+}
+
+function finding(path: string, value: unknown, entry: QuarantinedValue, match: LeakMatch): LeakFinding {
+  return { path, value, examplePath: entry.path, exampleValue: entry.value, match };
+}
+
+function isEnumMember(spec: FieldSpec | undefined, value: string): boolean {
+  return spec?.enum?.includes(value) === true;
+}
+
+const fieldCache = new WeakMap<readonly FieldSpec[], ReadonlyMap<string, FieldSpec>>();
+
+function fieldsByName(schema: ModelSchema): ReadonlyMap<string, FieldSpec> {
+  let fields = fieldCache.get(schema.fields);
+  if (!fields) {
+    fields = new Map(schema.fields.map((spec) => [spec.name, spec]));
+    fieldCache.set(schema.fields, fields);
+  }
+  return fields;
+}
+
+function isBundleEvidence(bundle: RequestBundle | BundleEvidence): bundle is BundleEvidence {
+  return 'numbers' in bundle && bundle.numbers instanceof Set && typeof (bundle as BundleEvidence).text === 'string';
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === 'object' && typeof b === 'object' && canonicalJson(a) === canonicalJson(b));
+}
+
+/** escapePointer, skipped for the usual key that has nothing to escape. */
+function pointerSegment(key: string): string {
+  return key.includes('~') || key.includes('/') ? escapePointer(key) : key;
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function isPowerOfTwo(n: number): boolean {
+  if (!Number.isSafeInteger(n) || n < 1) return false;
+  let rest = n;
+  while (rest % 2 === 0) rest /= 2;
+  return rest === 1;
+}
+
+function isNearInteger(n: number): boolean {
+  return Math.abs(n - Math.round(n)) < 1e-9;
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

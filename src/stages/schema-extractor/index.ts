@@ -1,0 +1,132 @@
+/**
+ * SchemaExtractor: a Replicate model, version or tool config in; a strict ModelSchema plus the quarantined
+ * example values out. Pure: no I/O, no clock, no randomness, so equal sources give equal results.
+ *
+ * Zero trust starts here. Example values (`default_example.input`, `example_input`, `example(s)` keywords)
+ * go to the quarantine and nowhere else; the ModelSchema keeps only what the schema itself declares.
+ */
+import { ExampleQuarantine } from '../example-quarantine.ts';
+import type { QuarantinedValue } from '../example-quarantine.ts';
+import type { FieldSpec, ModelSchema } from '../../generated/contracts.ts';
+import { canonicalHash } from '../../util/canonical-hash.ts';
+import { inferProperties } from './example-inference.ts';
+import { primaryPromptName } from './field-roles.ts';
+import { buildFieldSpecs, orderedNames } from './field-specs.ts';
+import type { JsonObject } from './json.ts';
+import { convertOpenApiInput } from './openapi-input.ts';
+import { redactExampleText } from './redaction.ts';
+import { parseSource } from './source-shapes.ts';
+import type { ParsedSource } from './source-shapes.ts';
+import { WarningList } from './warnings.ts';
+
+export { classifyRole, primaryPromptName, ROLE_RULES } from './field-roles.ts';
+export type { RoleTraits } from './field-roles.ts';
+export type { WarningCode } from './warnings.ts';
+
+export interface ExtractionResult {
+  modelSchema: ModelSchema;
+  /** Every example value; never part of modelSchema. */
+  quarantine: ExampleQuarantine;
+  /**
+   * `version:<id>` when a Replicate model or version object names its version, else
+   * `sha256:<canonical hash of the source>`.
+   */
+  cacheKey: string;
+}
+
+export interface ExtractOptions {
+  /** owner/name for a version object, which does not name its model. */
+  model?: string | null;
+}
+
+/** What the two routes (schema, example) hand back before the common finishing steps. */
+interface Blueprint {
+  properties: Record<string, JsonObject>;
+  raw: Record<string, unknown>;
+  required: string[];
+  schemaExamples: QuarantinedValue[];
+}
+
+/**
+ * Extracts the ModelSchema of a model source.
+ *
+ * @throws VettedError MODEL_SOURCE_INVALID (field names what is missing or malformed) when the source is none of
+ *   the accepted shapes, or a model has neither a schema nor an example.
+ * @throws VettedError SCHEMA_UNSUPPORTED (field = property path, details.construct) when the schema uses a
+ *   construct that cannot be expressed faithfully.
+ */
+export function extractModelSchema(source: unknown, options: ExtractOptions = {}): ExtractionResult {
+  const parsed = parseSource(source, options.model ?? null);
+  const warnings = new WarningList();
+  const blueprint = parsed.openapi === null ? fromExample(parsed, warnings) : fromOpenApi(parsed, warnings);
+  const quarantine = ExampleQuarantine.fromExamples(parsed.example ?? undefined, blueprint.schemaExamples);
+  redactExampleText(blueprint.properties, quarantine.entries().map((entry) => entry.value), warnings);
+
+  const names = orderedNames(blueprint.properties);
+  const entries = names.map((name) => ({ name, node: blueprint.properties[name] as JsonObject, raw: blueprint.raw[name] }));
+  const fields = buildFieldSpecs(entries, new Set(blueprint.required));
+  const required = parsed.openapi === null ? inferRequired(fields) : blueprint.required;
+  const jsonSchema = {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(entries.map((entry) => [entry.name, entry.node])),
+    required,
+  };
+  const modelSchema: ModelSchema = {
+    schemaHash: canonicalHash(jsonSchema),
+    model: parsed.model,
+    version: parsed.version,
+    source: blueprintSource(parsed),
+    jsonSchema,
+    fields,
+    warnings: warnings.toArray(),
+  };
+  return { modelSchema, quarantine, cacheKey: cacheKeyOf(parsed, source) };
+}
+
+/**
+ * A version id from Replicate identifies what we extract from. The `:version` of a tool config's
+ * `owner/name:version` does not (the config's example decides the schema), so tool configs are hashed;
+ * this matches sourceCacheKey in src/services/model-catalog.ts, which looks the cache up before extracting.
+ */
+function cacheKeyOf(parsed: ParsedSource, source: unknown): string {
+  if (parsed.kind !== 'tool_config' && parsed.version !== null) return `version:${parsed.version}`;
+  return `sha256:${canonicalHash(source)}`;
+}
+
+/** Where the blueprint came from: a model without a schema was inferred from its example. */
+function blueprintSource(parsed: ParsedSource): ModelSchema['source'] {
+  if (parsed.openapi === null) return 'example_input';
+  return parsed.kind === 'replicate_version' ? 'replicate_version' : 'replicate_model';
+}
+
+function fromOpenApi(parsed: ParsedSource, warnings: WarningList): Blueprint {
+  const { document, input, inputField } = parsed.openapi as NonNullable<ParsedSource['openapi']>;
+  const converted = convertOpenApiInput(document, input, inputField, warnings);
+  for (const key of Object.keys(parsed.example ?? {})) {
+    if (!Object.hasOwn(converted.properties, key)) {
+      warnings.add(key, 'example_extra_key', `${parsed.exampleField} has a key the schema does not declare; ignored`);
+    }
+  }
+  return { properties: converted.properties, raw: converted.raw, required: converted.required, schemaExamples: converted.examples };
+}
+
+function fromExample(parsed: ParsedSource, warnings: WarningList): Blueprint {
+  if (parsed.kind === 'replicate_model') {
+    warnings.add('', 'schema_missing', 'the model has no openapi_schema; field types were inferred from default_example.input');
+  }
+  const properties = inferProperties(parsed.example ?? {}, warnings);
+  return { properties, raw: {}, required: [], schemaExamples: [] };
+}
+
+/**
+ * An example tells us types, not which fields are mandatory: requiring every example key would force the
+ * builder to invent values for optional knobs. So only the primary prompt is required (a run without the
+ * user's prompt is meaningless), and nothing else.
+ */
+function inferRequired(fields: FieldSpec[]): string[] {
+  const prompt = primaryPromptName(fields);
+  if (prompt === undefined) return [];
+  for (const field of fields) if (field.name === prompt) field.required = true;
+  return [prompt];
+}

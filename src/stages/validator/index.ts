@@ -1,0 +1,79 @@
+/**
+ * The Validator stage: a deterministic verdict on a candidate payload, as a sorted list of ValidationIssues.
+ *
+ * Three checks, each in its own file:
+ * - schema (schema-issues.ts): AJV against the model's JSON Schema, compiled once per schema hash;
+ * - provenance (provenance-issues.ts): every field says where it came from, and the claim holds against the bundle;
+ * - example leaks (../leak-firewall.ts): no quarantined example value the user did not supply.
+ * The bundle's evidence is collected once per call and shared by the last two.
+ */
+import type {
+  CandidatePayload,
+  ModelSchema,
+  RequestBundle,
+  ValidationIssue,
+} from '../../generated/contracts.ts';
+import { collectBundleEvidence } from '../bundle-evidence.ts';
+import type { ExampleQuarantine } from '../example-quarantine.ts';
+import { findExampleLeaks } from '../leak-firewall.ts';
+import { CompiledSchemaCache } from './compiled-schema.ts';
+import { leakIssues } from './leak-issues.ts';
+import { provenanceIssues } from './provenance-issues.ts';
+import { schemaIssues } from './schema-issues.ts';
+
+export { CompiledSchemaCache, SCHEMA_CACHE_SIZE, type CompiledSchema } from './compiled-schema.ts';
+
+export interface ValidatePayloadInput {
+  candidate: CandidatePayload;
+  schema: ModelSchema;
+  bundle: RequestBundle;
+  /** The model's quarantined examples; only the leak firewall reads them. */
+  quarantine: ExampleQuarantine;
+}
+
+// One compiled-validator cache per process: compiled AJV functions are pure, so sharing them between runs
+// is safe, and compiling is the only expensive step of a validation.
+const sharedCache = new CompiledSchemaCache();
+
+/**
+ * Every reason the candidate may not run as it is, sorted by path, then code, then message. Deterministic:
+ * the same input always yields the same list. Schema, failed-claim and leak issues are blocking; an
+ * inferred field is a warning. Throws SCHEMA_UNSUPPORTED when the model's schema cannot be compiled.
+ * @param cache where compiled schemas live; the process-wide cache unless a test or a tool brings its own.
+ */
+export function validatePayload(input: ValidatePayloadInput, cache: CompiledSchemaCache = sharedCache): ValidationIssue[] {
+  const { candidate, schema, bundle, quarantine } = input;
+  const compiled = cache.compiledFor(schema);
+  const evidence = collectBundleEvidence(bundle);
+  const findings = findExampleLeaks(candidate.payload, quarantine, { schema, bundle: evidence });
+  const issues = [
+    ...schemaIssues(compiled, candidate.payload),
+    ...provenanceIssues(candidate, compiled.fields, evidence),
+    ...leakIssues(findings, compiled.fields),
+  ];
+  return dedupe(issues).sort(compareIssues);
+}
+
+/** Path, then code, then message, by code units (never locale-dependent). */
+export function compareIssues(a: ValidationIssue, b: ValidationIssue): number {
+  return compare(a.path, b.path) || compare(a.code, b.code) || compare(a.message, b.message);
+}
+
+/** True when any issue must be resolved before the payload may run. */
+export function hasBlockingIssues(issues: readonly ValidationIssue[]): boolean {
+  return issues.some((issue) => issue.severity === 'blocking');
+}
+
+function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.path}\u0000${issue.code}\u0000${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,84 @@
+/**
+ * When is a piece of text "traceable to the user"? Shared by the provenance check (a `user_prompt` claim) and
+ * the leak firewall (a match the user wrote is not a leak), so the two never disagree about the same words.
+ *
+ * - A word token is a maximal run of letters and digits, case-folded: `K_EULER, 16:9!` → `k`, `euler`, `16`, `9`.
+ * - Text is traceable when the user's evidence holds it as a phrase (whole words, case and whitespace
+ *   ignored), or when every word token of it occurs somewhere in the evidence and at least one of those tokens
+ *   has a letter. The second route lets a builder drop directive phrases ("make me a picture of") and reorder
+ *   the user's words without losing traceability, while values made only of digits (`1:1`, `16:9`, `1024`)
+ *   must appear as written: a stray "1" in the prompt does not vouch for an aspect ratio.
+ * - CONNECTIVE_WORDS (English articles and plain prepositions: `a`, `the`, `of`, `in`…) need no evidence, so
+ *   "red fox, snow" may become "a red fox in the snow", while every content word still needs the user.
+ *   Negations (`no`, `not`, `without`) are deliberately absent from the list: they change meaning.
+ */
+import { normalizeText, type BundleEvidence } from '../bundle-evidence.ts';
+
+const WORD_TOKEN = /[\p{L}\p{N}]+/gu;
+/** Words a builder may add to the user's words without evidence; they carry no request of their own. */
+export const CONNECTIVE_WORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'with', 'and', 'by', 'from',
+]);
+const HAS_LETTER = /\p{L}/u;
+
+/** The case-folded word tokens of a text, in order. */
+export function wordTokens(text: string): string[] {
+  return text.toLowerCase().match(WORD_TOKEN) ?? [];
+}
+
+const evidenceWordCache = new WeakMap<BundleEvidence, ReadonlySet<string>>();
+
+/** Every word token of the user's evidence; computed once per evidence object. */
+export function evidenceWords(evidence: BundleEvidence): ReadonlySet<string> {
+  let words = evidenceWordCache.get(evidence);
+  if (!words) {
+    words = new Set(wordTokens(evidence.text));
+    evidenceWordCache.set(evidence, words);
+  }
+  return words;
+}
+
+/** The word tokens of `text` that the user never wrote (empty when all of them are in the evidence). */
+export function wordsMissingFromEvidence(evidence: BundleEvidence, text: string): string[] {
+  const words = evidenceWords(evidence);
+  const missing = wordTokens(text).filter((token) => !words.has(token) && !CONNECTIVE_WORDS.has(token));
+  return [...new Set(missing)];
+}
+
+/** True when the user supplied this text, by the two routes described at the top of this file. */
+export function isTraceableText(evidence: BundleEvidence, text: string): boolean {
+  const needle = normalizeText(text);
+  if (needle === '') return false;
+  if (containsPhrase(evidence.text, needle)) return true;
+  const tokens = wordTokens(needle).filter((token) => !CONNECTIVE_WORDS.has(token));
+  if (tokens.length === 0 || !tokens.some((token) => HAS_LETTER.test(token))) return false;
+  const words = evidenceWords(evidence);
+  return tokens.every((token) => words.has(token));
+}
+
+/**
+ * True when `needle` occurs in `haystack` on word boundaries: `cat` is in `a cat, sitting` but not in
+ * `concatenate`. An edge of the needle that is not a word character (`, cinematic`) needs no boundary.
+ * Both sides are expected to be normalised already (see normalizeText).
+ */
+export function containsPhrase(haystack: string, needle: string): boolean {
+  if (needle === '') return false;
+  const checkStart = isWordChar(needle.charCodeAt(0), needle[0]);
+  const checkEnd = isWordChar(needle.charCodeAt(needle.length - 1), needle[needle.length - 1]);
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) {
+    const end = at + needle.length;
+    if (checkStart && at > 0 && isWordChar(haystack.charCodeAt(at - 1), haystack[at - 1])) continue;
+    if (checkEnd && end < haystack.length && isWordChar(haystack.charCodeAt(end), haystack[end])) continue;
+    return true;
+  }
+  return false;
+}
+
+const NON_ASCII_WORD_CHAR = /[\p{L}\p{N}]/u;
+
+function isWordChar(code: number, char: string | undefined): boolean {
+  if (code < 128) {
+    return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  }
+  return char !== undefined && NON_ASCII_WORD_CHAR.test(char);
+}

@@ -1,0 +1,164 @@
+/**
+ * The pipeline on real Redis and PostgreSQL: requests go in through intake, BullMQ workers run the five
+ * stages, runs end executed, parked (with no job left in Redis) or failed with a reason naming the field.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expiryBucket, expiryJobId } from '../../src/queue/queues.ts';
+import { submitRun } from '../../src/services/intake.ts';
+import { decide } from '../../src/services/decision-service.ts';
+import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
+import { exampleModel, jobsInRedis, registerExamples, settle, submit, TENANT } from '../support/pipeline.ts';
+import { createTestSystem, type TestSystem } from '../support/test-system.ts';
+
+let system: TestSystem;
+let workers: RunningWorkers;
+
+beforeAll(async () => {
+  system = await createTestSystem();
+  workers = startWorkers(system);
+  await registerExamples(system);
+});
+
+afterAll(async () => {
+  await workers?.close();
+  await system?.dispose();
+});
+
+const reviewer = { id: 'reviewer:alice', canOverride: false };
+
+describe('a request that can run', () => {
+  it('goes through every stage and executes on the dry provider with values from the user and the schema only', async () => {
+    const created = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a lighthouse at dawn, seed=77' });
+    expect(created.status).toBe('queued');
+    const run = await settle(system, created.id);
+    expect(run.status).toBe('completed');
+    expect(run.result?.provider).toBe('dry');
+    const payload = run.candidate?.payload as Record<string, unknown>;
+    expect(payload.prompt).toContain('lighthouse at dawn');
+    expect(payload.seed).toBe(77);
+    expect((run.result?.output as { input: unknown }).input).toEqual(payload);
+    expect(JSON.stringify(payload)).not.toContain('gateau');
+
+    const events = await system.runs.listEvents(run.id);
+    expect(events.map((e) => e.type)).toEqual(['run.created', 'stage.completed', 'stage.completed', 'stage.completed', 'stage.completed', 'run.completed']);
+    expect(events.every((e) => e.traceId === run.traceId && e.threadId === run.threadId)).toBe(true);
+    expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+    expect(await jobsInRedis(system, run.id)).toBe(0);
+  });
+
+  it('uses the attachment for the audio field of a version-object model', async () => {
+    const run = await settle(system, (await submit(system, {
+      model: 'openai/whisper', prompt: 'transcribe this',
+      attachments: [{ url: 'https://cdn.test/talk.wav', mimeType: 'audio/wav' }],
+    })).id);
+    expect(run.status).toBe('completed');
+    expect((run.candidate?.payload as Record<string, unknown>).audio).toBe('https://cdn.test/talk.wav');
+    expect(run.candidate?.provenance.audio?.source).toBe('attachment');
+  });
+
+  it('accepts the model inline as modelSource', async () => {
+    const run = await settle(system, (await submit(system, { modelSource: exampleModel('sticker-maker.tool.json'), prompt: 'a cactus sticker' })).id);
+    expect(run.status).toBe('completed');
+    expect(run.model).toBe('fofr/sticker-maker');
+  });
+});
+
+describe('a request that parks', () => {
+  it('parks awaiting_human with one pending review and no job in Redis, then an edit resolves it', async () => {
+    const run = await settle(system, (await submit(system, { model: 'nightmareai/real-esrgan', prompt: 'upscale with face enhance' })).id);
+    expect(run.status).toBe('awaiting_human');
+    const review = run.pendingReview!;
+    expect(review).toMatchObject({ checkpoint: 'payload_review', reason: 'validation_failed', kind: 'clarification' });
+    expect(review.issues).toContainEqual(expect.objectContaining({ path: '/image', code: 'missing_required', severity: 'blocking' }));
+    expect(JSON.stringify(run.candidate)).not.toContain('replicate.delivery');
+    // No job is left in Redis for a parked run. Its expiry is covered by the delayed job of its expiry
+    // bucket, shared by every review due in the same few seconds.
+    expect(await jobsInRedis(system, run.id)).toBe(0);
+    expect(await system.queues.expiry.getJobState(expiryJobId(expiryBucket(new Date(review.expiresAt))))).toBe('delayed');
+    expect(system.logs.some((l) => l.event === 'HITL_CREATED' && l.runId === run.id && l.traceId === run.traceId)).toBe(true);
+
+    const { plan } = await decide(system, {
+      runId: run.id, tenantId: TENANT, actor: reviewer,
+      body: { reviewId: review.reviewId, payloadHash: review.payloadHash, action: 'edit', edits: { image: 'https://cdn.test/me.jpg' } },
+    });
+    expect(plan.route).toBe('validate');
+    const done = await settle(system, run.id, ['completed', 'failed', 'cancelled']);
+    expect(done.status).toBe('completed');
+    expect((done.result?.output as { input: Record<string, unknown> }).input.image).toBe('https://cdn.test/me.jpg');
+    expect(done.candidate?.provenance.image?.source).toBe('human_edit');
+
+    const decisions = await system.decisions.listForRun(run.id);
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]).toMatchObject({ actor: 'reviewer:alice', action: 'edit', reviewId: review.reviewId, override: false });
+    expect(decisions[0]?.edits).toEqual({ image: 'https://cdn.test/me.jpg' });
+  });
+
+  it('require_human parks a valid payload; approval executes it exactly once', async () => {
+    const run = await settle(system, (await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a fox', policy: 'require_human' })).id);
+    expect(run.pendingReview?.reason).toBe('policy_requires_human');
+    await decide(system, { runId: run.id, tenantId: TENANT, actor: reviewer, body: { reviewId: run.pendingReview!.reviewId, action: 'approve' } });
+    const done = await settle(system, run.id, ['completed']);
+    expect(done.approvedPayloadHash).toBe(run.pendingReview!.payloadHash);
+    expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+  });
+
+  it('reject cancels the run with the reason', async () => {
+    const run = await settle(system, (await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a fox', policy: 'require_human' })).id);
+    await decide(system, { runId: run.id, tenantId: TENANT, actor: reviewer, body: { reviewId: run.pendingReview!.reviewId, action: 'reject', reason: 'not today' } });
+    const done = await system.runs.get(run.id);
+    expect(done).toMatchObject({ status: 'cancelled', error: { code: 'REJECTED', message: 'not today' }, pendingReview: null });
+    expect(await system.executions.listForRun(run.id)).toHaveLength(0);
+  });
+
+  it('of 20 concurrent decisions on one review, exactly one lands', async () => {
+    const run = await settle(system, (await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a fox', policy: 'require_human' })).id);
+    const body = { reviewId: run.pendingReview!.reviewId, action: 'approve' };
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => decide(system, { runId: run.id, tenantId: TENANT, actor: { id: `r${i}`, canOverride: false }, body })),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of outcomes.filter((o) => o.status === 'rejected')) {
+      expect(['DECISION_CONFLICT', 'RUN_STATE_CONFLICT']).toContain((outcome as PromiseRejectedResult).reason.code);
+    }
+    expect(await system.decisions.listForRun(run.id)).toHaveLength(1);
+    await settle(system, run.id, ['completed']);
+    expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+  });
+});
+
+describe('bad input', () => {
+  it.each([
+    [{ model: 'nobody/nothing', prompt: 'x' }, 'MODEL_NOT_FOUND', 'model'],
+    [{ modelSource: { owner: 'a', name: 'b' }, prompt: 'x' }, 'MODEL_SOURCE_INVALID', undefined],
+    [{ model: 'black-forest-labs/flux-schnell', attachments: [{ url: 'https://cdn.test/huge.png', mimeType: 'image/png', sizeBytes: 10 ** 12 }] }, 'ATTACHMENT_REJECTED', 'attachments[0].sizeBytes'],
+  ])('%j fails the run with %s naming the field', async (request, code, field) => {
+    const run = await settle(system, (await submit(system, request)).id, ['failed']);
+    expect(run.error?.code).toBe(code);
+    if (field) expect(run.error?.field).toBe(field);
+    expect(run.error?.message.length).toBeGreaterThan(10);
+    expect(await jobsInRedis(system, run.id)).toBe(0);
+  });
+
+  it('refuses a malformed request before writing anything, naming the field', async () => {
+    await expect(submitRun(system, { tenantId: TENANT, actor: 'test', request: { model: 'a/b', attachments: [{ url: 'javascript:alert(1)', mimeType: 'image/png' }] } }))
+      .rejects.toMatchObject({ code: 'INVALID_REQUEST', field: 'attachments[0].url' });
+    await expect(submitRun(system, { tenantId: TENANT, actor: 'test', request: { prompt: 'no model' } })).rejects.toMatchObject({ field: 'model' });
+  });
+});
+
+describe('idempotent enqueue', () => {
+  it('the same requestKey for the same tenant returns the existing run; another tenant gets its own', async () => {
+    const request = { model: 'black-forest-labs/flux-schnell', prompt: 'once', requestKey: 'order-42' };
+    const first = await submitRun(system, { tenantId: TENANT, request, actor: 'test' });
+    const second = await submitRun(system, { tenantId: TENANT, request, actor: 'test' });
+    expect(first.created).toBe(true);
+    expect(second.created).toBe(false);
+    expect(second.run.id).toBe(first.run.id);
+    await system.models.registerModel({ tenantId: 'other', refs: ['black-forest-labs/flux-schnell'], schemaKey: (await system.models.resolveRef(TENANT, 'black-forest-labs/flux-schnell'))!.schemaKey, source: {} });
+    const other = await submitRun(system, { tenantId: 'other', request, actor: 'test' });
+    expect(other.created).toBe(true);
+    expect(other.run.id).not.toBe(first.run.id);
+    await settle(system, first.run.id, ['completed']);
+    expect(await system.executions.listForRun(first.run.id)).toHaveLength(1);
+  });
+});

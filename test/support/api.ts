@@ -1,0 +1,57 @@
+/** An API on a real system for integration tests: Fastify via inject (or a real port), keys per role. */
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../api/app.ts';
+import type { Role } from '../../src/db/schema/index.ts';
+import { createApiKey } from '../../src/services/api-keys.ts';
+import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
+import { registerExamples } from './pipeline.ts';
+import { createTestSystem, type TestSystem } from './test-system.ts';
+
+export interface ApiHarness {
+  system: TestSystem;
+  app: FastifyInstance;
+  workers: RunningWorkers;
+  /** Keys for tenant t1 by role, plus `other` (a submitter of tenant t2) and `override` (a reviewer with override). */
+  keys: Record<Role | 'other' | 'override' | 'otherReviewer', string>;
+  call(method: 'GET' | 'POST' | 'DELETE', url: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function createApiHarness(env: Record<string, string> = {}): Promise<ApiHarness> {
+  const system = await createTestSystem({ VETTED_WEBHOOK_SECRET: 'test-webhook-secret-0123456789', ...env });
+  const workers = startWorkers(system);
+  await registerExamples(system);
+  const db = system.database.db;
+  const key = async (tenantId: string, role: Role, permissions: 'override'[] = []) => (await createApiKey(db, { tenantId, role, permissions })).key;
+  const keys = {
+    submitter: await key('t1', 'submitter'),
+    reviewer: await key('t1', 'reviewer'),
+    admin: await key('t1', 'admin'),
+    override: await key('t1', 'reviewer', ['override']),
+    other: await key('t2', 'submitter'),
+    otherReviewer: await key('t2', 'reviewer'),
+  };
+  const app = await buildApp(system);
+  await app.ready();
+  return {
+    system,
+    app,
+    workers,
+    keys,
+    call(method, url, options = {}) {
+      const key = options.key === undefined ? keys.admin : options.key;
+      const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
+      if (options.rawBody !== undefined) return app.inject({ method, url, headers: { 'content-type': 'application/json', ...headers }, payload: options.rawBody });
+      return app.inject({ method, url, headers, ...(options.body === undefined ? {} : { payload: options.body as object }) });
+    },
+    async close() {
+      await app.close();
+      await workers.close();
+      await system.dispose();
+    },
+  };
+}
+
+export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
+  return response.json() as T;
+}

@@ -1,0 +1,172 @@
+/** Attachments into file fields: by kind, by name, lists, each attachment once. */
+import { describe, expect, it } from 'vitest';
+import type { Attachment, FieldRole, FieldSpec, FieldType, ModelSchema } from '../../src/generated/contracts.ts';
+import { attachmentKind, matchAttachments } from '../../src/builders/attachment-matcher.ts';
+import { CONFIDENCE } from '../../src/builders/confidence.ts';
+
+function field(name: string, role: FieldRole, type: FieldType = 'string', extra: Partial<FieldSpec> = {}): FieldSpec {
+  const uri = type === 'string' ? { format: 'uri' } : { itemType: 'string' as const };
+  return { name, role, type, required: false, nullable: false, order: 0, hasDefault: false, ...uri, ...extra };
+}
+
+function schemaOf(fields: FieldSpec[]): ModelSchema {
+  const ordered = fields.map((spec, order) => ({ ...spec, order }));
+  const properties: Record<string, unknown> = {};
+  for (const spec of ordered) {
+    properties[spec.name] =
+      spec.type === 'array'
+        ? { type: 'array', items: { type: 'string', format: 'uri' } }
+        : { type: spec.type, ...(spec.format ? { format: spec.format } : {}) };
+  }
+  return {
+    schemaHash: 'a'.repeat(64),
+    model: 'test/files',
+    version: null,
+    source: 'replicate_version',
+    jsonSchema: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      additionalProperties: false,
+      required: ordered.filter((spec) => spec.required).map((spec) => spec.name),
+      properties,
+    },
+    fields: ordered,
+    warnings: [],
+  };
+}
+
+function file(name: string, mimeType: string): Attachment {
+  return { url: `https://files.test/u/${encodeURIComponent(name)}`, mimeType, name };
+}
+
+const INPAINT = schemaOf([
+  field('prompt', 'prompt', 'string', { format: undefined }),
+  field('image', 'image_input', 'string', { required: true }),
+  field('mask', 'mask_input'),
+  field('audio', 'audio_input'),
+  field('video', 'video_input'),
+  field('document', 'file_input'),
+]);
+
+function assigned(attachments: Attachment[], schema: ModelSchema = INPAINT, skip?: Set<string>): Record<string, unknown> {
+  return Object.fromEntries(matchAttachments(attachments, schema, skip).assignments.map((a) => [a.field, a.value]));
+}
+
+describe('attachmentKind', () => {
+  it.each([
+    [file('cat.png', 'image/png'), 'image'],
+    [file('hat_mask.png', 'image/png'), 'mask'],
+    [{ url: 'https://files.test/inpaintMask.png', mimeType: 'image/png' }, 'mask'],
+    [file('masks-are-fun.jpg', 'image/jpeg'), 'image'],
+    [file('talk.wav', 'audio/wav'), 'audio'],
+    [file('clip.mp4', 'VIDEO/MP4'), 'video'],
+    [file('paper.pdf', 'application/pdf'), 'file'],
+  ] as const)('%j is %s', (attachment, kind) => {
+    expect(attachmentKind(attachment)).toBe(kind);
+  });
+});
+
+describe('matchAttachments', () => {
+  it('puts each kind into its field', () => {
+    const cat = file('cat.png', 'image/png');
+    const mask = file('hat_mask.png', 'image/png');
+    const talk = file('talk.wav', 'audio/wav');
+    const clip = file('clip.mp4', 'video/mp4');
+    const paper = file('paper.pdf', 'application/pdf');
+    expect(assigned([paper, clip, talk, mask, cat])).toEqual({
+      image: cat.url,
+      mask: mask.url,
+      audio: talk.url,
+      video: clip.url,
+      document: paper.url,
+    });
+  });
+
+  it('never puts an ordinary image into a mask field', () => {
+    const a = file('a.png', 'image/png');
+    const b = file('b.png', 'image/png');
+    const result = matchAttachments([a, b], INPAINT);
+    expect(result.assignments.map((x) => x.field)).toEqual(['image']);
+    expect(result.notes).toContain(`attachment b.png (image/png) was not used: every field that takes it is already filled`);
+  });
+
+  it('prefers the field whose name shares a word with the attachment, and is surer of it', () => {
+    const schema = schemaOf([field('image', 'image_input'), field('style_image', 'image_input')]);
+    const style = file('my style.png', 'image/png');
+    const subject = file('subject.png', 'image/png');
+    const result = matchAttachments([style, subject], schema);
+    expect(assigned([style, subject], schema)).toEqual({ image: subject.url, style_image: style.url });
+    const byField = Object.fromEntries(result.assignments.map((a) => [a.field, a]));
+    expect(byField.style_image?.confidence).toBe(CONFIDENCE.attachmentByName);
+    expect(byField.image?.confidence).toBe(CONFIDENCE.attachmentContested);
+    expect(byField.style_image?.evidence).toBe('my style.png');
+  });
+
+  it('rates a kind-only match lower than a name match, and a contested one lower still', () => {
+    const single = matchAttachments([file('x.png', 'image/png')], INPAINT).assignments[0];
+    expect(single).toMatchObject({ field: 'image', confidence: CONFIDENCE.attachmentByMime });
+    const named = matchAttachments([file('image.png', 'image/png')], INPAINT).assignments[0];
+    expect(named?.confidence).toBe(CONFIDENCE.attachmentByName);
+  });
+
+  it('fills a list field with every compatible attachment, in order, and each attachment only once', () => {
+    const schema = schemaOf([field('image', 'image_input', 'string', { required: true }), field('reference_images', 'image_input', 'array')]);
+    const files = ['a.png', 'b.png', 'c.png'].map((name) => file(name, 'image/png'));
+    const result = matchAttachments(files, schema);
+    expect(assigned(files, schema)).toEqual({ image: files[0]?.url, reference_images: [files[1]?.url, files[2]?.url] });
+    expect(result.assignments.find((a) => a.field === 'reference_images')?.evidence).toBe('b.png, c.png');
+  });
+
+  it('puts a named attachment into a list field by name before kind order', () => {
+    const schema = schemaOf([field('image', 'image_input'), field('reference_images', 'image_input', 'array')]);
+    const reference = file('reference-1.jpg', 'image/jpeg');
+    const main = file('photo.jpg', 'image/jpeg');
+    expect(assigned([reference, main], schema)).toEqual({ image: main.url, reference_images: [reference.url] });
+  });
+
+  it('uses a generic file field only as a fallback, and says so', () => {
+    const schema = schemaOf([field('input_file', 'file_input')]);
+    const photo = file('photo.png', 'image/png');
+    const result = matchAttachments([photo], schema);
+    expect(result.assignments).toEqual([
+      { field: 'input_file', value: photo.url, evidence: 'photo.png', confidence: CONFIDENCE.attachmentFallback },
+    ]);
+    expect(result.notes.join('\n')).toMatch(/went to input_file as a fallback/);
+  });
+
+  it('treats an unclassified uri field as a generic file field', () => {
+    const schema = schemaOf([field('weights', 'other')]);
+    expect(assigned([file('w.tar', 'application/x-tar')], schema)).toEqual({ weights: 'https://files.test/u/w.tar' });
+  });
+
+  it('puts a mask-named image into an image field only when no field wants a mask', () => {
+    const schema = schemaOf([field('image', 'image_input')]);
+    const mask = file('face_mask.png', 'image/png');
+    const result = matchAttachments([mask], schema);
+    expect(result.assignments[0]).toMatchObject({ field: 'image', confidence: CONFIDENCE.attachmentFallback });
+  });
+
+  it('leaves out attachments the model has no input for, with a note', () => {
+    const schema = schemaOf([field('image', 'image_input')]);
+    const result = matchAttachments([file('talk.wav', 'audio/wav')], schema);
+    expect(result.assignments).toEqual([]);
+    expect(result.notes).toEqual(['attachment talk.wav (audio/wav) was not used: the model has no audio input']);
+  });
+
+  it('skips fields a person already set', () => {
+    const cat = file('cat.png', 'image/png');
+    expect(assigned([cat], INPAINT, new Set(['image']))).toEqual({});
+  });
+
+  it('names an attachment without a name by its URL, and reads the file name from the URL', () => {
+    const schema = schemaOf([field('image', 'image_input'), field('mask', 'mask_input')]);
+    const mask = { url: 'https://files.test/x/the_mask.png?sig=1', mimeType: 'image/png' };
+    const result = matchAttachments([mask], schema);
+    expect(result.assignments[0]).toMatchObject({ field: 'mask', evidence: mask.url });
+  });
+
+  it('is deterministic', () => {
+    const files = [file('b.png', 'image/png'), file('a_mask.png', 'image/png'), file('c.png', 'image/png')];
+    expect(matchAttachments(files, INPAINT)).toEqual(matchAttachments(files, INPAINT));
+  });
+});

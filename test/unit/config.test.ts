@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { configSecrets, loadConfig } from '../../src/config.ts';
+
+describe('loadConfig', () => {
+  it('applies defaults: offline builder and provider without keys', () => {
+    const config = loadConfig({});
+    expect(config.databaseUrl).toMatch(/^postgres:\/\//);
+    expect(config.queuePrefix).toBe('vetted');
+    expect(config.defaults.builder).toBe('heuristic');
+    expect(config.defaults.provider).toBe('dry');
+    expect(config.concurrency.build).toBe(16);
+    expect(Object.isFrozen(config.concurrency)).toBe(true);
+  });
+
+  it('defaults to the real services when their keys are set, and per-stage concurrency overrides the global one', () => {
+    const config = loadConfig({ OPENAI_API_KEY: 'sk-test-123456', REPLICATE_API_TOKEN: 'r8_abcdefgh', VETTED_CONCURRENCY: '3', VETTED_CONCURRENCY_EXECUTE: '9' });
+    expect(config.defaults.builder).toBe('openai');
+    expect(config.defaults.provider).toBe('replicate');
+    expect(config.concurrency.extract).toBe(3);
+    expect(config.concurrency.execute).toBe(9);
+    expect(configSecrets(config)).toEqual(['sk-test-123456', 'r8_abcdefgh']);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ VETTED_QUEUE_PREFIX: 'has:colon' }, 'VETTED_QUEUE_PREFIX'],
+    [{ VETTED_CONCURRENCY_BUILD: '0' }, 'VETTED_CONCURRENCY_BUILD'],
+    [{ VETTED_BUILDER: 'gpt' }, 'VETTED_BUILDER'],
+  ])('refuses %j naming the variable', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`Environment variable ${name}`));
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Runs one `vetted-shadow` job: load the run's bundle, schema, quarantine and V3 candidate, build the V2
+ * payload with the same builder backend, compare, and store one shadow report. It only reads the run and
+ * never writes it: a shadow job cannot change, delay or fail the V3 run, and it never executes anything.
+ *
+ * A V2 failure (the builder throws, the diff cannot be computed, the run has nothing to compare) is a
+ * `failed` report with its reason, not a job failure. Only storage errors are rethrown, so BullMQ retries.
+ */
+import type { Job } from 'bullmq';
+import type { RunRow } from '../src/db/schema/index.ts';
+import { findShadowReport, insertShadowReport } from '../src/db/shadow-reports-repository.ts';
+import { logEvent } from '../src/observability/logger.ts';
+import type { ShadowJobData } from '../src/queue/queues.ts';
+import { logContext } from '../src/services/run-transitions.ts';
+import { failedComparison, shadowBuild } from '../src/shadow/compare.ts';
+import { createLegacyV2Builder, type LegacyV2Builder } from '../src/shadow/legacy-v2-builder.ts';
+import type { ShadowComparison } from '../src/shadow/types.ts';
+import type { System } from '../src/system.ts';
+
+export type ShadowJobResult = 'reported' | 'duplicate' | 'gone';
+
+export interface ShadowProcessorOptions {
+  /** The V2 builder for a run's builder name; default: the legacy wrapper around the adapter registry's builder. */
+  legacyFor?: (builderName: string) => LegacyV2Builder;
+}
+
+export async function processShadowJob(system: System, job: Job<ShadowJobData>, options: ShadowProcessorOptions = {}): Promise<ShadowJobResult> {
+  return shadowRun(system, job.data, options);
+}
+
+/** Writes the shadow report of one build visit (once: a repeated job finds the row and stops). */
+export async function shadowRun(system: System, data: ShadowJobData, options: ShadowProcessorOptions = {}): Promise<ShadowJobResult> {
+  const run = await system.runs.get(data.runId);
+  if (!run) return 'gone';
+  const db = system.database.db;
+  if (await findShadowReport(db, run.id, data.attempt)) return 'duplicate';
+  const comparison = await compareRun(system, run, options);
+  await insertShadowReport(db, {
+    id: system.newId(),
+    runId: run.id,
+    runAttempt: data.attempt,
+    tenantId: run.tenantId,
+    model: run.model,
+    builder: run.builder,
+    comparison,
+  });
+  logReport(system, run, comparison);
+  return 'reported';
+}
+
+async function compareRun(system: System, run: RunRow, options: ShadowProcessorOptions): Promise<ShadowComparison> {
+  const v3Payload = (run.candidate?.payload as Record<string, unknown> | undefined) ?? null;
+  if (!run.candidate || !run.bundle || !run.schemaKey) {
+    return failedComparison(`the run has no ${!run.candidate ? 'candidate payload' : !run.bundle ? 'bundle' : 'schema'} to compare`, null, v3Payload);
+  }
+  const schema = await system.models.getSchema(run.schemaKey);
+  if (!schema) return failedComparison(`the run's schema ${run.schemaKey} is missing`, null, v3Payload);
+  const quarantine = await system.models.getQuarantine(run.schemaKey);
+  let legacy: LegacyV2Builder;
+  try {
+    legacy = options.legacyFor?.(run.builder) ?? createLegacyV2Builder(system.adapters.builder(run.builder));
+  } catch (error) {
+    return failedComparison(`no V2 builder for "${run.builder}": ${error instanceof Error ? error.message : String(error)}`, null, v3Payload);
+  }
+  return shadowBuild({ bundle: run.bundle, schema, quarantine, v3: run.candidate, legacy });
+}
+
+function logReport(system: System, run: RunRow, comparison: ShadowComparison): void {
+  if (comparison.status === 'failed') {
+    logEvent(system.logger, 'SHADOW_FAILED', logContext(run), { model: run.model, reason: comparison.failureReason }, 'warn');
+    return;
+  }
+  // Leaks in V3 would break the zero-trust promise: say so loudly, at warn.
+  const level = comparison.v3Leaks.length > 0 ? 'warn' : 'info';
+  logEvent(system.logger, 'SHADOW_REPORTED', logContext(run), {
+    model: run.model,
+    v2Leaks: comparison.leaks.length,
+    v3Leaks: comparison.v3Leaks.length,
+    fieldsDiffering: comparison.fieldsDiffering,
+  }, level);
+}

@@ -1,0 +1,110 @@
+/**
+ * One BullMQ Worker per stage in src/pipeline.ts, plus the review-expiry and webhook workers, each on its
+ * own Redis connection (workers block on it). Used by `vetted worker`, `vetted demo`, the benchmarks and
+ * the tests.
+ */
+import { Worker, type Processor, type RateLimiterOptions } from 'bullmq';
+import { STAGE_NAMES, type StageName } from '../src/pipeline.ts';
+import { EXPIRY_QUEUE_NAME, MAINTENANCE_QUEUE_NAME, redisOptionsFromUrl, SHADOW_QUEUE_NAME, STAGE_QUEUE_NAMES, WEBHOOK_QUEUE_NAME } from '../src/queue/queues.ts';
+import type { System } from '../src/system.ts';
+import { processExpiryJob } from './expiry-processor.ts';
+import { processMaintenanceJob, scheduleReconciler } from './maintenance-processor.ts';
+import { processShadowJob } from './shadow-processor.ts';
+import { processStageJob } from './stage-processor.ts';
+import { processWebhookJob } from './webhook-processor.ts';
+
+/** What a worker process can be asked to run: the stages, and the two auxiliary queues. */
+export const WORK_KINDS = [...STAGE_NAMES, 'expiry', 'webhooks', 'maintenance', 'shadow'] as const;
+export type WorkKind = StageName | 'expiry' | 'webhooks' | 'maintenance' | 'shadow';
+
+export interface RunningWorkers {
+  kinds: readonly WorkKind[];
+  workers: readonly Worker[];
+  /** Stops taking jobs, waits for the active ones to finish, closes the connections. */
+  close(): Promise<void>;
+}
+
+export interface StartWorkersOptions {
+  kinds?: readonly WorkKind[];
+  /** Overrides the configured per-stage concurrency. */
+  concurrency?: Partial<Record<StageName, number>>;
+}
+
+export function startWorkers(system: System, options: StartWorkersOptions = {}): RunningWorkers {
+  const kinds = options.kinds ?? WORK_KINDS;
+  const workers = kinds.map((kind) => {
+    const worker = createWorker(system, kind, options);
+    worker.on('error', (error) => system.logger.error({ err: error, queue: kind }, 'worker connection error'));
+    worker.on('failed', (job, error) => {
+      const final = !job || job.attemptsMade >= (job.opts.attempts ?? 1);
+      const fields = { err: error, queue: kind, runId: (job?.data as { runId?: string } | undefined)?.runId, attempt: job?.attemptsMade };
+      if (final) system.logger.error(fields, 'job failed for good; the reconciler will pick the run up');
+      else system.logger.warn(fields, 'job failed; BullMQ retries it with backoff');
+    });
+    return worker;
+  });
+  return {
+    kinds,
+    workers,
+    async close() {
+      await Promise.all(workers.map((worker) => worker.close()));
+    },
+  };
+}
+
+function createWorker(system: System, kind: WorkKind, options: StartWorkersOptions): Worker {
+  const common = {
+    connection: redisOptionsFromUrl(system.config.redisUrl),
+    prefix: system.config.queuePrefix,
+    // A worker killed mid-job leaves it stalled; it goes back to the queue up to this many times.
+    maxStalledCount: 3,
+  };
+  if (kind === 'expiry') {
+    const processor: Processor = (job, token) => processExpiryJob(system, job, token);
+    return new Worker(EXPIRY_QUEUE_NAME, processor, { ...common, concurrency: 4 });
+  }
+  if (kind === 'maintenance') {
+    // The reconciler's schedule lives in Redis, so a Redis that lost its data loses it too: upsert it now
+    // and again every interval (idempotent), so it comes back without a restart.
+    const upsert = () => scheduleReconciler(system).catch((error: unknown) => system.logger.error({ err: error }, 'could not schedule the reconciler'));
+    void upsert();
+    const timer = setInterval(upsert, system.config.reconciler.intervalMs);
+    timer.unref();
+    const processor: Processor = (job) => processMaintenanceJob(system, job);
+    const worker = new Worker(MAINTENANCE_QUEUE_NAME, processor, { ...common, concurrency: 1 });
+    worker.on('closing', () => clearInterval(timer));
+    return worker;
+  }
+  if (kind === 'shadow') {
+    // V2 beside V3 (shadow mode): the same work as a build, so the build stage's concurrency.
+    const processor: Processor = (job) => processShadowJob(system, job);
+    return new Worker(SHADOW_QUEUE_NAME, processor, { ...common, concurrency: options.concurrency?.build ?? system.config.concurrency.build });
+  }
+  if (kind === 'webhooks') {
+    const processor: Processor = (job) => processWebhookJob(system, job);
+    return new Worker(WEBHOOK_QUEUE_NAME, processor, { ...common, concurrency: 8 });
+  }
+  const processor: Processor = (job) => processStageJob(system, job);
+  return new Worker(STAGE_QUEUE_NAMES[kind], processor, {
+    ...common,
+    concurrency: options.concurrency?.[kind] ?? system.config.concurrency[kind],
+    ...(kind === 'execute' ? executeLimiter(system) : {}),
+  });
+}
+
+/** Only the five pipeline stages (benchmarks measure the pipeline without the auxiliary queues). */
+export function startStageWorkers(system: System, options: Omit<StartWorkersOptions, 'kinds'> = {}): RunningWorkers {
+  return startWorkers(system, { ...options, kinds: STAGE_NAMES });
+}
+
+/**
+ * VETTED_REPLICATE_RATE_LIMIT as a BullMQ limiter on the execute queue: at most that many execute jobs start
+ * per second in this worker (BullMQ applies the limit per queue across its workers). It caps every provider's
+ * executions, which is what matters for Replicate; a 429 that still happens is retried with backoff.
+ */
+function executeLimiter(system: System): { limiter?: RateLimiterOptions } {
+  const perSecond = system.config.replicate.rateLimitPerSecond;
+  if (perSecond === undefined) return {};
+  // BullMQ counts whole jobs per window: 0.5/s becomes 1 job per 2 seconds.
+  return perSecond >= 1 ? { limiter: { max: Math.floor(perSecond), duration: 1000 } } : { limiter: { max: 1, duration: Math.round(1000 / perSecond) } };
+}
