@@ -75,6 +75,12 @@ export const runs = pgTable(
     index('runs_status_updated_idx').on(t.status, t.updatedAt),
     index('runs_pending_review_id_idx').on(t.pendingReviewId).where(sql`${t.pendingReviewId} is not null`),
     index('runs_tenant_parked_idx').on(t.tenantId, t.parkedAt).where(sql`${t.status} = 'awaiting_human'`),
+    // The review queue filtered by checkpoint or model, still oldest first: without these a rare checkpoint
+    // walks most of a tenant's parked runs to fill one page. Only parked rows are in them.
+    index('runs_tenant_checkpoint_parked_idx')
+      .on(t.tenantId, sql`(${t.pendingReview} ->> 'checkpoint')`, t.parkedAt, t.id)
+      .where(sql`${t.status} = 'awaiting_human'`),
+    index('runs_tenant_model_parked_idx').on(t.tenantId, t.model, t.parkedAt, t.id).where(sql`${t.status} = 'awaiting_human'`),
     index('runs_review_expiry_idx').on(t.reviewExpiresAt).where(sql`${t.status} = 'awaiting_human'`),
   ],
 );

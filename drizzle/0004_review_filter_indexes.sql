@@ -1,0 +1,2 @@
+CREATE INDEX "runs_tenant_checkpoint_parked_idx" ON "runs" USING btree ("tenant_id",("pending_review" ->> 'checkpoint'),"parked_at","id") WHERE "runs"."status" = 'awaiting_human';--> statement-breakpoint
+CREATE INDEX "runs_tenant_model_parked_idx" ON "runs" USING btree ("tenant_id","model","parked_at","id") WHERE "runs"."status" = 'awaiting_human';
