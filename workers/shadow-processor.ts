@@ -3,12 +3,15 @@
  * payload with the same builder backend, compare, and store one shadow report. It only reads the run and
  * never writes it: a shadow job cannot change, delay or fail the V3 run, and it never executes anything.
  *
+ * A repeated job (a retry after the insert committed) compares again and finds the row already there: the
+ * insert is ON CONFLICT DO NOTHING on (run, build visit), which costs less than a lookup before every report.
+ *
  * A V2 failure (the builder throws, the diff cannot be computed, the run has nothing to compare) is a
  * `failed` report with its reason, not a job failure. Only storage errors are rethrown, so BullMQ retries.
  */
 import type { Job } from 'bullmq';
 import type { RunRow } from '../src/db/schema/index.ts';
-import { findShadowReport, insertShadowReport } from '../src/db/shadow-reports-repository.ts';
+import { insertShadowReport } from '../src/db/shadow-reports-repository.ts';
 import { logEvent } from '../src/observability/logger.ts';
 import type { ShadowJobData } from '../src/queue/queues.ts';
 import { logContext } from '../src/services/run-transitions.ts';
@@ -28,14 +31,12 @@ export async function processShadowJob(system: System, job: Job<ShadowJobData>, 
   return shadowRun(system, job.data, options);
 }
 
-/** Writes the shadow report of one build visit (once: a repeated job finds the row and stops). */
+/** Writes the shadow report of one build visit (once: a repeated job's insert finds the row and does nothing). */
 export async function shadowRun(system: System, data: ShadowJobData, options: ShadowProcessorOptions = {}): Promise<ShadowJobResult> {
   const run = await system.runs.get(data.runId);
   if (!run) return 'gone';
-  const db = system.database.db;
-  if (await findShadowReport(db, run.id, data.attempt)) return 'duplicate';
   const comparison = await compareRun(system, run, options);
-  await insertShadowReport(db, {
+  const inserted = await insertShadowReport(system.database.db, {
     id: system.newId(),
     runId: run.id,
     runAttempt: data.attempt,
@@ -44,6 +45,7 @@ export async function shadowRun(system: System, data: ShadowJobData, options: Sh
     builder: run.builder,
     comparison,
   });
+  if (!inserted) return 'duplicate';
   logReport(system, run, comparison);
   return 'reported';
 }
