@@ -22,6 +22,11 @@ export interface PayloadBuilder {
   /** The builder's name as recorded on the run (`heuristic`, `openai`). */
   readonly name: string;
   /**
+   * True when build() is a pure function of its input (the same bundle and schema give the same candidate),
+   * so a candidate it made may stand in for building again. Shadow mode uses this to skip V2's second build.
+   */
+  readonly deterministic?: boolean;
+  /**
    * Maps the bundle onto the schema. Every payload field must carry a provenance entry.
    * Throws VettedError BUILDER_FAILED (retryable or not) when it cannot produce a candidate.
    */

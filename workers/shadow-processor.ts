@@ -64,7 +64,10 @@ async function compareRun(system: System, run: RunRow, options: ShadowProcessorO
   } catch (error) {
     return failedComparison(`no V2 builder for "${run.builder}": ${error instanceof Error ? error.message : String(error)}`, null, v3Payload);
   }
-  return shadowBuild({ bundle: run.bundle, schema, quarantine, v3: run.candidate, legacy });
+  // Without review edits, the candidate was written only by the build stage from this bundle and schema; an
+  // edit patches the candidate (and the bundle) in a review, so then V2 builds from scratch.
+  const v3IsBuilderOutput = Object.keys(run.reviewEdits ?? {}).length === 0;
+  return shadowBuild({ bundle: run.bundle, schema, quarantine, v3: run.candidate, v3IsBuilderOutput, legacy });
 }
 
 function logReport(system: System, run: RunRow, comparison: ShadowComparison): void {

@@ -32,6 +32,8 @@ const EVIDENCE_MAX = 200;
 export function createHeuristicBuilder(): PayloadBuilder {
   return {
     name: HEURISTIC_BUILDER_NAME,
+    // buildHeuristicPayload is pure; property tests hold it to "the same input, the same candidate".
+    deterministic: true,
     build(input, options) {
       try {
         options?.signal?.throwIfAborted();

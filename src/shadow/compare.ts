@@ -20,6 +20,11 @@ export interface ShadowBuildInput {
   quarantine: ExampleQuarantine;
   /** The V3 candidate the run is using (or, in replay, the one the same builder just made). */
   v3: CandidatePayload;
+  /**
+   * Whether `v3` is exactly what the wrapped builder made from this bundle and schema (no edits applied
+   * since), so a deterministic builder need not build it again for V2.
+   */
+  v3IsBuilderOutput?: boolean;
   legacy: LegacyV2Builder;
   signal?: AbortSignal;
 }
@@ -32,7 +37,8 @@ export async function shadowBuild(input: ShadowBuildInput): Promise<ShadowCompar
   const v3Payload = input.v3.payload as Record<string, unknown>;
   let v2Payload: Record<string, unknown>;
   try {
-    const built = await input.legacy.build({ bundle: input.bundle, schema: input.schema }, input.quarantine.exampleInput(), { signal: input.signal });
+    const reuse = input.v3IsBuilderOutput ? { built: input.v3 } : {};
+    const built = await input.legacy.build({ bundle: input.bundle, schema: input.schema }, input.quarantine.exampleInput(), { signal: input.signal, ...reuse });
     v2Payload = built.payload;
   } catch (error) {
     return failedComparison(`V2 builder (${input.legacy.name}) failed: ${describeError(error)}`, null, v3Payload);

@@ -31,8 +31,14 @@ export interface LegacyV2Builder {
   /**
    * Builds like V2 did. Throws whatever the wrapped builder throws (shadow mode records it on the report).
    * @param example the model's example input as published (ExampleQuarantine.exampleInput()).
+   * @param options.built the wrapped builder's candidate for this very input, if one exists; used instead of
+   *   building again only when the wrapped builder is deterministic (for any other it is ignored).
    */
-  build(input: BuilderInput, example: Readonly<Record<string, unknown>>, options?: { signal?: AbortSignal }): Promise<LegacyBuildResult>;
+  build(
+    input: BuilderInput,
+    example: Readonly<Record<string, unknown>>,
+    options?: { signal?: AbortSignal; built?: CandidatePayload },
+  ): Promise<LegacyBuildResult>;
 }
 
 /** Wraps a V3 builder so it behaves like V2. */
@@ -41,7 +47,9 @@ export function createLegacyV2Builder(inner: PayloadBuilder): LegacyV2Builder {
     name: `v2:${inner.name}`,
     inner,
     async build(input, example, options) {
-      const filled = await inner.build(input, options);
+      // V2 ran the same builder on the same input, so a deterministic builder's V3 candidate is V2's `filled`:
+      // building again would cost a second build per shadowed run and change nothing.
+      const filled = inner.deterministic && options?.built ? options.built : await inner.build(input, { signal: options?.signal });
       return mergeLikeV2(filled, example, input.bundle.attachments);
     },
   };

@@ -55,7 +55,7 @@ export async function replayCorpus(input: ReplayInput): Promise<ReplayOutcome[]>
       let comparison: ShadowComparison;
       try {
         const v3 = await input.builder.build({ bundle, schema: model.schema });
-        comparison = await shadowBuild({ bundle, schema: model.schema, quarantine: model.quarantine, v3, legacy });
+        comparison = await shadowBuild({ bundle, schema: model.schema, quarantine: model.quarantine, v3, v3IsBuilderOutput: true, legacy });
       } catch (error) {
         comparison = failedComparison(`V3 builder (${input.builder.name}) failed: ${describe(error)}`, null, null);
       }

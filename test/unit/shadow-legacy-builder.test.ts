@@ -66,6 +66,28 @@ describe('shadowBuild and comparePayloads', () => {
     expect(report.fieldsDiffering).toBe(3);
   });
 
+  it("reuses a deterministic builder's V3 candidate instead of building again, with the same report", async () => {
+    const heuristic = createHeuristicBuilder();
+    let calls = 0;
+    const counted: PayloadBuilder = { ...heuristic, build: (input, options) => ((calls += 1), heuristic.build(input, options)) };
+    const b = bundle({ prompt: 'a cat' });
+    const v3 = await heuristic.build({ bundle: b, schema: tinySchema });
+    const rebuilt = await shadowBuild({ bundle: b, schema: tinySchema, quarantine, v3, legacy: createLegacyV2Builder(counted) });
+    expect(calls).toBe(1);
+    const reused = await shadowBuild({ bundle: b, schema: tinySchema, quarantine, v3, v3IsBuilderOutput: true, legacy: createLegacyV2Builder(counted) });
+    expect(calls).toBe(1);
+    expect(reused).toEqual(rebuilt);
+  });
+
+  it('builds again for a builder that is not deterministic, even when the V3 candidate is its output', async () => {
+    let calls = 0;
+    const sampling: PayloadBuilder = { name: 'llm', build: async () => ((calls += 1), candidate({ prompt: `take ${calls}` })) };
+    const v3 = candidate({ prompt: 'take 0' });
+    const report = await shadowBuild({ bundle: bundle(), schema: tinySchema, quarantine, v3, v3IsBuilderOutput: true, legacy: createLegacyV2Builder(sampling) });
+    expect(calls).toBe(1);
+    expect(report.v2Payload?.prompt).toBe('take 1');
+  });
+
   it('records a V2 builder that throws as a failed comparison with the reason, and does not throw', async () => {
     const throwing: PayloadBuilder = {
       name: 'exploding',
