@@ -4,7 +4,8 @@
  * the tenant's settings; a V2 failure is a failed report, never a V3 problem; the reports API is tenant-scoped.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunRow, ShadowReportRow } from '../../src/db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { runs, type RunRow, type ShadowReportRow } from '../../src/db/schema/index.ts';
 import { findShadowReport, listRunShadowReports } from '../../src/db/shadow-reports-repository.ts';
 import { registerModel } from '../../src/services/model-catalog.ts';
 import { createLegacyV2Builder } from '../../src/shadow/legacy-v2-builder.ts';
@@ -89,12 +90,27 @@ describe('failures stay in shadow mode', () => {
       v2Payload: null,
       v3Payload: run.candidate?.payload,
     });
-    // A repeated job finds the report and stops.
+    // A repeated job's insert finds the report: nothing changes.
     expect(await shadowRun(api.system, { runId: run.id, attempt: 3 })).toBe('duplicate');
     const after = await api.system.runs.get(run.id);
     expect(after).toMatchObject({ status: 'completed', updatedAt: run.updatedAt });
     expect(await api.system.runs.listEvents(run.id)).toHaveLength(eventsBefore.length);
     expect(api.system.logs.some((line) => line.event === 'SHADOW_FAILED' && line.runId === run.id)).toBe(true);
+  });
+
+  it("reuses a deterministic builder's V3 candidate, and builds V2 again once a review edited the run", async () => {
+    const run = await settle(api.system, (await submit(api.system, { model: CANARY_MODEL_REF, prompt: 'a grey heron' })).id, ['completed']);
+    const heuristic = api.system.adapters.builder('heuristic');
+    let builds = 0;
+    const counting = createLegacyV2Builder({ ...heuristic, build: (input, options) => ((builds += 1), heuristic.build(input, options)) });
+    expect(await shadowRun(api.system, { runId: run.id, attempt: 90 }, { legacyFor: () => counting })).toBe('reported');
+    expect(builds).toBe(0);
+    const reused = await findShadowReport(api.system.database.db, run.id, 90);
+    await api.system.database.db.update(runs).set({ reviewEdits: { seed: 7 } }).where(eq(runs.id, run.id));
+    expect(await shadowRun(api.system, { runId: run.id, attempt: 91 }, { legacyFor: () => counting })).toBe('reported');
+    expect(builds).toBe(1);
+    // Same bundle and schema, so the rebuilt V2 payload is the one the reuse gave.
+    expect((await findShadowReport(api.system.database.db, run.id, 91))?.v2Payload).toEqual(reused?.v2Payload);
   });
 
   it('a shadow job that cannot be queued is logged, never thrown into the V3 path', async () => {
