@@ -159,3 +159,19 @@ export async function moveRun(executor: pg.Pool | pg.PoolClient, spec: MoveSpec)
   return { run: runRowFromSql(columns), eventId: eventId === null || eventId === undefined ? null : BigInt(eventId as string) };
 }
 
+const INSERT_EVENT = {
+  name: 'vetted_insert_event',
+  text: `insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
+    values ($1, $2, $3, $4, $5::jsonb, $6, $7) returning id`,
+};
+
+/** Appends one audit event (a named prepared statement, on a pool or inside an open transaction). */
+export async function insertEvent(
+  executor: pg.Pool | pg.PoolClient,
+  run: Pick<RunRow, 'id' | 'tenantId' | 'traceId' | 'threadId'>,
+  event: { type: RunEventType; actor: string; data: Record<string, unknown> },
+): Promise<bigint> {
+  const values = [run.id, run.tenantId, event.type, event.actor, JSON.stringify(event.data), run.traceId, run.threadId];
+  const result = await executor.query<{ id: string }>({ ...INSERT_EVENT, values });
+  return BigInt(result.rows[0]?.id as string);
+}
