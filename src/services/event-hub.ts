@@ -58,8 +58,9 @@ export function createEventHub(databaseUrl: string, logger: Logger): EventHub {
       if (failing) logger.info('event hub reads events again');
       failing = false;
     } catch (error) {
-      // The fallback poll keeps streams moving meanwhile; say so once per outage, not every interval.
-      if (!failing) logger.warn({ err: error }, 'event hub could not read new events; retrying');
+      // The fallback poll keeps streams moving meanwhile; say so once per outage, not every interval (and not
+      // at all for the query close() cut short).
+      if (!failing && !closed) logger.warn({ err: error }, 'event hub could not read new events; retrying');
       failing = true;
     } finally {
       timer = undefined;
