@@ -29,50 +29,10 @@ export interface ShadowReportFilters {
   cursor?: string;
 }
 
-/**
- * The insert, prepared once per database handle (drizzle `.prepare`): every shadowed run writes one row, and
- * building this 17-column insert with drizzle each time cost about as much CPU as the comparison itself
- * (measured with `npm run bench -- --shadow 1 --cpu-prof-dir`).
- */
-const insertStatements = new WeakMap<Db, ReturnType<typeof prepareInsert>>();
-
-function prepareInsert(db: Db) {
-  const value = (name: string) => sql.placeholder(name);
-  return db
-    .insert(shadowReports)
-    .values({
-      id: value('id'),
-      runId: value('runId'),
-      runAttempt: value('runAttempt'),
-      tenantId: value('tenantId'),
-      model: value('model'),
-      builder: value('builder'),
-      status: value('status'),
-      failureReason: value('failureReason'),
-      v2Payload: value('v2Payload'),
-      v3Payload: value('v3Payload'),
-      diff: value('diff'),
-      leaks: value('leaks'),
-      v3Leaks: value('v3Leaks'),
-      leakedFields: value('leakedFields'),
-      leakCount: value('leakCount'),
-      v3LeakCount: value('v3LeakCount'),
-      fieldsDiffering: value('fieldsDiffering'),
-    })
-    .onConflictDoNothing({ target: [shadowReports.runId, shadowReports.runAttempt] })
-    .returning({ id: shadowReports.id })
-    .prepare('vetted_shadow_report_insert');
-}
-
-/** Stores a report; false when this build visit already has one (a retried or repeated job). */
-export async function insertShadowReport(db: Db, input: ShadowReportInput): Promise<boolean> {
-  let statement = insertStatements.get(db);
-  if (!statement) {
-    statement = prepareInsert(db);
-    insertStatements.set(db, statement);
-  }
+/** The row a report is stored as, column by column. */
+function reportValues(input: ShadowReportInput) {
   const c = input.comparison;
-  const rows = await statement.execute({
+  return {
     id: input.id,
     runId: input.runId,
     runAttempt: input.runAttempt,
@@ -90,7 +50,40 @@ export async function insertShadowReport(db: Db, input: ShadowReportInput): Prom
     leakCount: c.leaks.length,
     v3LeakCount: c.v3Leaks.length,
     fieldsDiffering: c.fieldsDiffering,
-  });
+  };
+}
+
+type ReportColumn = keyof ReturnType<typeof reportValues>;
+const REPORT_COLUMNS: readonly ReportColumn[] = [
+  'id', 'runId', 'runAttempt', 'tenantId', 'model', 'builder', 'status', 'failureReason', 'v2Payload', 'v3Payload',
+  'diff', 'leaks', 'v3Leaks', 'leakedFields', 'leakCount', 'v3LeakCount', 'fieldsDiffering',
+];
+
+/**
+ * The insert, prepared once per database handle (drizzle `.prepare`, one placeholder per column): every
+ * shadowed run writes one row, and building this insert with drizzle each time cost about as much CPU as the
+ * comparison itself (measured with `npm run bench -- --shadow 1 --cpu-prof-dir`).
+ */
+const insertStatements = new WeakMap<Db, ReturnType<typeof prepareInsert>>();
+
+function prepareInsert(db: Db) {
+  const placeholders = Object.fromEntries(REPORT_COLUMNS.map((column) => [column, sql.placeholder(column)]));
+  return db
+    .insert(shadowReports)
+    .values(placeholders as unknown as typeof shadowReports.$inferInsert)
+    .onConflictDoNothing({ target: [shadowReports.runId, shadowReports.runAttempt] })
+    .returning({ id: shadowReports.id })
+    .prepare('vetted_shadow_report_insert');
+}
+
+/** Stores a report; false when this build visit already has one (a retried or repeated job). */
+export async function insertShadowReport(db: Db, input: ShadowReportInput): Promise<boolean> {
+  let statement = insertStatements.get(db);
+  if (!statement) {
+    statement = prepareInsert(db);
+    insertStatements.set(db, statement);
+  }
+  const rows = await statement.execute(reportValues(input));
   return rows.length > 0;
 }
 

@@ -36,7 +36,7 @@ const NEWEST_EVENTS = {
 
 export function createEventHub(databaseUrl: string, logger: Logger): EventHub {
   const subscribers = new Map<string, Set<Wake>>();
-  /** The newest event id the hub has seen per subscribed run; '' until the first poll after subscribing. */
+  /** The newest event id the hub has seen per subscribed run; absent until a poll after subscribing sees it. */
   const newestSeen = new Map<string, string>();
   // One connection is enough: one query per interval. The pool reconnects after PostgreSQL restarts.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });

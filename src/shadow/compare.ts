@@ -37,8 +37,10 @@ export async function shadowBuild(input: ShadowBuildInput): Promise<ShadowCompar
   const v3Payload = input.v3.payload as Record<string, unknown>;
   let v2Payload: Record<string, unknown>;
   try {
-    const reuse = input.v3IsBuilderOutput ? { built: input.v3 } : {};
-    const built = await input.legacy.build({ bundle: input.bundle, schema: input.schema }, input.quarantine.exampleInput(), { signal: input.signal, ...reuse });
+    const built = await input.legacy.build({ bundle: input.bundle, schema: input.schema }, input.quarantine.exampleInput(), {
+      signal: input.signal,
+      built: input.v3IsBuilderOutput ? input.v3 : undefined,
+    });
     v2Payload = built.payload;
   } catch (error) {
     return failedComparison(`V2 builder (${input.legacy.name}) failed: ${describeError(error)}`, null, v3Payload);
