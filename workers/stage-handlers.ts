@@ -20,7 +20,9 @@ export type StageOutcome =
   | { kind: 'advance'; set?: RunPatch; data?: Record<string, unknown> }
   | { kind: 'park'; park: ParkInput }
   | { kind: 'complete'; result: ExecutionResult }
-  | { kind: 'fail'; error: RunError };
+  | { kind: 'fail'; error: RunError }
+  /** The run left this visit while the stage ran (cancelled, say): nothing to persist. */
+  | { kind: 'superseded' };
 
 export type StageHandler = (system: System, run: RunRow) => Promise<StageOutcome>;
 
@@ -86,7 +88,11 @@ const execute: StageHandler = async (system, run) => {
     payloadHash: payloadHash(candidate),
     provider,
     ledger: system.executions,
+    // The row may come from the previous stage's move rather than a read (visit-handoff.ts): the ledger
+    // then makes sure the run is still here before anything is started or recorded.
+    runAttempt: run.attempt,
   });
+  if (outcome.kind === 'superseded') return outcome;
   if (outcome.kind === 'uncertain') {
     return {
       kind: 'park',

@@ -106,6 +106,8 @@ async function persistOutcome(system: System, run: RunRow, stage: StageDefinitio
       return completeRun(system, run, outcome.result, guard);
     case 'fail':
       return endRun(system, run, 'failed', outcome.error, guard);
+    case 'superseded':
+      return undefined;
   }
 }
 

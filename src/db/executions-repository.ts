@@ -28,41 +28,58 @@ const BEGIN = `insert into executions (run_id, step, status, provider, payload_h
   on conflict do nothing returning *`;
 const RECORD = `insert into executions (run_id, step, status, provider, payload_hash, result, finished_at)
   values ($1, $2, $3, $4, $5, $6::jsonb, now()) on conflict do nothing returning *`;
+// The same two writes, made only while the run is still at its execute visit (LedgerVisit in executor.ts).
+const AT_VISIT = `exists (select 1 from runs where runs.id = $1::uuid and runs.status = 'executing' and runs.attempt = $VISIT::int)`;
+const BEGIN_AT_VISIT = `insert into executions (run_id, step, status, provider, payload_hash)
+  select $1::uuid, $2::text, 'started', $3::text, $4::text where ${AT_VISIT.replace('$VISIT', '$5')}
+  on conflict do nothing returning *`;
+const RECORD_AT_VISIT = `insert into executions (run_id, step, status, provider, payload_hash, result, finished_at)
+  select $1::uuid, $2::text, $3::text, $4::text, $5::text, $6::jsonb, now() where ${AT_VISIT.replace('$VISIT', '$7')}
+  on conflict do nothing returning *`;
 const FINISH = `update executions set status = $3, result = $4::jsonb, finished_at = now() where run_id = $1 and step = $2`;
 const GET = `select * from executions where run_id = $1 and step = $2`;
 
-export type BeginResult = { fresh: true; row: ExecutionRow } | { fresh: false; row: ExecutionRow };
+/** Undefined only when a visit was given and the run is no longer at it (nothing was written). */
+export type BeginResult = { fresh: true; row: ExecutionRow } | { fresh: false; row: ExecutionRow } | undefined;
 
 export type ExecutionsRepository = ReturnType<typeof createExecutionsRepository>;
 
 export function createExecutionsRepository(db: Db, pool: pg.Pool) {
   const byKey = (runId: string, step: string) => and(eq(executions.runId, runId), eq(executions.step, step));
-  const existing = async (runId: string, step: string): Promise<ExecutionRow> => {
+  const existing = async (runId: string, step: string): Promise<ExecutionRow | undefined> => {
     const { rows } = await pool.query<Record<string, unknown>>({ name: 'vetted_ledger_get', text: GET, values: [runId, step] });
-    if (!rows[0]) throw new Error(`ledger row for ${runId}/${step} vanished`);
-    return entryFromSql(rows[0]);
+    return rows[0] ? entryFromSql(rows[0]) : undefined;
+  };
+  /** No row written: the step exists already (the first writer's row wins), or the run left the visit. */
+  const notWritten = async (input: { runId: string; step: string; runAttempt?: number }): Promise<BeginResult> => {
+    const row = await existing(input.runId, input.step);
+    if (row) return { fresh: false, row };
+    if (input.runAttempt !== undefined) return undefined;
+    throw new Error(`ledger row for ${input.runId}/${input.step} vanished`);
   };
 
   return {
-    async begin(input: { runId: string; step: string; provider: string; payloadHash: string }): Promise<BeginResult> {
-      const { rows } = await pool.query<Record<string, unknown>>({
-        name: 'vetted_ledger_begin', text: BEGIN, values: [input.runId, input.step, input.provider, input.payloadHash],
-      });
-      if (rows[0]) return { fresh: true, row: entryFromSql(rows[0]) };
-      return { fresh: false, row: await existing(input.runId, input.step) };
+    async begin(input: { runId: string; step: string; provider: string; payloadHash: string; runAttempt?: number }): Promise<BeginResult> {
+      const values: unknown[] = [input.runId, input.step, input.provider, input.payloadHash];
+      const query = input.runAttempt === undefined
+        ? { name: 'vetted_ledger_begin', text: BEGIN, values }
+        : { name: 'vetted_ledger_begin_at_visit', text: BEGIN_AT_VISIT, values: [...values, input.runAttempt] };
+      const { rows } = await pool.query<Record<string, unknown>>(query);
+      return rows[0] ? { fresh: true, row: entryFromSql(rows[0]) } : notWritten(input);
     },
 
     /**
      * Records a finished execution in one write (for side-effect-free providers, which run first and record
      * after). The first outcome recorded for a step wins; a later caller gets that row back.
      */
-    async recordOutcome(input: { runId: string; step: string; provider: string; payloadHash: string; result: ExecutionResult }): Promise<BeginResult> {
+    async recordOutcome(input: { runId: string; step: string; provider: string; payloadHash: string; result: ExecutionResult; runAttempt?: number }): Promise<BeginResult> {
       const status = input.result.status === 'succeeded' ? 'succeeded' : 'failed';
-      const { rows } = await pool.query<Record<string, unknown>>({
-        name: 'vetted_ledger_record', text: RECORD, values: [input.runId, input.step, status, input.provider, input.payloadHash, JSON.stringify(input.result)],
-      });
-      if (rows[0]) return { fresh: true, row: entryFromSql(rows[0]) };
-      return { fresh: false, row: await existing(input.runId, input.step) };
+      const values: unknown[] = [input.runId, input.step, status, input.provider, input.payloadHash, JSON.stringify(input.result)];
+      const query = input.runAttempt === undefined
+        ? { name: 'vetted_ledger_record', text: RECORD, values }
+        : { name: 'vetted_ledger_record_at_visit', text: RECORD_AT_VISIT, values: [...values, input.runAttempt] };
+      const { rows } = await pool.query<Record<string, unknown>>(query);
+      return rows[0] ? { fresh: true, row: entryFromSql(rows[0]) } : notWritten(input);
     },
 
     /** Records the provider's handle before waiting, so a retry after a crash resumes instead of starting again. */

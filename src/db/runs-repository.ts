@@ -12,6 +12,7 @@ import type { Db, DbExecutor } from './client.ts';
 import { insertEvent, insertRun, moveRun, type MoveGuard, type MoveResult, type MoveSpec, type RunPatch } from './run-moves.ts';
 import { createRunStatements } from './run-statements.ts';
 import { runEvents, runs, type NewRunRow, type RunEventRow, type RunRow } from './schema/index.ts';
+import { VisitHandoff, type StageVisit } from './visit-handoff.ts';
 
 export interface EventInput {
   type: RunEventType;
@@ -41,6 +42,7 @@ export type RunsRepository = ReturnType<typeof createRunsRepository>;
 
 export function createRunsRepository(db: Db, pool: pg.Pool) {
   const statements = createRunStatements(db);
+  const handoff = new VisitHandoff();
   return {
     /** Inserts a run and its run.created event; idempotent on (tenantId, requestKey). */
     async insert(row: NewRunRow, event: EventInput): Promise<InsertResult> {
@@ -62,10 +64,11 @@ export function createRunsRepository(db: Db, pool: pg.Pool) {
      * Starts a stage visit and returns the run. Returns undefined when the run is no longer at that visit (a
      * stale or duplicate job). Only extract writes (queued → extracting); the later stages were already put
      * in their status by the previous stage's commit, and the active status is accepted so that a job whose
-     * worker died mid-stage can be picked up again.
+     * worker died mid-stage can be picked up again. When a move of this process opened the visit, the row it
+     * returned is used instead of a read (visit-handoff.ts says why that is safe).
      */
-    async claimStage(input: { runId: string; stage: RunRow['stage']; attempt: number; status: RunStatus }): Promise<RunRow | undefined> {
-      return statements.claim(input);
+    async claimStage(visit: StageVisit): Promise<RunRow | undefined> {
+      return handoff.take(visit) ?? statements.claim(visit);
     },
 
     /**
@@ -75,7 +78,11 @@ export function createRunsRepository(db: Db, pool: pg.Pool) {
     async transition(input: TransitionInput): Promise<TransitionResult | undefined> {
       for (const from of input.from) if (from !== input.to) assertTransition(from, input.to);
       const spec = { ...input, event: input.event && { type: input.event.type, actor: input.event.actor, data: input.event.data ?? {} } };
-      if (!input.also) return moveRun(pool, spec);
+      if (!input.also) {
+        const moved = await moveRun(pool, spec);
+        if (moved && input.bumpAttempt) handoff.offer(moved.run);
+        return moved;
+      }
       const also = input.also;
       const client = await pool.connect();
       try {

@@ -21,13 +21,24 @@ export interface LedgerEntry {
   result: ExecutionResult | null;
 }
 
+/**
+ * Which run visit a step belongs to. When given, the ledger creates the step only while the run is still at
+ * that visit (status executing, this attempt), and answers `undefined` otherwise: the run was cancelled or
+ * moved on, so nothing may start. This is what lets the execute stage begin without reading the run first.
+ */
+export interface LedgerVisit {
+  runAttempt?: number;
+}
+
+export type LedgerAnswer = { fresh: boolean; row: LedgerEntry } | undefined;
+
 /** The idempotency ledger as the executor needs it (implemented by the executions repository). */
 export interface ExecutionLedger {
-  begin(input: { runId: string; step: string; provider: string; payloadHash: string }): Promise<{ fresh: boolean; row: LedgerEntry }>;
+  begin(input: { runId: string; step: string; provider: string; payloadHash: string } & LedgerVisit): Promise<LedgerAnswer>;
   recordHandle(runId: string, step: string, predictionId: string): Promise<void>;
   finish(runId: string, step: string, result: ExecutionResult): Promise<void>;
   /** Records a finished step in one write; the first outcome recorded wins (`fresh: false` returns it). */
-  recordOutcome(input: { runId: string; step: string; provider: string; payloadHash: string; result: ExecutionResult }): Promise<{ fresh: boolean; row: LedgerEntry }>;
+  recordOutcome(input: { runId: string; step: string; provider: string; payloadHash: string; result: ExecutionResult } & LedgerVisit): Promise<LedgerAnswer>;
   /** Deletes a `started` row that has no provider handle (nothing was created); a row with a handle stays. */
   release(runId: string, step: string): Promise<void>;
 }
@@ -54,19 +65,27 @@ export function isNotStartedError(error: unknown): error is ProviderNotStartedEr
 export type ExecuteOutcome =
   | { kind: 'executed' | 'reused' | 'resumed' | 'repeated'; result: ExecutionResult }
   /** Started before, no outcome and no way to find out: never guess, ask a person. */
-  | { kind: 'uncertain'; predictionId: string | null };
+  | { kind: 'uncertain'; predictionId: string | null }
+  /**
+   * The run left the visit (`runAttempt`) before the step was recorded: nothing is recorded, and a provider
+   * with side effects was not called (a side-effect-free one may have run; its answer is dropped).
+   */
+  | { kind: 'superseded' };
 
 export interface ExecuteOnceInput {
   request: ExecutionRequest;
   payloadHash: string;
   provider: ModelProvider;
   ledger: ExecutionLedger;
+  /** The run's attempt at the execute stage, so the ledger refuses a run that has moved on (LedgerVisit). */
+  runAttempt?: number;
 }
 
 export async function executeOnce(input: ExecuteOnceInput): Promise<ExecuteOutcome> {
   const { request, provider, ledger } = input;
   if (provider.sideEffectFree) return executeSideEffectFree(input);
-  const begun = await ledger.begin({ runId: request.runId, step: request.step, provider: provider.name, payloadHash: input.payloadHash });
+  const begun = await ledger.begin({ runId: request.runId, step: request.step, provider: provider.name, payloadHash: input.payloadHash, runAttempt: input.runAttempt });
+  if (!begun) return { kind: 'superseded' };
   if (begun.fresh) return { kind: 'executed', result: await runAndRecord(input) };
 
   const entry = begun.row;
@@ -85,9 +104,10 @@ export async function executeOnce(input: ExecuteOnceInput): Promise<ExecuteOutco
  * written once, and if an earlier attempt already recorded one, that outcome is the step's and is reused.
  * One write instead of two (begin, then finish).
  */
-async function executeSideEffectFree({ request, payloadHash, provider, ledger }: ExecuteOnceInput): Promise<ExecuteOutcome> {
+async function executeSideEffectFree({ request, payloadHash, provider, ledger, runAttempt }: ExecuteOnceInput): Promise<ExecuteOutcome> {
   const result = await provider.execute(request, async () => undefined);
-  const recorded = await ledger.recordOutcome({ runId: request.runId, step: request.step, provider: provider.name, payloadHash, result });
+  const recorded = await ledger.recordOutcome({ runId: request.runId, step: request.step, provider: provider.name, payloadHash, result, runAttempt });
+  if (!recorded) return { kind: 'superseded' };
   if (recorded.fresh) return { kind: 'executed', result };
   if (recorded.row.status !== 'started' && recorded.row.result) return { kind: 'reused', result: recorded.row.result };
   await ledger.finish(request.runId, request.step, result);

@@ -3,15 +3,22 @@ import type { ExecutionResult } from '../../src/generated/contracts.ts';
 import type { ExecutionHandle, ExecutionRequest, ModelProvider } from '../../src/ports.ts';
 import { executeOnce, isNotStartedError, ProviderNotStartedError, type ExecutionLedger, type LedgerEntry } from '../../src/stages/executor.ts';
 
-/** An in-memory ledger with the same contract as the executions table. */
-function memoryLedger(): ExecutionLedger & { rows: Map<string, LedgerEntry> } {
+/**
+ * An in-memory ledger with the same contract as the executions table. `run.attempt` stands for the run's
+ * current execute visit: a write that names another visit is refused (undefined), as in PostgreSQL.
+ */
+function memoryLedger(): ExecutionLedger & { rows: Map<string, LedgerEntry>; run: { attempt: number } } {
   const rows = new Map<string, LedgerEntry>();
+  const run = { attempt: 1 };
+  const leftVisit = (runAttempt: number | undefined) => runAttempt !== undefined && runAttempt !== run.attempt;
   return {
     rows,
-    async begin({ runId, step }) {
+    run,
+    async begin({ runId, step, runAttempt }) {
       const key = `${runId}/${step}`;
       const existing = rows.get(key);
       if (existing) return { fresh: false, row: existing };
+      if (leftVisit(runAttempt)) return undefined;
       const row: LedgerEntry = { status: 'started', predictionId: null, result: null };
       rows.set(key, row);
       return { fresh: true, row };
@@ -28,10 +35,11 @@ function memoryLedger(): ExecutionLedger & { rows: Map<string, LedgerEntry> } {
       const row = rows.get(`${runId}/${step}`);
       if (row?.status === 'started' && row.predictionId === null) rows.delete(`${runId}/${step}`);
     },
-    async recordOutcome({ runId, step, result }) {
+    async recordOutcome({ runId, step, result, runAttempt }) {
       const key = `${runId}/${step}`;
       const existing = rows.get(key);
       if (existing) return { fresh: false, row: existing };
+      if (leftVisit(runAttempt)) return undefined;
       const row: LedgerEntry = { status: result.status === 'succeeded' ? 'succeeded' : 'failed', predictionId: null, result };
       rows.set(key, row);
       return { fresh: true, row };
@@ -130,5 +138,23 @@ describe('executeOnce', () => {
     expect(ledger.rows.get('r1/execute:1')).toMatchObject({ status: 'started', predictionId: 'p1' });
     expect(await executeOnce({ request, payloadHash: 'h', provider, ledger })).toEqual({ kind: 'uncertain', predictionId: 'p1' });
     expect(calls.execute).toBe(1);
+  });
+
+  it('a run that left its execute visit (cancelled, say) is not started on a provider with side effects', async () => {
+    const ledger = memoryLedger();
+    const { provider, calls } = countingProvider({ sideEffectFree: false });
+    ledger.run.attempt = 2;
+    expect(await executeOnce({ request, payloadHash: 'h', provider, ledger, runAttempt: 1 })).toEqual({ kind: 'superseded' });
+    expect(calls.execute).toBe(0);
+    expect(ledger.rows.size).toBe(0);
+    expect((await executeOnce({ request, payloadHash: 'h', provider, ledger, runAttempt: 2 })).kind).toBe('executed');
+  });
+
+  it('a side-effect-free answer for a run that left its visit is dropped, not recorded', async () => {
+    const ledger = memoryLedger();
+    const { provider } = countingProvider({ sideEffectFree: true });
+    ledger.run.attempt = 3;
+    expect(await executeOnce({ request, payloadHash: 'h', provider, ledger, runAttempt: 2 })).toEqual({ kind: 'superseded' });
+    expect(ledger.rows.size).toBe(0);
   });
 });
