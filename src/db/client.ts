@@ -4,8 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { drizzle, type NodePgDatabase, type NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
-import type { PgDatabase } from 'drizzle-orm/pg-core';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { VettedError } from '../errors.ts';
@@ -13,8 +12,6 @@ import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
 export type Db = NodePgDatabase<Schema>;
-/** A database or a transaction: repository functions that may join a caller's transaction take this. */
-export type DbExecutor = PgDatabase<NodePgQueryResultHKT, Schema>;
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'drizzle');
 

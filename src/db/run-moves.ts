@@ -5,6 +5,10 @@
  *        ev    AS (INSERT INTO run_events (…) SELECT … FROM moved RETURNING id)
  *   SELECT moved.*, ev.id AS event_id FROM moved LEFT JOIN ev ON true
  *
+ * A reviewer's decision rides on the move it causes (MoveSpec.decision): the decision row and its
+ * review.decided event are two more CTEs of the same statement, so the compare-and-set, the audit row and the
+ * events commit together or not at all, without a transaction's BEGIN and COMMIT round trips.
+ *
  * Why not drizzle's builder here: every stage of every run goes through this, and building the CTE with
  * drizzle cost more CPU than the rest of the stage (measured with `npm run bench -- --cpu-prof-dir`). The
  * text depends only on which columns change, so it is built once per shape and sent as a named prepared
@@ -39,7 +43,30 @@ export interface MoveSpec {
   bumpAttempt?: boolean;
   /** A new ledger step for the next execution (a response review's retry). */
   bumpExecutionSeq?: boolean;
-  event?: { type: RunEventType; actor: string; data: Record<string, unknown> };
+  event?: MoveEvent;
+  /** The reviewer's decision that causes this move, recorded in the same statement (see the header). */
+  decision?: DecisionRecord;
+}
+
+export interface MoveEvent {
+  type: RunEventType;
+  actor: string;
+  data: Record<string, unknown>;
+}
+
+/** The decision audit row (table `decisions`) a move records when a reviewer's decision caused it. */
+export interface DecisionRecord {
+  reviewId: string;
+  actor: string;
+  action: string;
+  /** The body as received, secrets redacted. */
+  raw: Record<string, unknown>;
+  /** What Vetted made of it: the route taken, the resulting status. */
+  parsed: Record<string, unknown>;
+  edits: Record<string, unknown> | null;
+  override: boolean;
+  /** Written before the move's own event, so the trail reads the decision, then what it caused. */
+  event?: MoveEvent;
 }
 
 export interface MoveResult {
@@ -66,7 +93,7 @@ const shapes = new Map<string, Shape>();
 function shapeOf(spec: MoveSpec): Shape {
   const setKeys = Object.keys(spec.set ?? {}).filter((key) => (spec.set as Record<string, unknown>)[key] !== undefined).sort();
   const guardKeys = (Object.keys(spec.guard ?? {}) as (keyof MoveGuard)[]).filter((key) => spec.guard?.[key] !== undefined).sort();
-  const signature = [setKeys.join(','), guardKeys.join(','), spec.bumpAttempt, spec.bumpExecutionSeq, Boolean(spec.event)].join('|');
+  const signature = [setKeys.join(','), guardKeys.join(','), spec.bumpAttempt, spec.bumpExecutionSeq, Boolean(spec.event), Boolean(spec.decision)].join('|');
   let shape = shapes.get(signature);
   if (!shape) {
     shape = { name: `vetted_move_${createHash('sha1').update(signature).digest('hex').slice(0, 16)}`, text: buildText(setKeys, guardKeys, spec), setKeys, guardKeys };
@@ -88,10 +115,27 @@ function buildText(setKeys: string[], guardKeys: (keyof MoveGuard)[], spec: Move
   if (spec.bumpExecutionSeq) assignments.push('execution_seq = execution_seq + 1');
   const conditions = ['id = $2', 'status = any($3::text[])', ...guardKeys.map((key) => `"${GUARD_COLUMNS[key]}" = $${++n}`)];
   const update = `update runs set ${assignments.join(', ')} where ${conditions.join(' and ')} returning *`;
+  if (spec.decision) return withDecisionText(update, n);
   if (!spec.event) return `with moved as (${update}) select moved.*, null::bigint as event_id from moved`;
   const event = `insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
     select id, tenant_id, $${n + 1}, $${n + 2}, $${n + 3}::jsonb, trace_id, thread_id from moved returning id`;
   return `with moved as (${update}), ev as (${event}) select moved.*, ev.id as event_id from moved left join ev on true`;
+}
+
+/**
+ * The move, the decision row, and the events (the decision's, then the move's) as one statement. The events
+ * travel as one JSON array and are inserted in array order (ORDER BY ord: PostgreSQL draws the ids from the
+ * sequence as the sorted rows reach the insert), so the trail's order does not depend on how the CTEs run.
+ * The move's event, the last one, is the id returned (what a webhook sends).
+ */
+function withDecisionText(update: string, n: number): string {
+  const decision = `insert into decisions (run_id, tenant_id, review_id, actor, action, raw, parsed, edits, override)
+    select id, tenant_id, $${n + 1}::uuid, $${n + 2}, $${n + 3}, $${n + 4}::jsonb, $${n + 5}::jsonb, $${n + 6}::jsonb, $${n + 7}::boolean from moved`;
+  const events = `insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
+    select moved.id, moved.tenant_id, e.value->>'type', e.value->>'actor', e.value->'data', moved.trace_id, moved.thread_id
+    from moved cross join jsonb_array_elements($${n + 8}::jsonb) with ordinality as e(value, ord) order by e.ord returning id`;
+  return `with moved as (${update}), dec as (${decision}), ev as (${events})
+    select moved.*, (select max(id) from ev) as event_id from moved`;
 }
 
 function valuesOf(spec: MoveSpec, shape: Shape): unknown[] {
@@ -99,7 +143,14 @@ function valuesOf(spec: MoveSpec, shape: Shape): unknown[] {
   const values: unknown[] = [spec.to, spec.runId, [...spec.from]];
   for (const key of shape.setKeys) values.push(JSON_KEYS.has(key) && set[key] !== null ? JSON.stringify(set[key]) : set[key]);
   for (const key of shape.guardKeys) values.push(spec.guard?.[key]);
-  if (spec.event) values.push(spec.event.type, spec.event.actor, JSON.stringify(spec.event.data));
+  if (spec.decision) {
+    const { decision } = spec;
+    const events = [decision.event, spec.event].filter((event) => event !== undefined);
+    values.push(decision.reviewId, decision.actor, decision.action, JSON.stringify(decision.raw), JSON.stringify(decision.parsed));
+    values.push(decision.edits === null ? null : JSON.stringify(decision.edits), decision.override, JSON.stringify(events));
+  } else if (spec.event) {
+    values.push(spec.event.type, spec.event.actor, JSON.stringify(spec.event.data));
+  }
   return values;
 }
 
@@ -149,29 +200,13 @@ export async function insertRun(pool: pg.Pool, values: NewRunRow, event: { type:
   return raw ? runRowFromSql(raw) : undefined;
 }
 
-/** Runs one move on a pool or on the client of an open transaction. Undefined when the guard failed. */
-export async function moveRun(executor: pg.Pool | pg.PoolClient, spec: MoveSpec): Promise<MoveResult | undefined> {
+/** Runs one move. Undefined when the guard failed. */
+export async function moveRun(pool: pg.Pool, spec: MoveSpec): Promise<MoveResult | undefined> {
   const shape = shapeOf(spec);
-  const result = await executor.query<Record<string, unknown>>({ name: shape.name, text: shape.text, values: valuesOf(spec, shape) });
+  const result = await pool.query<Record<string, unknown>>({ name: shape.name, text: shape.text, values: valuesOf(spec, shape) });
   const raw = result.rows[0];
   if (!raw) return undefined;
   const { event_id: eventId, ...columns } = raw;
-  return { run: runRowFromSql(columns), eventId: eventId === null || eventId === undefined ? null : BigInt(eventId as string) };
-}
-
-const INSERT_EVENT = {
-  name: 'vetted_insert_event',
-  text: `insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
-    values ($1, $2, $3, $4, $5::jsonb, $6, $7) returning id`,
-};
-
-/** Appends one audit event (a named prepared statement, on a pool or inside an open transaction). */
-export async function insertEvent(
-  executor: pg.Pool | pg.PoolClient,
-  run: Pick<RunRow, 'id' | 'tenantId' | 'traceId' | 'threadId'>,
-  event: { type: RunEventType; actor: string; data: Record<string, unknown> },
-): Promise<bigint> {
-  const values = [run.id, run.tenantId, event.type, event.actor, JSON.stringify(event.data), run.traceId, run.threadId];
-  const result = await executor.query<{ id: string }>({ ...INSERT_EVENT, values });
-  return BigInt(result.rows[0]?.id as string);
+  const hasEvent = spec.event !== undefined && eventId !== null && eventId !== undefined;
+  return { run: runRowFromSql(columns), eventId: hasEvent ? BigInt(eventId as string) : null };
 }

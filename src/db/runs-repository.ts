@@ -1,15 +1,14 @@
 /**
  * The only module that writes runs. Every status change goes through {@link RunsRepository.transition}:
  * a compare-and-set on the current status (and any extra guard) plus one audit event, committed together
- * (one statement on the hot path, see run-statements.ts; a transaction when more writes must join it).
+ * (one statement, see run-moves.ts).
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import type { RunEventType, RunStatus } from '../generated/contracts.ts';
 import { assertTransition } from '../run-states.ts';
-import type { Db, DbExecutor } from './client.ts';
-import { insertEvent, insertRun, moveRun, type MoveGuard, type MoveResult, type MoveSpec, type RunPatch } from './run-moves.ts';
+import type { Db } from './client.ts';
+import { insertRun, moveRun, type DecisionRecord, type MoveGuard, type MoveResult, type MoveSpec, type RunPatch } from './run-moves.ts';
 import { createRunStatements } from './run-statements.ts';
 import { runEvents, runs, type NewRunRow, type RunEventRow, type RunRow } from './schema/index.ts';
 import { VisitHandoff, type StageVisit } from './visit-handoff.ts';
@@ -20,13 +19,11 @@ export interface EventInput {
   data?: Record<string, unknown>;
 }
 
-export type { MoveGuard, RunPatch };
+export type { DecisionRecord, MoveGuard, RunPatch };
 
 /** A move (see MoveSpec in run-moves.ts), with an event whose data may be omitted. */
 export interface TransitionInput extends Omit<MoveSpec, 'event'> {
   event?: EventInput;
-  /** More writes that must commit with the change or not at all (the decision audit row). */
-  also?: (tx: DbExecutor, row: RunRow) => Promise<void>;
 }
 
 /** The moved run and the id of the audit event written with the change (null when none was asked for). */
@@ -72,46 +69,20 @@ export function createRunsRepository(db: Db, pool: pg.Pool) {
     },
 
     /**
-     * Compare-and-set status change plus its audit event, as one statement (run-moves.ts). Returns undefined
-     * when the guard failed. With `also`, the move and those writes share a transaction.
+     * Compare-and-set status change plus its audit event (and the decision that caused it, if any), as one
+     * statement (run-moves.ts). Returns undefined when the guard failed.
      */
     async transition(input: TransitionInput): Promise<TransitionResult | undefined> {
       for (const from of input.from) if (from !== input.to) assertTransition(from, input.to);
       const spec = { ...input, event: input.event && { type: input.event.type, actor: input.event.actor, data: input.event.data ?? {} } };
-      if (!input.also) {
-        const moved = await moveRun(pool, spec);
-        if (moved && input.bumpAttempt) handoff.offer(moved.run);
-        return moved;
-      }
-      const also = input.also;
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        // The event goes in after `also`, so the trail reads decision first, then the move it caused.
-        const moved = await moveRun(client, { ...spec, event: undefined });
-        if (!moved) {
-          await client.query('rollback');
-          return undefined;
-        }
-        // Without `schema`: drizzle() with it rebuilds the relational config of every table, about 0.4 ms per
-        // decision (measured with `npm run bench -- --only review --cpu-prof-dir`). `also` writes with the
-        // query builder only; the relational `tx.query` API is not available here, hence the cast.
-        const tx = drizzle({ client, casing: 'snake_case' }) as unknown as DbExecutor;
-        await also(tx, moved.run);
-        const eventId = spec.event ? await insertEvent(client, moved.run, spec.event) : null;
-        await client.query('commit');
-        return { run: moved.run, eventId };
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      const moved = await moveRun(pool, spec);
+      if (moved && input.bumpAttempt) handoff.offer(moved.run);
+      return moved;
     },
 
     /** Appends an event without changing the run (a refused duplicate review, a retry). */
-    async appendEvent(run: Pick<RunRow, 'id' | 'tenantId' | 'traceId' | 'threadId'>, event: EventInput, executor: DbExecutor = db): Promise<void> {
-      await executor.insert(runEvents).values(eventRow(run, event));
+    async appendEvent(run: Pick<RunRow, 'id' | 'tenantId' | 'traceId' | 'threadId'>, event: EventInput): Promise<void> {
+      await db.insert(runEvents).values(eventRow(run, event));
     },
 
     async listEvents(runId: string, options: { afterId?: bigint; limit?: number } = {}): Promise<RunEventRow[]> {

@@ -1,12 +1,14 @@
 /**
  * Applying a reviewer's decision to a parked run. The plan comes from the pure planDecision; this module
- * lands it with one compare-and-set on (status = awaiting_human, pending reviewId) that also writes the
- * decision audit row, so of two concurrent decisions exactly one wins and the other gets DECISION_CONFLICT.
+ * lands it with one statement: a compare-and-set on (status = awaiting_human, pending reviewId) that also
+ * writes the decision audit row and its events (run-moves.ts), so of two concurrent decisions exactly one
+ * wins and the other gets DECISION_CONFLICT, and a decision is never recorded without its move.
  */
 import type { RunRow } from '../db/schema/index.ts';
 import { VettedError } from '../errors.ts';
 import type { Decision } from '../generated/contracts.ts';
 import { logEvent } from '../observability/logger.ts';
+import { stageDefinition } from '../pipeline.ts';
 import { planDecision, type DecisionActor, type DecisionPlan } from '../review/plan-decision.ts';
 import { isTerminal } from '../run-states.ts';
 import { assertContract } from '../schema/contracts.ts';
@@ -65,18 +67,11 @@ function applyPlan(system: System, run: RunRow, plan: DecisionPlan, decision: De
     from: ['awaiting_human'],
     guard: { pendingReviewId: decision.reviewId },
     actor: actor.id,
-    also: async (tx, row) => {
-      await system.decisions.record(
-        {
-          runId: run.id, tenantId: run.tenantId, reviewId: decision.reviewId, actor: actor.id, action: decision.action,
-          raw: system.redact(decision as unknown as Record<string, unknown>),
-          parsed: { route: plan.route, status: row.status, checkpoint: run.pendingReview?.checkpoint ?? null },
-          edits: decision.edits ?? null,
-          override: plan.route === 'execute' && plan.override,
-        },
-        tx,
-      );
-      await system.runs.appendEvent(run, { type: 'review.decided', actor: actor.id, data: { reviewId: decision.reviewId, action: decision.action, route: plan.route } }, tx);
+    decision: {
+      ...decisionRecord(system, decision, actor),
+      parsed: { route: plan.route, status: STATUS_AFTER[plan.route], checkpoint: run.pendingReview?.checkpoint ?? null },
+      override: plan.route === 'execute' && plan.override,
+      event: { type: 'review.decided', actor: actor.id, data: { reviewId: decision.reviewId, action: decision.action, route: plan.route } },
     },
   };
   const resumed = { eventType: 'run.resumed' as const, data: { route: plan.route, reviewId: decision.reviewId } };
@@ -113,7 +108,7 @@ function applyPlan(system: System, run: RunRow, plan: DecisionPlan, decision: De
       return endRun(system, run, 'cancelled', { code: 'REJECTED', message: plan.reason }, guard);
     case 'await_quorum':
       return system.runs
-        .transition({ runId: run.id, from: guard.from, to: 'awaiting_human', guard: guard.guard, also: guard.also, set: { pendingReview: plan.review } })
+        .transition({ runId: run.id, from: guard.from, to: 'awaiting_human', guard: guard.guard, decision: guard.decision, set: { pendingReview: plan.review } })
         .then((moved) => moved?.run);
   }
 }
@@ -130,6 +125,7 @@ async function refuseIfSchemaChanged(system: System, run: RunRow, decision: Deci
   const [schema, quarantine] = await Promise.all([system.models.getSchema(current.schemaKey), system.models.getQuarantine(current.schemaKey)]);
   if (!schema) return;
   const issues = validatePayload({ candidate: run.candidate, schema, bundle: run.bundle, quarantine });
+  const newReviewId = system.newId();
   const parked = await parkRun(
     system,
     { ...run, schemaHash: schema.schemaHash },
@@ -138,18 +134,13 @@ async function refuseIfSchemaChanged(system: System, run: RunRow, decision: Deci
       issues,
       candidate: run.candidate,
       set: { schemaKey: current.schemaKey, schemaHash: schema.schemaHash, approvedPayloadHash: null },
+      reviewId: newReviewId,
     },
     {
       from: ['awaiting_human'],
       guard: { pendingReviewId: decision.reviewId },
       actor: actor.id,
-      also: async (tx, row) => {
-        await system.decisions.record({
-          runId: run.id, tenantId: run.tenantId, reviewId: decision.reviewId, actor: actor.id, action: decision.action,
-          raw: system.redact(decision as unknown as Record<string, unknown>),
-          parsed: { route: 'refused', reason: 'schema_changed', newReviewId: row.pendingReviewId }, edits: decision.edits ?? null, override: false,
-        }, tx);
-      },
+      decision: { ...decisionRecord(system, decision, actor), parsed: { route: 'refused', reason: 'schema_changed', newReviewId }, override: false },
     },
   );
   if (!parked) throw new VettedError('DECISION_CONFLICT', `Review ${decision.reviewId} was decided or changed by someone else`, { field: 'reviewId' });
@@ -158,6 +149,27 @@ async function refuseIfSchemaChanged(system: System, run: RunRow, decision: Deci
     details: { currentReviewId: parked.pendingReviewId },
   });
 }
+
+/** What every decision row records, whatever it led to: who, which review, the body as sent (redacted). */
+function decisionRecord(system: System, decision: Decision, actor: DecisionActor) {
+  return {
+    reviewId: decision.reviewId,
+    actor: actor.id,
+    action: decision.action,
+    raw: system.redact(decision as unknown as Record<string, unknown>),
+    edits: decision.edits ?? null,
+  };
+}
+
+/** The status each route leaves the run in (recorded in the decision row's `parsed`). */
+const STATUS_AFTER: Record<DecisionPlan['route'], RunRow['status']> = {
+  execute: stageDefinition('execute').status,
+  validate: stageDefinition('validate').status,
+  build: stageDefinition('build').status,
+  complete: 'completed',
+  cancel: 'cancelled',
+  await_quorum: 'awaiting_human',
+};
 
 function withoutNulls(values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null));

@@ -30,8 +30,8 @@ export interface MoveGuard {
   /** Extra compare-and-set conditions (the stage visit, the pending review id). */
   guard?: RunGuard;
   actor: string;
-  /** Writes that must commit with the move (the decision audit row). */
-  also?: TransitionInput['also'];
+  /** The reviewer's decision that causes the move, recorded with it in one statement. */
+  decision?: TransitionInput['decision'];
 }
 
 /** Leaving a review behind: every move out of awaiting_human clears it. */
@@ -55,7 +55,7 @@ export async function advanceToStage(
     from: guard.from,
     to: target.status,
     guard: guard.guard,
-    also: guard.also,
+    decision: guard.decision,
     bumpAttempt: true,
     bumpExecutionSeq: options.bumpExecutionSeq,
     set: { ...CLEARED_REVIEW, ...options.set, stage, stageStartedAt: system.clock.now() },
@@ -72,6 +72,8 @@ export interface ParkInput {
   candidate: CandidatePayload | null;
   output?: unknown;
   set?: RunPatch;
+  /** The new review's id, when the caller must name it in the same move (a decision refused for it). */
+  reviewId?: string;
 }
 
 /**
@@ -89,7 +91,7 @@ export async function parkRun(system: System, run: RunRow, input: ParkInput, gua
     schemaHash: run.schemaHash ?? '',
     now,
     ttlSeconds: run.policy.reviewTtlSeconds ?? system.config.defaults.reviewTtlSeconds,
-    reviewId: system.newId(),
+    reviewId: input.reviewId ?? system.newId(),
     quorum: run.policy.quorum,
   });
   const moved = await system.runs.transition({
@@ -97,7 +99,7 @@ export async function parkRun(system: System, run: RunRow, input: ParkInput, gua
     from: guard.from,
     to: 'awaiting_human',
     guard: guard.guard,
-    also: guard.also,
+    decision: guard.decision,
     set: {
       ...input.set,
       issues: [...input.issues],
@@ -141,7 +143,7 @@ export async function completeRun(system: System, run: RunRow, result: Execution
     from: guard.from,
     to: 'completed',
     guard: guard.guard,
-    also: guard.also,
+    decision: guard.decision,
     set: { ...CLEARED_REVIEW, result, completedAt: system.clock.now() },
     event: { type: 'run.completed', actor: guard.actor, data: { provider: result.provider, predictionId: result.predictionId ?? null } },
   });
@@ -171,7 +173,7 @@ export async function endRun(
     from: guard.from,
     to,
     guard: guard.guard,
-    also: guard.also,
+    decision: guard.decision,
     set: { ...CLEARED_REVIEW, ...set, error, completedAt: system.clock.now() },
     event: { type: END_EVENTS[to].event, actor: guard.actor, data: { ...error, ...(run.pendingReviewId ? { reviewId: run.pendingReviewId } : {}) } },
   });

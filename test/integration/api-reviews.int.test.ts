@@ -111,8 +111,14 @@ describe('decisions', () => {
     expect(codes.filter((c) => c === 200)).toHaveLength(1);
     expect(codes.filter((c) => c === 409)).toHaveLength(49);
     await settle(api.system, runId, ['completed']);
-    expect(await api.system.decisions.listForRun(runId)).toHaveLength(1);
+    const decisions = await api.system.decisions.listForRun(runId);
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]?.parsed).toMatchObject({ route: 'execute', status: 'executing', checkpoint: 'payload_review' });
     expect(await api.system.executions.listForRun(runId)).toHaveLength(1);
+    // The losers left no trace: one decision event, written just before the move it caused.
+    const types = (await api.system.runs.listEvents(runId)).map((e) => e.type);
+    expect(types.filter((t) => t === 'review.decided')).toHaveLength(1);
+    expect(types.slice(types.indexOf('review.decided'), types.indexOf('review.decided') + 2)).toEqual(['review.decided', 'run.resumed']);
   });
 
   it('a quorum needs distinct reviewers; any reject ends it', async () => {
@@ -141,5 +147,7 @@ describe('decisions', () => {
     expect(run).toMatchObject({ status: 'awaiting_human', pendingReviewId: problem.currentReviewId, schemaKey: 'version:v2-with-a-new-field' });
     expect(run?.pendingReview?.reason).toBe('schema_changed');
     expect(await api.system.executions.listForRun(runId)).toHaveLength(0);
+    const [decision] = await api.system.decisions.listForRun(runId);
+    expect(decision?.parsed).toEqual({ route: 'refused', reason: 'schema_changed', newReviewId: problem.currentReviewId });
   });
 });
