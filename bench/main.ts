@@ -241,7 +241,7 @@ function formatReport(
   const micro = all.flatMap((result) => result.micro ?? []);
   if (micro.length > 0) out.push('', 'In-process costs (µs per call)', formatMicroTable(micro));
   for (const result of all) if (result.section) out.push('', result.section.title, ...result.section.lines.map((line) => `  ${line}`));
-  const verdicts = [...all.flatMap((result) => result.verdicts ?? []), ...ratioVerdicts(results)];
+  const verdicts = [...all.flatMap((result) => result.verdicts ?? []), ...ratioVerdicts(results), ...pipelineCeiling(loads)];
   if (verdicts.length > 0) out.push('', 'Targets (ratios last)', formatVerdicts(verdicts));
   return out.join('\n');
 }
@@ -264,6 +264,21 @@ function ratioVerdicts(results: Map<Phase, PhaseResult>): TargetVerdict[] {
     }
   }
   return verdicts;
+}
+
+/**
+ * What issue 3's round-trip ratio can reach at most, when `baseline` and `review` ran together: the bare
+ * five-queue chain (no work, one row updated per hop) as a share of the bare review round trip. Vetted parks
+ * only after four stage queues and executes on a fifth (issue 2), so its round trip does at least the chain's
+ * work, plus three HTTP calls and the audit trail; its ratio to the bare round trip cannot exceed this one.
+ */
+function pipelineCeiling(loads: readonly LoadRow[]): TargetVerdict[] {
+  const chain = loads.find((row) => row.system === 'baseline' && row.load === 'throughput');
+  const review = loads.find((row) => row.system === 'bare review' && row.load === 'throughput');
+  if (!chain || !review) return [];
+  const value = loadSummary(chain).rate / loadSummary(review).rate;
+  const name = `ceiling for review round trips: bare 5-queue chain (${chain.inFlight} in flight) / bare review (${review.inFlight})`;
+  return [{ name, value, shown: `${fixed(value, 2)} ×`, bound: 'none', pass: undefined }];
 }
 
 process.exitCode = await main();

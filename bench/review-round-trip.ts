@@ -47,8 +47,8 @@ const LISTING_QUERIES = [
 export const VETTED_REVIEW_DESCRIPTION = [
   'vetted: POST /api/runs (policy require_human); the pipeline runs extract → assemble → build → validate and',
   '        parks the run (the validate job completing says so); GET /api/runs/:id reads reviewId + payloadHash;',
-  '        POST /api/runs/:id/decision approves (one transaction: compare-and-set on awaiting_human + reviewId,',
-  '        the decision row, two events; then the execute job); execute (dry provider) completes the run.',
+  '        POST /api/runs/:id/decision approves (one read, then one statement: compare-and-set on awaiting_human',
+  '        + reviewId, the decision row, two events; then the execute job); execute (dry provider) completes it.',
 ];
 
 export const reviewPhase: Phase = {

@@ -19,11 +19,12 @@ import { BENCH_MODELS, benchRequest, HEURISTIC_DRY, readModelSource, registerBen
 import { startWorkerProcess } from './worker-process.ts';
 
 export const VETTED_DESCRIPTION = [
-  'vetted: submitRun (request checked, run + run.created event inserted in one transaction, extract job added),',
+  'vetted: submitRun (request checked, run + run.created event inserted in one statement, extract job added),',
   '        then extract → assemble → build (heuristic) → validate → execute (dry provider), one BullMQ queue each;',
-  '        every stage claims the run (UPDATE … RETURNING), runs, and commits its move plus an audit event before',
-  '        adding the next job; execute also writes the idempotency ledger. Requests alternate flux-schnell',
-  '        (text to image) and whisper (audio attachment); all must end `completed`.',
+  '        extract claims the run (UPDATE … RETURNING), later stages start from the row the previous move returned',
+  '        (same process) or read it; each runs and commits its move plus an audit event (one statement) before',
+  '        adding the next job; execute also writes the idempotency ledger, guarded by the visit. Requests',
+  '        alternate flux-schnell (text to image) and whisper (audio attachment); all must end `completed`.',
 ];
 
 export const vettedPhase: Phase = {
