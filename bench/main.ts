@@ -49,6 +49,7 @@ const FLAGS = {
   provider: { type: 'string' },
   shadow: { type: 'string' },
   only: { type: 'string' },
+  rounds: { type: 'string', default: '1' },
   'stall-seconds': { type: 'string', default: '30' },
   'cpu-prof-dir': { type: 'string' },
   quiet: { type: 'boolean', default: false },
@@ -83,6 +84,8 @@ Flags:
   --review-seed N        parked runs in PostgreSQL before the round trips               default 100000
   --only a,b             phases to run, in the order above                    default ${DEFAULT_PHASES.join(',')}
                          (sdk and shadow bring vetted along: their figures are ratios to it)
+  --rounds N             run the chosen phases N times in turn (vetted, baseline, vetted, ...) default 1
+                         and judge each target by its median over the rounds (see below)
   --stall-seconds S      fail when no request finishes for S seconds                    default 30
   --cpu-prof-dir DIR     worker (and API) processes run with --cpu-prof and write profiles to DIR/<phase>
   --quiet                no progress lines
@@ -90,11 +93,13 @@ Flags:
 
 Environment: DATABASE_URL and REDIS_URL say where the servers are (only the host and credentials of
 DATABASE_URL are used), LOG_LEVEL the workers' log level (default warn). Targets: see bench/README.md; each
-is printed with its verdict at the end.
+is printed with its verdict at the end. With --rounds N, every round's rows are printed (marked #1 … #N),
+and each target shows its median and every round's value; it passes when more than half of the rounds pass.
+Alternating the systems this way lets a machine whose load drifts (a shared one) slow both sides alike.
 `;
 }
 
-function parseOptions(argv: string[]): { options: BenchOptions; phases: Phase[] } | 'help' {
+function parseOptions(argv: string[]): { options: BenchOptions; phases: Phase[]; rounds: number } | 'help' {
   const { values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false });
   if (values.help) return 'help';
   const count = (flag: keyof typeof FLAGS, min: number): number => {
@@ -135,6 +140,7 @@ function parseOptions(argv: string[]): { options: BenchOptions; phases: Phase[] 
       quiet: values.quiet ?? false,
     },
     phases: PHASES.filter((phase) => names.has(phase.name)),
+    rounds: count('rounds', 1),
   };
 }
 
@@ -166,7 +172,7 @@ async function main(): Promise<number> {
     console.log(helpText());
     return 0;
   }
-  const { options, phases } = parsed;
+  const { options, phases, rounds } = parsed;
   const note = (line: string) => process.stderr.write(`${line}\n`);
   const cleanup = new Cleanup();
   const abort = new AbortController();
@@ -188,14 +194,19 @@ async function main(): Promise<number> {
     const environment = await createBenchEnvironment(options, cleanup, note);
     const context: BenchContext = { options, environment, signal: abort.signal, note };
     const loadAtStart = os.loadavg()[0] ?? 0;
-    const results = new Map<Phase, PhaseResult>();
+    const results: Map<Phase, PhaseResult>[] = [];
     const seconds = new Map<string, number>();
-    for (const phase of phases) {
-      if (abort.signal.aborted) break;
-      note(`── phase ${phase.name}`);
-      const started = performance.now();
-      results.set(phase, await phase.run(context));
-      seconds.set(phase.name, (performance.now() - started) / 1000);
+    for (let round = 1; round <= rounds && !abort.signal.aborted; round++) {
+      const mark = rounds > 1 ? ` #${round}` : '';
+      const roundResults = new Map<Phase, PhaseResult>();
+      results.push(roundResults);
+      for (const phase of phases) {
+        if (abort.signal.aborted) break;
+        note(`── phase ${phase.name}${mark}`);
+        const started = performance.now();
+        roundResults.set(phase, await phase.run(context));
+        seconds.set(`${phase.name}${mark}`, (performance.now() - started) / 1000);
+      }
     }
     if (abort.signal.aborted) return 130;
     console.log(formatReport(environment, options, results, { loadAtStart, seconds }));
@@ -214,7 +225,7 @@ async function main(): Promise<number> {
 function formatReport(
   environment: BenchEnvironment,
   options: BenchOptions,
-  results: Map<Phase, PhaseResult>,
+  rounds: readonly Map<Phase, PhaseResult>[],
   run: { loadAtStart: number; seconds: Map<string, number> },
 ): string {
   const out: string[] = [];
@@ -228,7 +239,7 @@ function formatReport(
     `  1-minute load average: ${run.loadAtStart.toFixed(2)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(2)} at the end (${os.cpus().length} CPUs)`,
     `  phases (wall time): ${[...run.seconds].map(([name, s]) => `${name} ${s.toFixed(0)} s`).join(', ')}`,
   );
-  const all = [...results.values()];
+  const all = rounds.flatMap((results, index) => [...results.values()].map((result) => markRound(result, rounds.length > 1 ? ` #${index + 1}` : '')));
   const loads = all.flatMap((result) => result.loads ?? []);
   if (loads.length > 0) {
     out.push('', `Load (${options.inFlight} in flight = throughput, ${options.reviewInFlight} for review round trips, 1 in flight = latency)`, formatLoadTable(loads));
@@ -241,7 +252,12 @@ function formatReport(
   const micro = all.flatMap((result) => result.micro ?? []);
   if (micro.length > 0) out.push('', 'In-process costs (µs per call)', formatMicroTable(micro));
   for (const result of all) if (result.section) out.push('', result.section.title, ...result.section.lines.map((line) => `  ${line}`));
-  const verdicts = [...all.flatMap((result) => result.verdicts ?? []), ...ratioVerdicts(results), ...pipelineCeiling(loads)];
+  const verdicts = medianVerdicts(
+    rounds.map((results) => {
+      const roundLoads = [...results.values()].flatMap((result) => result.loads ?? []);
+      return [...[...results.values()].flatMap((result) => result.verdicts ?? []), ...ratioVerdicts(results), ...pipelineCeiling(roundLoads)];
+    }),
+  );
   if (verdicts.length > 0) out.push('', 'Targets (ratios last)', formatVerdicts(verdicts));
   return out.join('\n');
 }
@@ -264,6 +280,36 @@ function ratioVerdicts(results: Map<Phase, PhaseResult>): TargetVerdict[] {
     }
   }
   return verdicts;
+}
+
+/** Marks a round's rows and section (` #2`) so a report of several rounds tells them apart; one round: as is. */
+function markRound(result: PhaseResult, mark: string): PhaseResult {
+  if (!mark) return result;
+  return {
+    ...result,
+    loads: result.loads?.map((row) => ({ ...row, system: `${row.system}${mark}` })),
+    micro: result.micro?.map((row) => ({ ...row, operation: `${row.operation}${mark}` })),
+    section: result.section && { ...result.section, title: `${result.section.title}${mark}` },
+  };
+}
+
+/**
+ * One verdict per target over the rounds: the median value, every round's value beside it, and a pass when
+ * more than half of the rounds passed (for a one-sided bound, the same as the median passing, with an odd N).
+ */
+function medianVerdicts(rounds: readonly TargetVerdict[][]): TargetVerdict[] {
+  if (rounds.length === 1) return rounds[0] ?? [];
+  const byName = new Map<string, TargetVerdict[]>();
+  for (const verdict of rounds.flat()) byName.set(verdict.name, [...(byName.get(verdict.name) ?? []), verdict]);
+  return [...byName].map(([name, verdicts]) => {
+    const values = verdicts.map((v) => v.value).sort((a, b) => a - b);
+    const middle = values.length / 2;
+    const median = values.length % 2 ? (values[Math.floor(middle)] ?? Number.NaN) : ((values[middle - 1] ?? 0) + (values[middle] ?? 0)) / 2;
+    const judged = verdicts.filter((v) => v.pass !== undefined);
+    const pass = judged.length === 0 ? undefined : judged.filter((v) => v.pass).length * 2 > judged.length;
+    const shown = `median ${fixed(median, 2)} (${verdicts.map((v) => fixed(v.value, 2)).join(', ')})`;
+    return { name, value: median, shown, bound: verdicts[0]?.bound ?? 'none', pass };
+  });
 }
 
 /**
