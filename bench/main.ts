@@ -192,12 +192,13 @@ async function main(): Promise<number> {
   process.on('SIGTERM', onSigint);
   try {
     const environment = await createBenchEnvironment(options, cleanup, note);
-    const context: BenchContext = { options, environment, signal: abort.signal, note };
     const loadAtStart = os.loadavg()[0] ?? 0;
     const results: Map<Phase, PhaseResult>[] = [];
     const seconds = new Map<string, number>();
     for (let round = 1; round <= rounds && !abort.signal.aborted; round++) {
       const mark = rounds > 1 ? ` #${round}` : '';
+      // Each round on a database and prefix of its own: the phases label their requests the same way each time.
+      const context: BenchContext = { options, environment: round === 1 ? environment : await createBenchEnvironment(options, cleanup, note), signal: abort.signal, note };
       const roundResults = new Map<Phase, PhaseResult>();
       results.push(roundResults);
       for (const phase of phases) {
@@ -251,7 +252,13 @@ function formatReport(
   }
   const micro = all.flatMap((result) => result.micro ?? []);
   if (micro.length > 0) out.push('', 'In-process costs (µs per call)', formatMicroTable(micro));
-  for (const result of all) if (result.section) out.push('', result.section.title, ...result.section.lines.map((line) => `  ${line}`));
+  // A section that reads the same in every round (a description) is printed once, under its first round's title.
+  const printed = new Set<string>();
+  for (const result of all) {
+    if (!result.section || printed.has(result.section.lines.join('\n'))) continue;
+    printed.add(result.section.lines.join('\n'));
+    out.push('', result.section.title, ...result.section.lines.map((line) => `  ${line}`));
+  }
   const verdicts = medianVerdicts(
     rounds.map((results) => {
       const roundLoads = [...results.values()].flatMap((result) => result.loads ?? []);
