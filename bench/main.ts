@@ -252,13 +252,7 @@ function formatReport(
   }
   const micro = all.flatMap((result) => result.micro ?? []);
   if (micro.length > 0) out.push('', 'In-process costs (µs per call)', formatMicroTable(micro));
-  // A section that reads the same in every round (a description) is printed once, under its first round's title.
-  const printed = new Set<string>();
-  for (const result of all) {
-    if (!result.section || printed.has(result.section.lines.join('\n'))) continue;
-    printed.add(result.section.lines.join('\n'));
-    out.push('', result.section.title, ...result.section.lines.map((line) => `  ${line}`));
-  }
+  out.push(...formatSections(rounds));
   const verdicts = medianVerdicts(
     rounds.map((results) => {
       const roundLoads = [...results.values()].flatMap((result) => result.loads ?? []);
@@ -289,6 +283,27 @@ function ratioVerdicts(results: Map<Phase, PhaseResult>): TargetVerdict[] {
   return verdicts;
 }
 
+/**
+ * Each phase's own section. One that reads the same in every round (a description) is printed once, without
+ * a round mark; one that differs (figures) once per round, marked.
+ */
+function formatSections(rounds: readonly Map<Phase, PhaseResult>[]): string[] {
+  const sections = rounds.flatMap((results, index) => [...results.values()].flatMap((result) => (result.section ? [{ ...result.section, round: index + 1 }] : [])));
+  const key = (section: { title: string; lines: string[] }) => `${section.title}\n${section.lines.join('\n')}`;
+  const seen = new Map<string, number>();
+  for (const section of sections) seen.set(key(section), (seen.get(key(section)) ?? 0) + 1);
+  const out: string[] = [];
+  const printed = new Set<string>();
+  for (const section of sections) {
+    const everyRound = rounds.length > 1 && seen.get(key(section)) === rounds.length;
+    if (everyRound && printed.has(key(section))) continue;
+    printed.add(key(section));
+    const title = rounds.length > 1 && !everyRound ? `${section.title} #${section.round}` : section.title;
+    out.push('', title, ...section.lines.map((line) => `  ${line}`));
+  }
+  return out;
+}
+
 /** Marks a round's rows and section (` #2`) so a report of several rounds tells them apart; one round: as is. */
 function markRound(result: PhaseResult, mark: string): PhaseResult {
   if (!mark) return result;
@@ -296,7 +311,6 @@ function markRound(result: PhaseResult, mark: string): PhaseResult {
     ...result,
     loads: result.loads?.map((row) => ({ ...row, system: `${row.system}${mark}` })),
     micro: result.micro?.map((row) => ({ ...row, operation: `${row.operation}${mark}` })),
-    section: result.section && { ...result.section, title: `${result.section.title}${mark}` },
   };
 }
 
