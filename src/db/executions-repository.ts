@@ -29,12 +29,13 @@ const BEGIN = `insert into executions (run_id, step, status, provider, payload_h
 const RECORD = `insert into executions (run_id, step, status, provider, payload_hash, result, finished_at)
   values ($1, $2, $3, $4, $5, $6::jsonb, now()) on conflict do nothing returning *`;
 // The same two writes, made only while the run is still at its execute visit (LedgerVisit in executor.ts).
-const AT_VISIT = `exists (select 1 from runs where runs.id = $1::uuid and runs.status = 'executing' and runs.attempt = $VISIT::int)`;
+const atVisit = (attemptParam: string) =>
+  `exists (select 1 from runs where runs.id = $1::uuid and runs.status = 'executing' and runs.attempt = ${attemptParam}::int)`;
 const BEGIN_AT_VISIT = `insert into executions (run_id, step, status, provider, payload_hash)
-  select $1::uuid, $2::text, 'started', $3::text, $4::text where ${AT_VISIT.replace('$VISIT', '$5')}
+  select $1::uuid, $2::text, 'started', $3::text, $4::text where ${atVisit('$5')}
   on conflict do nothing returning *`;
 const RECORD_AT_VISIT = `insert into executions (run_id, step, status, provider, payload_hash, result, finished_at)
-  select $1::uuid, $2::text, $3::text, $4::text, $5::text, $6::jsonb, now() where ${AT_VISIT.replace('$VISIT', '$7')}
+  select $1::uuid, $2::text, $3::text, $4::text, $5::text, $6::jsonb, now() where ${atVisit('$7')}
   on conflict do nothing returning *`;
 const FINISH = `update executions set status = $3, result = $4::jsonb, finished_at = now() where run_id = $1 and step = $2`;
 const GET = `select * from executions where run_id = $1 and step = $2`;
