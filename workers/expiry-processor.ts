@@ -4,7 +4,7 @@
  * earlier (or one that moved on) is left alone.
  */
 import { DelayedError, type Job } from 'bullmq';
-import { and, eq, lte } from 'drizzle-orm';
+import { and, eq, isNotNull, lte } from 'drizzle-orm';
 import { runs } from '../src/db/schema/index.ts';
 import type { ExpiryJobData } from '../src/queue/queues.ts';
 import { endRun } from '../src/services/run-transitions.ts';
@@ -25,7 +25,7 @@ export async function processExpiryJob(system: System, job: Job<ExpiryJobData>, 
     const due = await system.database.db
       .select()
       .from(runs)
-      .where(and(eq(runs.status, 'awaiting_human'), lte(runs.reviewExpiresAt, new Date(Math.min(job.data.dueBy, now)))))
+      .where(and(isNotNull(runs.pendingReviewId), eq(runs.status, 'awaiting_human'), lte(runs.reviewExpiresAt, new Date(Math.min(job.data.dueBy, now)))))
       .limit(BATCH);
     for (const run of due) {
       const moved = await endRun(

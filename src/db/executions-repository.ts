@@ -24,10 +24,21 @@ function entryFromSql(raw: Record<string, unknown>): ExecutionRow {
   };
 }
 
+/** The row recordOutcome wrote, from what it sent and the clocks it got back. */
+function recordedEntry(
+  input: { runId: string; step: string; provider: string; payloadHash: string; result: ExecutionResult },
+  status: ExecutionRow['status'],
+  clocks: Record<string, unknown>,
+): ExecutionRow {
+  const { runId, step, provider, payloadHash, result } = input;
+  return { runId, step, status, provider, payloadHash, predictionId: null, result, startedAt: clocks.started_at as Date, finishedAt: clocks.finished_at as Date };
+}
+
 const BEGIN = `insert into executions (run_id, step, status, provider, payload_hash) values ($1, $2, 'started', $3, $4)
   on conflict do nothing returning *`;
+// A recorded outcome is the caller's own: only the clocks come back (recordedEntry).
 const RECORD = `insert into executions (run_id, step, status, provider, payload_hash, result, finished_at)
-  values ($1, $2, $3, $4, $5, $6::jsonb, now()) on conflict do nothing returning *`;
+  values ($1, $2, $3, $4, $5, $6::jsonb, now()) on conflict do nothing returning started_at, finished_at`;
 // The same two writes, made only while the run is still at its execute visit (LedgerVisit in executor.ts).
 const atVisit = (attemptParam: string) =>
   `exists (select 1 from runs where runs.id = $1::uuid and runs.status = 'executing' and runs.attempt = ${attemptParam}::int)`;
@@ -36,7 +47,7 @@ const BEGIN_AT_VISIT = `insert into executions (run_id, step, status, provider, 
   on conflict do nothing returning *`;
 const RECORD_AT_VISIT = `insert into executions (run_id, step, status, provider, payload_hash, result, finished_at)
   select $1::uuid, $2::text, $3::text, $4::text, $5::text, $6::jsonb, now() where ${atVisit('$7')}
-  on conflict do nothing returning *`;
+  on conflict do nothing returning started_at, finished_at`;
 const FINISH = `update executions set status = $3, result = $4::jsonb, finished_at = now() where run_id = $1 and step = $2`;
 const GET = `select * from executions where run_id = $1 and step = $2`;
 
@@ -80,7 +91,7 @@ export function createExecutionsRepository(db: Db, pool: pg.Pool) {
         ? { name: 'vetted_ledger_record', text: RECORD, values }
         : { name: 'vetted_ledger_record_at_visit', text: RECORD_AT_VISIT, values: [...values, input.runAttempt] };
       const { rows } = await pool.query<Record<string, unknown>>(query);
-      return rows[0] ? { fresh: true, row: entryFromSql(rows[0]) } : notWritten(input);
+      return rows[0] ? { fresh: true, row: recordedEntry(input, status, rows[0]) } : notWritten(input);
     },
 
     /** Records the provider's handle before waiting, so a retry after a crash resumes instead of starting again. */

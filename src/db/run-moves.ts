@@ -46,6 +46,13 @@ export interface MoveSpec {
   event?: MoveEvent;
   /** The reviewer's decision that causes this move, recorded in the same statement (see the header). */
   decision?: DecisionRecord;
+  /**
+   * The run exactly as it stands at the visit the guard pins (stage and attempt). When given, the statement
+   * returns only the columns PostgreSQL computes, and the moved row is this one with the move applied: the
+   * database does not print, and pg does not parse, the wide jsonb columns the caller already holds. Sound
+   * because a stage visit's row changes only through the move that ends the visit (visit-handoff.ts).
+   */
+  base?: RunRow;
 }
 
 export interface MoveEvent {
@@ -88,12 +95,17 @@ interface Shape {
   guardKeys: (keyof MoveGuard)[];
 }
 
+/** What a move computes in the database; the rest of a moved row is known to the caller (MoveSpec.base). */
+const COMPUTED = 'moved.updated_at, moved.attempt, moved.execution_seq';
+// The event insert reads these from `moved` too.
+const SLIM_RETURNING = 'returning id, tenant_id, trace_id, thread_id, updated_at, attempt, execution_seq';
+
 const shapes = new Map<string, Shape>();
 
 function shapeOf(spec: MoveSpec): Shape {
   const setKeys = Object.keys(spec.set ?? {}).filter((key) => (spec.set as Record<string, unknown>)[key] !== undefined).sort();
   const guardKeys = (Object.keys(spec.guard ?? {}) as (keyof MoveGuard)[]).filter((key) => spec.guard?.[key] !== undefined).sort();
-  const signature = [setKeys.join(','), guardKeys.join(','), spec.bumpAttempt, spec.bumpExecutionSeq, Boolean(spec.event), Boolean(spec.decision)].join('|');
+  const signature = [setKeys.join(','), guardKeys.join(','), spec.bumpAttempt, spec.bumpExecutionSeq, Boolean(spec.event), Boolean(spec.decision), Boolean(spec.base)].join('|');
   let shape = shapes.get(signature);
   if (!shape) {
     shape = { name: `vetted_move_${createHash('sha1').update(signature).digest('hex').slice(0, 16)}`, text: buildText(setKeys, guardKeys, spec), setKeys, guardKeys };
@@ -102,9 +114,11 @@ function shapeOf(spec: MoveSpec): Shape {
   return shape;
 }
 
+/** $1 status, $2 run id, $3 allowed statuses, then the set values, then the guards, then the event. */
+const SET_VALUES_FROM = 3;
+
 function buildText(setKeys: string[], guardKeys: (keyof MoveGuard)[], spec: MoveSpec): string {
-  // $1 status, $2 run id, $3 allowed statuses, then the set values, then the guards, then the event.
-  let n = 3;
+  let n = SET_VALUES_FROM;
   const assignments = ['status = $1', 'updated_at = now()'];
   for (const key of setKeys) {
     const column = SQL_NAME.get(key);
@@ -114,12 +128,13 @@ function buildText(setKeys: string[], guardKeys: (keyof MoveGuard)[], spec: Move
   if (spec.bumpAttempt) assignments.push('attempt = attempt + 1');
   if (spec.bumpExecutionSeq) assignments.push('execution_seq = execution_seq + 1');
   const conditions = ['id = $2', 'status = any($3::text[])', ...guardKeys.map((key) => `"${GUARD_COLUMNS[key]}" = $${++n}`)];
-  const update = `update runs set ${assignments.join(', ')} where ${conditions.join(' and ')} returning *`;
-  if (spec.decision) return withDecisionText(update, n);
-  if (!spec.event) return `with moved as (${update}) select moved.*, null::bigint as event_id from moved`;
+  const update = `update runs set ${assignments.join(', ')} where ${conditions.join(' and ')} ${spec.base ? SLIM_RETURNING : 'returning *'}`;
+  const columns = spec.base ? COMPUTED : 'moved.*';
+  if (spec.decision) return withDecisionText(update, columns, n);
+  if (!spec.event) return `with moved as (${update}) select ${columns}, null::bigint as event_id from moved`;
   const event = `insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
     select id, tenant_id, $${n + 1}, $${n + 2}, $${n + 3}::jsonb, trace_id, thread_id from moved returning id`;
-  return `with moved as (${update}), ev as (${event}) select moved.*, ev.id as event_id from moved left join ev on true`;
+  return `with moved as (${update}), ev as (${event}) select ${columns}, ev.id as event_id from moved left join ev on true`;
 }
 
 /**
@@ -128,20 +143,25 @@ function buildText(setKeys: string[], guardKeys: (keyof MoveGuard)[], spec: Move
  * sequence as the sorted rows reach the insert), so the trail's order does not depend on how the CTEs run.
  * The move's event, the last one, is the id returned (what a webhook sends).
  */
-function withDecisionText(update: string, n: number): string {
+function withDecisionText(update: string, columns: string, n: number): string {
   const decision = `insert into decisions (run_id, tenant_id, review_id, actor, action, raw, parsed, edits, override)
     select id, tenant_id, $${n + 1}::uuid, $${n + 2}, $${n + 3}, $${n + 4}::jsonb, $${n + 5}::jsonb, $${n + 6}::jsonb, $${n + 7}::boolean from moved`;
   const events = `insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
     select moved.id, moved.tenant_id, e.value->>'type', e.value->>'actor', e.value->'data', moved.trace_id, moved.thread_id
     from moved cross join jsonb_array_elements($${n + 8}::jsonb) with ordinality as e(value, ord) order by e.ord returning id`;
   return `with moved as (${update}), dec as (${decision}), ev as (${events})
-    select moved.*, (select max(id) from ev) as event_id from moved`;
+    select ${columns}, (select max(id) from ev) as event_id from moved`;
+}
+
+/** A set value as sent: jsonb columns as JSON text, anything else as is. */
+function sqlValue(key: string, value: unknown): unknown {
+  return JSON_KEYS.has(key) && value !== null ? JSON.stringify(value) : value;
 }
 
 function valuesOf(spec: MoveSpec, shape: Shape): unknown[] {
   const set = (spec.set ?? {}) as Record<string, unknown>;
   const values: unknown[] = [spec.to, spec.runId, [...spec.from]];
-  for (const key of shape.setKeys) values.push(JSON_KEYS.has(key) && set[key] !== null ? JSON.stringify(set[key]) : set[key]);
+  for (const key of shape.setKeys) values.push(sqlValue(key, set[key]));
   for (const key of shape.guardKeys) values.push(spec.guard?.[key]);
   if (spec.decision) {
     const { decision } = spec;
@@ -193,7 +213,7 @@ function insertShapeOf(values: Record<string, unknown>) {
 export async function insertRun(pool: pg.Pool, values: NewRunRow, event: { type: RunEventType; actor: string; data: Record<string, unknown> }): Promise<RunRow | undefined> {
   const record = values as Record<string, unknown>;
   const shape = insertShapeOf(record);
-  const params = shape.keys.map((key) => (JSON_KEYS.has(key) && record[key] !== null ? JSON.stringify(record[key]) : record[key]));
+  const params = shape.keys.map((key) => sqlValue(key, record[key]));
   params.push(event.type, event.actor, JSON.stringify(event.data));
   const result = await pool.query<Record<string, unknown>>({ name: shape.name, text: shape.text, values: params });
   const raw = result.rows[0];
@@ -203,10 +223,26 @@ export async function insertRun(pool: pg.Pool, values: NewRunRow, event: { type:
 /** Runs one move. Undefined when the guard failed. */
 export async function moveRun(pool: pg.Pool, spec: MoveSpec): Promise<MoveResult | undefined> {
   const shape = shapeOf(spec);
-  const result = await pool.query<Record<string, unknown>>({ name: shape.name, text: shape.text, values: valuesOf(spec, shape) });
+  const values = valuesOf(spec, shape);
+  const result = await pool.query<Record<string, unknown>>({ name: shape.name, text: shape.text, values });
   const raw = result.rows[0];
   if (!raw) return undefined;
   const { event_id: eventId, ...columns } = raw;
   const hasEvent = spec.event !== undefined && eventId !== null && eventId !== undefined;
-  return { run: runRowFromSql(columns), eventId: hasEvent ? BigInt(eventId as string) : null };
+  const run = spec.base ? movedBase(spec.base, spec, shape, values, columns) : runRowFromSql(columns);
+  return { run, eventId: hasEvent ? BigInt(eventId as string) : null };
+}
+
+/**
+ * The base row with the move applied, as a read would return it: jsonb values are parsed back from the text
+ * that was sent (what pg's parser would have made of PostgreSQL's output), so no caller's object is shared
+ * with the row and no value that JSON cannot hold (a Date, undefined) survives in a jsonb column.
+ */
+function movedBase(base: RunRow, spec: MoveSpec, shape: Shape, values: unknown[], computed: Record<string, unknown>): RunRow {
+  const row: Record<string, unknown> = { ...base, status: spec.to, updatedAt: computed.updated_at, attempt: computed.attempt, executionSeq: computed.execution_seq };
+  shape.setKeys.forEach((key, index) => {
+    const sent = values[SET_VALUES_FROM + index];
+    row[key] = JSON_KEYS.has(key) && sent !== null ? JSON.parse(sent as string) : sent;
+  });
+  return row as unknown as RunRow;
 }

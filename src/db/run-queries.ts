@@ -2,7 +2,7 @@
  * Read-side queries for the API: run listings with cursor pagination, resumable runs, and the pending
  * review queue (oldest first). Every query takes the tenant: there is no unscoped read here.
  */
-import { and, asc, desc, eq, gte, inArray, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { VettedError } from '../errors.ts';
 import type { RunStatus } from '../generated/contracts.ts';
 import { TERMINAL_STATUSES } from '../run-states.ts';
@@ -100,10 +100,12 @@ export interface PendingFilters {
   cursor?: string;
 }
 
-/** The review queue: runs awaiting a human, oldest review first (served by a partial index). */
+/** The review queue: runs awaiting a human, oldest review first (served by the partial indexes on pending_review_id). */
 export async function listPendingReviews(db: Db, tenantId: string, filters: PendingFilters, now: Date): Promise<Page<RunRow>> {
   const conditions: (SQL | undefined)[] = [
     eq(runs.tenantId, tenantId),
+    // The predicate of the review-queue indexes; the status test then leaves out paused reviews.
+    isNotNull(runs.pendingReviewId),
     eq(runs.status, 'awaiting_human'),
     filters.checkpoint ? sql`${runs.pendingReview} ->> 'checkpoint' = ${filters.checkpoint}` : undefined,
     filters.model ? eq(runs.model, filters.model) : undefined,

@@ -86,11 +86,11 @@ export function registerScrapeGauges(metrics: Metrics, db: Db, queues: QueueSet)
 /** A run was parked at least once when its audit trail has a review.created event (found through its run_id index). */
 const WAS_PARKED = sql`exists (select 1 from run_events e where e.run_id = runs.id and e.type = 'review.created')`;
 
-/** Over the runs that ended in the window, found through the (status, updated_at) index. */
+/** Over the runs that ended in the window (every end sets completed_at), found through runs_completed_idx. */
 async function ratio(db: Db, numerator: ReturnType<typeof sql>, population: ReturnType<typeof sql>): Promise<number> {
   const result = await db.execute<{ hit: string; total: string }>(sql`
     select count(*) filter (where ${numerator})::text as hit, count(*)::text as total
-    from runs where ${population} and updated_at > now() - ${RATE_WINDOW}::interval`);
+    from runs where ${population} and completed_at > now() - ${RATE_WINDOW}::interval`);
   const row = result.rows[0];
   const total = Number(row?.total ?? 0);
   return total === 0 ? 0 : Number(row?.hit ?? 0) / total;

@@ -9,7 +9,7 @@
  * Safe on several workers at once: every requeue is a compare-and-set on (status, attempt), so a run is
  * requeued by at most one of them, and expiry jobs have deterministic ids.
  */
-import { and, eq, inArray, isNotNull, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
 import { runs, type RunRow } from '../db/schema/index.ts';
 import { IN_FLIGHT_STATUSES } from '../run-states.ts';
 import { expiryBucket, expiryJobId, stageJobId } from '../queue/queues.ts';
@@ -43,7 +43,9 @@ export async function reconcile(system: System, options: ReconcileOptions = {}):
   const stale = await db
     .select()
     .from(runs)
-    .where(and(inArray(runs.status, [...IN_FLIGHT_STATUSES]), lt(runs.updatedAt, cutoff)))
+    // completed_at and pending_review_id null: the predicate of runs_unfinished_idx, so only unfinished runs
+    // are visited (no index covers status or updated_at: see the runs table).
+    .where(and(isNull(runs.completedAt), isNull(runs.pendingReviewId), inArray(runs.status, [...IN_FLIGHT_STATUSES]), lt(runs.updatedAt, cutoff)))
     .orderBy(runs.updatedAt)
     .limit(batchSize);
   let requeued = 0;
@@ -52,8 +54,10 @@ export async function reconcile(system: System, options: ReconcileOptions = {}):
   const parked = await db
     .select()
     .from(runs)
-    .where(and(eq(runs.status, 'awaiting_human'), isNotNull(runs.pendingReviewId), lt(runs.updatedAt, cutoff)))
-    .orderBy(runs.updatedAt)
+    .where(and(isNotNull(runs.pendingReviewId), eq(runs.status, 'awaiting_human'), lt(runs.updatedAt, cutoff)))
+    // Soonest due first (runs_review_expiry_idx): when Redis lost every bucket, those are the ones needed
+    // first, and the later ones come back in later passes.
+    .orderBy(runs.reviewExpiresAt)
     .limit(batchSize);
   let expiriesRestored = 0;
   const buckets = new Set(parked.filter((run) => run.reviewExpiresAt).map((run) => expiryBucket(run.reviewExpiresAt as Date)));

@@ -41,6 +41,16 @@ export function logContext(run: Pick<RunRow, 'id' | 'traceId' | 'threadId'>): Lo
   return { runId: run.id, traceId: run.traceId, threadId: run.threadId };
 }
 
+/**
+ * The run as the move's base row (MoveSpec.base: the statement then returns only what the database
+ * computes) when the guard pins the stage visit the run was read at; a row read any other way is returned
+ * by the statement in full.
+ */
+function visitBase(run: RunRow, guard: MoveGuard): RunRow | undefined {
+  const pinned = guard.guard?.stage === run.stage && guard.guard.attempt === run.attempt && guard.from.includes(run.status);
+  return pinned ? run : undefined;
+}
+
 /** Moves the run to `stage` (a new visit: attempt + 1) and enqueues that stage's job. */
 export async function advanceToStage(
   system: System,
@@ -56,6 +66,7 @@ export async function advanceToStage(
     to: target.status,
     guard: guard.guard,
     decision: guard.decision,
+    base: visitBase(run, guard),
     bumpAttempt: true,
     bumpExecutionSeq: options.bumpExecutionSeq,
     set: { ...CLEARED_REVIEW, ...options.set, stage, stageStartedAt: system.clock.now() },
@@ -100,6 +111,7 @@ export async function parkRun(system: System, run: RunRow, input: ParkInput, gua
     to: 'awaiting_human',
     guard: guard.guard,
     decision: guard.decision,
+    base: visitBase(run, guard),
     set: {
       ...input.set,
       issues: [...input.issues],
@@ -144,6 +156,7 @@ export async function completeRun(system: System, run: RunRow, result: Execution
     to: 'completed',
     guard: guard.guard,
     decision: guard.decision,
+    base: visitBase(run, guard),
     set: { ...CLEARED_REVIEW, result, completedAt: system.clock.now() },
     event: { type: 'run.completed', actor: guard.actor, data: { provider: result.provider, predictionId: result.predictionId ?? null } },
   });
@@ -174,6 +187,7 @@ export async function endRun(
     to,
     guard: guard.guard,
     decision: guard.decision,
+    base: visitBase(run, guard),
     set: { ...CLEARED_REVIEW, ...set, error, completedAt: system.clock.now() },
     event: { type: END_EVENTS[to].event, actor: guard.actor, data: { ...error, ...(run.pendingReviewId ? { reviewId: run.pendingReviewId } : {}) } },
   });
