@@ -184,22 +184,30 @@ export function runRowFromSql(raw: Record<string, unknown>): RunRow {
   return row as unknown as RunRow;
 }
 
-const insertShapes = new Map<string, { name: string; text: string; keys: string[] }>();
+interface InsertShape {
+  name: string;
+  text: string;
+  keys: string[];
+}
 
-function insertShapeOf(values: Record<string, unknown>) {
+const insertShapes = new Map<string, InsertShape>();
+
+function insertShapeOf(values: Record<string, unknown>): InsertShape {
   const keys = Object.keys(values).filter((key) => values[key] !== undefined).sort();
   const signature = keys.join(',');
   let shape = insertShapes.get(signature);
   if (!shape) {
     const columns = keys.map((key) => `"${SQL_NAME.get(key) ?? key}"`);
     const params = keys.map((key, i) => `$${i + 1}${JSON_KEYS.has(key) ? '::jsonb' : ''}`);
+    // Only what the insert did not send comes back: the defaults (clocks, counters, nulls).
+    const defaulted = [...SQL_NAME].filter(([key]) => !keys.includes(key)).map(([, name]) => `inserted."${name}"`);
     const n = keys.length;
     const text = `with inserted as (
         insert into runs (${columns.join(', ')}) values (${params.join(', ')})
         on conflict (tenant_id, request_key) where request_key is not null do nothing returning *),
       ev as (insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
         select id, tenant_id, $${n + 1}, $${n + 2}, $${n + 3}::jsonb, trace_id, thread_id from inserted returning id)
-      select inserted.* from inserted left join ev on true`;
+      select ${['inserted.id', ...defaulted].join(', ')} from inserted left join ev on true`;
     shape = { name: `vetted_insert_${createHash('sha1').update(signature).digest('hex').slice(0, 16)}`, text, keys };
     insertShapes.set(signature, shape);
   }
@@ -217,7 +225,22 @@ export async function insertRun(pool: pg.Pool, values: NewRunRow, event: { type:
   params.push(event.type, event.actor, JSON.stringify(event.data));
   const result = await pool.query<Record<string, unknown>>({ name: shape.name, text: shape.text, values: params });
   const raw = result.rows[0];
-  return raw ? runRowFromSql(raw) : undefined;
+  if (!raw) return undefined;
+  const row = runRowFromSql(raw) as unknown as Record<string, unknown>;
+  assignSent(row, shape.keys, params, 0);
+  return row as unknown as RunRow;
+}
+
+/**
+ * Puts values as sent into a row, as a read would return them: jsonb values parsed back from the JSON text
+ * (what pg's parser would make of PostgreSQL's output), so no caller's object is shared with the row and no
+ * value JSON cannot hold (a Date, undefined) survives in a jsonb column.
+ */
+function assignSent(row: Record<string, unknown>, keys: readonly string[], params: readonly unknown[], firstParam: number): void {
+  keys.forEach((key, index) => {
+    const sent = params[firstParam + index];
+    row[key] = JSON_KEYS.has(key) && sent !== null ? JSON.parse(sent as string) : sent;
+  });
 }
 
 /** Runs one move. Undefined when the guard failed. */
@@ -233,16 +256,9 @@ export async function moveRun(pool: pg.Pool, spec: MoveSpec): Promise<MoveResult
   return { run, eventId: hasEvent ? BigInt(eventId as string) : null };
 }
 
-/**
- * The base row with the move applied, as a read would return it: jsonb values are parsed back from the text
- * that was sent (what pg's parser would have made of PostgreSQL's output), so no caller's object is shared
- * with the row and no value that JSON cannot hold (a Date, undefined) survives in a jsonb column.
- */
+/** The base row with the move applied: what the database computed, and the values as sent (assignSent). */
 function movedBase(base: RunRow, spec: MoveSpec, shape: Shape, values: unknown[], computed: Record<string, unknown>): RunRow {
   const row: Record<string, unknown> = { ...base, status: spec.to, updatedAt: computed.updated_at, attempt: computed.attempt, executionSeq: computed.execution_seq };
-  shape.setKeys.forEach((key, index) => {
-    const sent = values[SET_VALUES_FROM + index];
-    row[key] = JSON_KEYS.has(key) && sent !== null ? JSON.parse(sent as string) : sent;
-  });
+  assignSent(row, shape.setKeys, values, SET_VALUES_FROM);
   return row as unknown as RunRow;
 }

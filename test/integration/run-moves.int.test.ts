@@ -1,7 +1,7 @@
 /**
- * The stage moves' two shortcuts (src/db/run-moves.ts), against the real PostgreSQL: a move given its
- * visit's row returns only what the database computes and rebuilds the rest, and stage moves are HOT updates
- * (no index entry written), which the runs table's indexes are laid out for.
+ * The hot path's shortcuts (src/db/run-moves.ts), against the real PostgreSQL: an insert, and a move given
+ * its visit's row, return only what the database computes and rebuild the rest from what they sent; and
+ * stage moves are HOT updates (no index entry written), which the runs table's indexes are laid out for.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +46,14 @@ function extractToAssemble(run: RunRow, base?: RunRow): MoveSpec {
     base,
   };
 }
+
+describe('an inserted run (insertRun returns only the columns it did not send)', () => {
+  it('is the row a read returns, defaults included', async () => {
+    const submitted = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a harbour', userId: 'u-1', requestKey: 'k-1' });
+    expect(submitted).toEqual(await system.runs.get(submitted.id));
+    expect(submitted).toMatchObject({ status: 'queued', attempt: 0, executionSeq: 1, issues: [], reviewEdits: {}, candidate: null, userId: 'u-1' });
+  });
+});
 
 describe('a move given the row of its visit (MoveSpec.base)', () => {
   it('returns the row a read returns afterwards, computed columns included', async () => {
