@@ -9,22 +9,35 @@ import type { RunsRepository } from '../src/db/runs-repository.ts';
 import { resolveRunModel } from '../src/services/model-catalog.ts';
 import type { ParkInput } from '../src/services/run-transitions.ts';
 import { assembleContext } from '../src/stages/context-assembler.ts';
-import { executeOnce } from '../src/stages/executor.ts';
+import { executeOnce, type LedgerRecord } from '../src/stages/executor.ts';
 import { decideGate, informationReview, payloadHash } from '../src/stages/gate.ts';
 import { validatePayload } from '../src/stages/validator/index.ts';
 import type { System } from '../src/system.ts';
 
 type RunPatch = NonNullable<Parameters<RunsRepository['transition']>[0]['set']>;
 
+/** An execution the outcome's move must record in the ledger, in the same statement (executeOnce's recordWithMove). */
+interface RecordsExecution {
+  ledger?: LedgerRecord;
+}
+
 export type StageOutcome =
   | { kind: 'advance'; set?: RunPatch; data?: Record<string, unknown> }
-  | { kind: 'park'; park: ParkInput }
-  | { kind: 'complete'; result: ExecutionResult }
-  | { kind: 'fail'; error: RunError }
+  | ({ kind: 'park'; park: ParkInput } & RecordsExecution)
+  | ({ kind: 'complete'; result: ExecutionResult } & RecordsExecution)
+  | ({ kind: 'fail'; error: RunError } & RecordsExecution)
   /** The run left this visit while the stage ran (cancelled, say): nothing to persist. */
   | { kind: 'superseded' };
 
-export type StageHandler = (system: System, run: RunRow) => Promise<StageOutcome>;
+export interface StageOptions {
+  /**
+   * Execute: record a side-effect-free execution with the run's move (one statement) rather than on its own.
+   * The stage processor turns it off to run the stage again when that move missed.
+   */
+  recordWithMove: boolean;
+}
+
+export type StageHandler = (system: System, run: RunRow, options: StageOptions) => Promise<StageOutcome>;
 
 async function loadSchema(system: System, run: RunRow): Promise<ModelSchema> {
   const schema = run.schemaKey ? await system.models.getSchema(run.schemaKey) : undefined;
@@ -78,7 +91,7 @@ const validate: StageHandler = async (system, run) => {
   return { kind: 'advance', set: { issues }, data: { issues: issues.length } };
 };
 
-const execute: StageHandler = async (system, run) => {
+const execute: StageHandler = async (system, run, options) => {
   const candidate = requireField(run.candidate, 'a candidate payload', run);
   const provider = system.adapters.provider(run.provider);
   const [model, version] = splitModelRef(run.model);
@@ -91,8 +104,10 @@ const execute: StageHandler = async (system, run) => {
     // The row may come from the previous stage's move rather than a read (visit-handoff.ts): the ledger
     // then makes sure the run is still here before anything is started or recorded.
     runAttempt: run.attempt,
+    recordWithMove: options.recordWithMove,
   });
   if (outcome.kind === 'superseded') return outcome;
+  const ledger = outcome.kind === 'executed_unrecorded' ? outcome.record : undefined;
   if (outcome.kind === 'uncertain') {
     return {
       kind: 'park',
@@ -108,11 +123,12 @@ const execute: StageHandler = async (system, run) => {
   }
   const result = outcome.result;
   if (result.status !== 'succeeded') {
-    return { kind: 'fail', error: { code: 'PROVIDER_FAILED', message: `${provider.name} ${result.status}: ${result.error ?? 'no reason given'}`, stage: 'execute' } };
+    return { kind: 'fail', ledger, error: { code: 'PROVIDER_FAILED', message: `${provider.name} ${result.status}: ${result.error ?? 'no reason given'}`, stage: 'execute' } };
   }
   if (run.policy.responseReview) {
     return {
       kind: 'park',
+      ledger,
       park: {
         park: { reason: 'response_review', kind: 'approval', checkpoint: 'response_review', question: 'The model answered. Accept the output, retry, or reject.' },
         issues: [],
@@ -122,7 +138,7 @@ const execute: StageHandler = async (system, run) => {
       },
     };
   }
-  return { kind: 'complete', result };
+  return { kind: 'complete', result, ledger };
 };
 
 function splitModelRef(ref: string | null): [string | null, string | null] {

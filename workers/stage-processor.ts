@@ -15,7 +15,7 @@ import { isInFlight } from '../src/run-states.ts';
 import { advanceToStage, completeRun, endRun, logContext, parkRun, type MoveGuard } from '../src/services/run-transitions.ts';
 import { triggerShadow } from '../src/shadow/trigger.ts';
 import type { System } from '../src/system.ts';
-import { STAGE_HANDLERS, type StageOutcome } from './stage-handlers.ts';
+import { STAGE_HANDLERS, type StageOptions, type StageOutcome } from './stage-handlers.ts';
 
 export type JobResult = 'done' | 'stale' | 'superseded';
 
@@ -30,10 +30,16 @@ export async function processStageJob(system: System, job: Job<StageJobData>): P
   if (!run) return recoverHandoff(system, job.data);
 
   const startedAt = performance.now();
-  const outcome = await runHandler(system, job, stage, run);
+  let outcome = await runHandler(system, job, stage, run, { recordWithMove: true });
+  let persisted = await persistOutcome(system, run, stage, outcome, performance.now() - startedAt);
+  if (!persisted && 'ledger' in outcome && outcome.ledger) {
+    // The move that was to record the execution missed: the run left the visit, or an earlier attempt
+    // recorded this step. Run the stage again with the ledger on its own, whose answer tells which.
+    outcome = await runHandler(system, job, stage, run, { recordWithMove: false });
+    persisted = await persistOutcome(system, run, stage, outcome, performance.now() - startedAt);
+  }
   const durationMs = performance.now() - startedAt;
   system.metrics.stageDuration.observe({ stage: stage.name, outcome: outcome.kind }, durationMs / 1000);
-  const persisted = await persistOutcome(system, run, stage, outcome, durationMs);
   if (!persisted) {
     logEvent(system.logger, 'STAGE_STALE_JOB', logContext(run), { stage: stage.name, reason: 'the run changed while the stage ran' });
     return 'superseded';
@@ -43,9 +49,9 @@ export async function processStageJob(system: System, job: Job<StageJobData>): P
   return 'done';
 }
 
-async function runHandler(system: System, job: Job<StageJobData>, stage: StageDefinition, run: RunRow): Promise<StageOutcome> {
+async function runHandler(system: System, job: Job<StageJobData>, stage: StageDefinition, run: RunRow, options: StageOptions): Promise<StageOutcome> {
   try {
-    return await STAGE_HANDLERS[stage.name](system, run);
+    return await STAGE_HANDLERS[stage.name](system, run, options);
   } catch (error) {
     return outcomeForError(system, job, stage, run, error);
   }
@@ -101,11 +107,11 @@ async function persistOutcome(system: System, run: RunRow, stage: StageDefinitio
       return advanceToStage(system, run, stage.next, guard, { set: outcome.set, data });
     }
     case 'park':
-      return parkRun(system, run, outcome.park, guard);
+      return parkRun(system, run, outcome.park, { ...guard, ledger: outcome.ledger });
     case 'complete':
-      return completeRun(system, run, outcome.result, guard);
+      return completeRun(system, run, outcome.result, { ...guard, ledger: outcome.ledger });
     case 'fail':
-      return endRun(system, run, 'failed', outcome.error, guard);
+      return endRun(system, run, 'failed', outcome.error, { ...guard, ledger: outcome.ledger });
     case 'superseded':
       return undefined;
   }

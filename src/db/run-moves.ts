@@ -7,7 +7,11 @@
  *
  * A reviewer's decision rides on the move it causes (MoveSpec.decision): the decision row and its
  * review.decided event are two more CTEs of the same statement, so the compare-and-set, the audit row and the
- * events commit together or not at all, without a transaction's BEGIN and COMMIT round trips.
+ * events commit together or not at all, without a transaction's BEGIN and COMMIT round trips. A side-effect-free
+ * execution's ledger row rides the same way on the move that ends the execute visit (MoveSpec.ledger).
+ *
+ * On the stage hot path the statement also returns only what PostgreSQL computes (MoveSpec.base), and the
+ * runs table is laid out so that these updates are HOT (src/db/schema/runs.ts).
  *
  * Why not drizzle's builder here: every stage of every run goes through this, and building the CTE with
  * drizzle cost more CPU than the rest of the stage (measured with `npm run bench -- --cpu-prof-dir`). The
@@ -20,6 +24,7 @@ import { getTableColumns } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
 import type pg from 'pg';
 import type { RunEventType, RunStatus, StageName } from '../generated/contracts.ts';
+import type { LedgerRecord } from '../stages/executor.ts';
 import { runs, type NewRunRow, type RunRow } from './schema/index.ts';
 
 /** Values a move may set: plain data only (counters and clocks have their own switches). */
@@ -46,6 +51,13 @@ export interface MoveSpec {
   event?: MoveEvent;
   /** The reviewer's decision that causes this move, recorded in the same statement (see the header). */
   decision?: DecisionRecord;
+  /**
+   * The execution outcome this move records in the ledger (executions), in the same statement: the record is
+   * written only while the run is at the guarded visit, and the move happens only if the record was written,
+   * so the two commit together or not at all. A miss (undefined) then means the run left the visit or an
+   * earlier attempt recorded the step; the caller asks the ledger which (see executeOnce's recordWithMove).
+   */
+  ledger?: LedgerRecord;
   /**
    * The run exactly as it stands at the visit the guard pins (stage and attempt). When given, the statement
    * returns only the columns PostgreSQL computes, and the moved row is this one with the move applied: the
@@ -102,10 +114,19 @@ const SLIM_RETURNING = 'returning id, tenant_id, trace_id, thread_id, updated_at
 
 const shapes = new Map<string, Shape>();
 
+/** The keys whose value is not undefined, in the order given (a call site always gives the same order). */
+function presentKeys<T extends object>(record: T | undefined): (keyof T & string)[] {
+  const keys: (keyof T & string)[] = [];
+  for (const key in record) if (record[key] !== undefined) keys.push(key);
+  return keys;
+}
+
 function shapeOf(spec: MoveSpec): Shape {
-  const setKeys = Object.keys(spec.set ?? {}).filter((key) => (spec.set as Record<string, unknown>)[key] !== undefined).sort();
-  const guardKeys = (Object.keys(spec.guard ?? {}) as (keyof MoveGuard)[]).filter((key) => spec.guard?.[key] !== undefined).sort();
-  const signature = [setKeys.join(','), guardKeys.join(','), spec.bumpAttempt, spec.bumpExecutionSeq, Boolean(spec.event), Boolean(spec.decision), Boolean(spec.base)].join('|');
+  if (spec.ledger && spec.decision) throw new Error('a move records either a decision or an execution, not both');
+  const setKeys = presentKeys(spec.set);
+  const guardKeys = presentKeys(spec.guard);
+  const flags = [spec.bumpAttempt, spec.bumpExecutionSeq, spec.event, spec.decision, spec.ledger, spec.base].map((flag) => (flag ? 1 : 0)).join('');
+  const signature = `${setKeys.join(',')}|${guardKeys.join(',')}|${flags}`;
   let shape = shapes.get(signature);
   if (!shape) {
     shape = { name: `vetted_move_${createHash('sha1').update(signature).digest('hex').slice(0, 16)}`, text: buildText(setKeys, guardKeys, spec), setKeys, guardKeys };
@@ -114,7 +135,10 @@ function shapeOf(spec: MoveSpec): Shape {
   return shape;
 }
 
-/** $1 status, $2 run id, $3 allowed statuses, then the set values, then the guards, then the event. */
+/**
+ * $1 status, $2 run id, $3 allowed statuses, then the set values, the guards, the ledger record, and the
+ * decision or the event (valuesOf pushes them in this order).
+ */
 const SET_VALUES_FROM = 3;
 
 function buildText(setKeys: string[], guardKeys: (keyof MoveGuard)[], spec: MoveSpec): string {
@@ -127,14 +151,22 @@ function buildText(setKeys: string[], guardKeys: (keyof MoveGuard)[], spec: Move
   }
   if (spec.bumpAttempt) assignments.push('attempt = attempt + 1');
   if (spec.bumpExecutionSeq) assignments.push('execution_seq = execution_seq + 1');
-  const conditions = ['id = $2', 'status = any($3::text[])', ...guardKeys.map((key) => `"${GUARD_COLUMNS[key]}" = $${++n}`)];
-  const update = `update runs set ${assignments.join(', ')} where ${conditions.join(' and ')} ${spec.base ? SLIM_RETURNING : 'returning *'}`;
+  const atVisit = ['id = $2', 'status = any($3::text[])', ...guardKeys.map((key) => `"${GUARD_COLUMNS[key]}" = $${++n}`)].join(' and ');
+  let ledger = '';
+  if (spec.ledger) {
+    ledger = `led as (insert into executions (run_id, step, status, provider, payload_hash, result, finished_at)
+      select $2::uuid, $${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}::jsonb, now() where exists (select 1 from runs where ${atVisit})
+      on conflict do nothing returning run_id), `;
+    n += 5;
+  }
+  const where = spec.ledger ? `${atVisit} and exists (select 1 from led)` : atVisit;
+  const update = `update runs set ${assignments.join(', ')} where ${where} ${spec.base ? SLIM_RETURNING : 'returning *'}`;
   const columns = spec.base ? COMPUTED : 'moved.*';
   if (spec.decision) return withDecisionText(update, columns, n);
-  if (!spec.event) return `with moved as (${update}) select ${columns}, null::bigint as event_id from moved`;
+  if (!spec.event) return `with ${ledger}moved as (${update}) select ${columns}, null::bigint as event_id from moved`;
   const event = `insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
     select id, tenant_id, $${n + 1}, $${n + 2}, $${n + 3}::jsonb, trace_id, thread_id from moved returning id`;
-  return `with moved as (${update}), ev as (${event}) select ${columns}, ev.id as event_id from moved left join ev on true`;
+  return `with ${ledger}moved as (${update}), ev as (${event}) select ${columns}, ev.id as event_id from moved left join ev on true`;
 }
 
 /**
@@ -163,6 +195,10 @@ function valuesOf(spec: MoveSpec, shape: Shape): unknown[] {
   const values: unknown[] = [spec.to, spec.runId, [...spec.from]];
   for (const key of shape.setKeys) values.push(sqlValue(key, set[key]));
   for (const key of shape.guardKeys) values.push(spec.guard?.[key]);
+  if (spec.ledger) {
+    const { step, provider, payloadHash, result } = spec.ledger;
+    values.push(step, result.status === 'succeeded' ? 'succeeded' : 'failed', provider, payloadHash, JSON.stringify(result));
+  }
   if (spec.decision) {
     const { decision } = spec;
     const events = [decision.event, spec.event].filter((event) => event !== undefined);

@@ -32,6 +32,8 @@ export interface MoveGuard {
   actor: string;
   /** The reviewer's decision that causes the move, recorded with it in one statement. */
   decision?: TransitionInput['decision'];
+  /** The execution outcome the move records in the ledger, in the same statement (MoveSpec.ledger). */
+  ledger?: TransitionInput['ledger'];
 }
 
 /** Leaving a review behind: every move out of awaiting_human clears it. */
@@ -66,6 +68,7 @@ export async function advanceToStage(
     to: target.status,
     guard: guard.guard,
     decision: guard.decision,
+    ledger: guard.ledger,
     base: visitBase(run, guard),
     bumpAttempt: true,
     bumpExecutionSeq: options.bumpExecutionSeq,
@@ -111,6 +114,7 @@ export async function parkRun(system: System, run: RunRow, input: ParkInput, gua
     to: 'awaiting_human',
     guard: guard.guard,
     decision: guard.decision,
+    ledger: guard.ledger,
     base: visitBase(run, guard),
     set: {
       ...input.set,
@@ -156,6 +160,7 @@ export async function completeRun(system: System, run: RunRow, result: Execution
     to: 'completed',
     guard: guard.guard,
     decision: guard.decision,
+    ledger: guard.ledger,
     base: visitBase(run, guard),
     set: { ...CLEARED_REVIEW, result, completedAt: system.clock.now() },
     event: { type: 'run.completed', actor: guard.actor, data: { provider: result.provider, predictionId: result.predictionId ?? null } },
@@ -187,6 +192,7 @@ export async function endRun(
     to,
     guard: guard.guard,
     decision: guard.decision,
+    ledger: guard.ledger,
     base: visitBase(run, guard),
     set: { ...CLEARED_REVIEW, ...set, error, completedAt: system.clock.now() },
     event: { type: END_EVENTS[to].event, actor: guard.actor, data: { ...error, ...(run.pendingReviewId ? { reviewId: run.pendingReviewId } : {}) } },

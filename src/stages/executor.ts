@@ -62,8 +62,25 @@ export function isNotStartedError(error: unknown): error is ProviderNotStartedEr
   return error instanceof Error && (error as { notStarted?: unknown }).notStarted === true;
 }
 
+/**
+ * A finished step the executor did not write: the caller records it in the same statement as the run's move
+ * that ends the visit (MoveSpec.ledger in src/db/run-moves.ts), so the ledger and the run commit together.
+ */
+export interface LedgerRecord {
+  step: string;
+  provider: string;
+  payloadHash: string;
+  result: ExecutionResult;
+}
+
 export type ExecuteOutcome =
   | { kind: 'executed' | 'reused' | 'resumed' | 'repeated'; result: ExecutionResult }
+  /**
+   * A side-effect-free provider ran and nothing is recorded yet (`recordWithMove`): `record` goes into the
+   * run's next move. If that move cannot record it (the run left the visit, or an earlier attempt recorded the
+   * step), run the stage again without `recordWithMove`: the ledger's own answer then decides.
+   */
+  | { kind: 'executed_unrecorded'; result: ExecutionResult; record: LedgerRecord }
   /** Started before, no outcome and no way to find out: never guess, ask a person. */
   | { kind: 'uncertain'; predictionId: string | null }
   /**
@@ -79,6 +96,11 @@ export interface ExecuteOnceInput {
   ledger: ExecutionLedger;
   /** The run's attempt at the execute stage, so the ledger refuses a run that has moved on (LedgerVisit). */
   runAttempt?: number;
+  /**
+   * For a side-effect-free provider: leave the ledger write to the run's move (`executed_unrecorded`), one
+   * statement instead of two. Providers with side effects always go through the ledger first.
+   */
+  recordWithMove?: boolean;
 }
 
 export async function executeOnce(input: ExecuteOnceInput): Promise<ExecuteOutcome> {
@@ -102,10 +124,11 @@ export async function executeOnce(input: ExecuteOnceInput): Promise<ExecuteOutco
 /**
  * A provider with no effect outside Vetted may run before anything is recorded: the step's outcome is then
  * written once, and if an earlier attempt already recorded one, that outcome is the step's and is reused.
- * One write instead of two (begin, then finish).
+ * One write instead of two (begin, then finish); none of its own with `recordWithMove`.
  */
-async function executeSideEffectFree({ request, payloadHash, provider, ledger, runAttempt }: ExecuteOnceInput): Promise<ExecuteOutcome> {
+async function executeSideEffectFree({ request, payloadHash, provider, ledger, runAttempt, recordWithMove }: ExecuteOnceInput): Promise<ExecuteOutcome> {
   const result = await provider.execute(request, async () => undefined);
+  if (recordWithMove) return { kind: 'executed_unrecorded', result, record: { step: request.step, provider: provider.name, payloadHash, result } };
   const recorded = await ledger.recordOutcome({ runId: request.runId, step: request.step, provider: provider.name, payloadHash, result, runAttempt });
   if (!recorded) return { kind: 'superseded' };
   if (recorded.fresh) return { kind: 'executed', result };

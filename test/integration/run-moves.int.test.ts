@@ -74,6 +74,28 @@ describe('a move given the row of its visit (MoveSpec.base)', () => {
   });
 });
 
+describe('a move that records an execution (MoveSpec.ledger)', () => {
+  const record = { step: 'execute:1', provider: 'dry', payloadHash: 'h', result: { provider: 'dry', status: 'succeeded' as const, output: 'out' } };
+
+  it('writes the ledger row and moves the run together, and neither when the run is not at the visit', async () => {
+    const run = await claimedExtract();
+    const stale = await moveRun(system.database.pool, { ...extractToAssemble(run), guard: { stage: 'extract', attempt: run.attempt + 1 }, ledger: record });
+    expect(stale).toBeUndefined();
+    expect(await system.executions.listForRun(run.id)).toHaveLength(0);
+    const moved = await moveRun(system.database.pool, { ...extractToAssemble(run, run), ledger: record });
+    expect(moved?.run.status).toBe('assembling');
+    expect(await system.executions.listForRun(run.id)).toMatchObject([{ step: 'execute:1', status: 'succeeded', result: record.result }]);
+  });
+
+  it('leaves the run where it is when the step is recorded already', async () => {
+    const run = await claimedExtract();
+    await system.executions.recordOutcome({ runId: run.id, ...record, result: { ...record.result, output: 'first' } });
+    expect(await moveRun(system.database.pool, { ...extractToAssemble(run, run), ledger: record })).toBeUndefined();
+    expect((await system.runs.get(run.id))?.status).toBe('extracting');
+    expect(await system.executions.listForRun(run.id)).toMatchObject([{ result: { output: 'first' } }]);
+  });
+});
+
 describe('stage moves on the runs table', () => {
   it('are heap-only (HOT) updates: no index of runs covers or filters on what a stage changes', async () => {
     const run = await claimedExtract();

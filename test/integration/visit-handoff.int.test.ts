@@ -70,6 +70,23 @@ describe('stage visits handed over in process', () => {
 });
 
 describe('the ledger, guarded by the execute visit', () => {
+  it('a dry execution is recorded by the completing move itself, and the ledger row says what the run says', async () => {
+    const run = await runUpToExecute();
+    expect(await runStage(run, 'execute')).toBe('done');
+    const [completed, [entry]] = await Promise.all([system.runs.get(run.id), system.executions.listForRun(run.id)]);
+    expect(entry).toMatchObject({ step: 'execute:1', status: 'succeeded', provider: 'dry', result: completed?.result });
+    expect(entry?.finishedAt?.getTime()).toBeLessThanOrEqual(completed!.updatedAt.getTime());
+  });
+
+  it('a step an earlier attempt recorded is reused: the run completes with that outcome, not a new one', async () => {
+    const run = await runUpToExecute();
+    const recorded = { provider: 'dry', status: 'succeeded' as const, output: 'recorded by an earlier attempt' };
+    await system.executions.recordOutcome({ runId: run.id, step: 'execute:1', provider: 'dry', payloadHash: 'h', result: recorded, runAttempt: run.attempt });
+    expect(await runStage(run, 'execute')).toBe('done');
+    expect(await system.runs.get(run.id)).toMatchObject({ status: 'completed', result: recorded });
+    expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+  });
+
   it('writes nothing for a visit the run has left, and records the step at the current one', async () => {
     const run = await runUpToExecute();
     const step = { runId: run.id, step: 'execute:1', provider: 'dry', payloadHash: 'h' };

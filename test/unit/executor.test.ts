@@ -150,6 +150,26 @@ describe('executeOnce', () => {
     expect((await executeOnce({ request, payloadHash: 'h', provider, ledger, runAttempt: 2 })).kind).toBe('executed');
   });
 
+  it('with recordWithMove, a side-effect-free answer comes back unrecorded, for the run move to record', async () => {
+    const ledger = memoryLedger();
+    const { provider, calls } = countingProvider({ sideEffectFree: true });
+    const outcome = await executeOnce({ request, payloadHash: 'h', provider, ledger, runAttempt: 1, recordWithMove: true });
+    expect(outcome).toEqual({
+      kind: 'executed_unrecorded',
+      result: { provider: 'counting', status: 'succeeded', output: 'p1', predictionId: 'p1' },
+      record: { step: 'execute:1', provider: 'counting', payloadHash: 'h', result: { provider: 'counting', status: 'succeeded', output: 'p1', predictionId: 'p1' } },
+    });
+    expect(calls.execute).toBe(1);
+    expect(ledger.rows.size).toBe(0);
+  });
+
+  it('recordWithMove does not apply to a provider with side effects: the ledger still goes first', async () => {
+    const ledger = memoryLedger();
+    const { provider } = countingProvider({ sideEffectFree: false });
+    expect((await executeOnce({ request, payloadHash: 'h', provider, ledger, recordWithMove: true })).kind).toBe('executed');
+    expect(ledger.rows.get('r1/execute:1')?.status).toBe('succeeded');
+  });
+
   it('a side-effect-free answer for a run that left its visit is dropped, not recorded', async () => {
     const ledger = memoryLedger();
     const { provider } = countingProvider({ sideEffectFree: true });
