@@ -180,7 +180,7 @@ function reviewLines(context: BenchContext, vetted: VettedFigures, bare: { decis
     ...indent(spreadLines([
       { label: 'vetted: POST decision answered', valuesMs: review.decisionMs.get('latency') ?? [] },
       { label: 'vetted: decision sent → execution completed', valuesMs: review.decisionToCompletedMs.get('latency') ?? [] },
-      { label: 'vetted, database clock: run.resumed event → ledger started_at', valuesMs: vetted.databaseClock },
+      { label: 'vetted, database clock: run.resumed event → ledger row (dry: written by the completing move)', valuesMs: vetted.databaseClock },
       { label: 'bare: UPDATE + add answered', valuesMs: bare.decisionMs },
     ])),
     '',
@@ -237,8 +237,9 @@ function roundTripSplits(vetted: VettedReview, loads: readonly LoadRow[]): strin
 }
 
 /**
- * The same interval on the database's clock: the run.resumed event is written in the decision's transaction
- * (now() = that transaction's start), the ledger row when the execute stage begins. It leaves out the HTTP
+ * The decision → execution interval on the database's clock: the run.resumed event is written in the
+ * decision's transaction (now() = that transaction's start); the dry provider's ledger row is written by the
+ * move that completes the run, so this runs to the execution's end, not its start. It leaves out the HTTP
  * request and the reads before the transaction; a cross-check, not the figure. Empty if the schema moved.
  */
 async function decisionInDatabase(system: System, runIds: readonly string[]): Promise<number[]> {

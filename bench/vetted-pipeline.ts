@@ -23,8 +23,9 @@ export const VETTED_DESCRIPTION = [
   '        then extract → assemble → build (heuristic) → validate → execute (dry provider), one BullMQ queue each;',
   '        extract claims the run (UPDATE … RETURNING), later stages start from the row the previous move returned',
   '        (same process) or read it; each runs and commits its move plus an audit event (one statement) before',
-  '        adding the next job; execute also writes the idempotency ledger, guarded by the visit. Requests',
-  '        alternate flux-schnell (text to image) and whisper (audio attachment); all must end `completed`.',
+  '        adding the next job; execute\'s move also records the dry execution in the idempotency ledger (same',
+  '        statement). 7 statements per request. Requests alternate flux-schnell (text to image) and whisper',
+  '        (audio attachment); all must end `completed`.',
 ];
 
 export const vettedPhase: Phase = {
