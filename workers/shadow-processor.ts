@@ -1,7 +1,8 @@
 /**
- * Runs one `vetted-shadow` job: load the run's bundle, schema, quarantine and V3 candidate, build the V2
- * payload with the same builder backend, compare, and store one shadow report. It only reads the run and
- * never writes it: a shadow job cannot change, delay or fail the V3 run, and it never executes anything.
+ * Runs one `vetted-shadow` job: load the run's bundle, schema, quarantine and V3 candidate (from the row the
+ * build's move returned, when this process made it: src/shadow/built-rows.ts), build the V2 payload with the
+ * same builder backend, compare, and store one shadow report. It only reads the run and never writes it: a
+ * shadow job cannot change, delay or fail the V3 run, and it never executes anything.
  *
  * A repeated job (a retry after the insert committed) compares again and finds the row already there: the
  * insert is ON CONFLICT DO NOTHING on (run, build visit), which costs less than a lookup before every report.
@@ -15,6 +16,7 @@ import { insertShadowReport } from '../src/db/shadow-reports-repository.ts';
 import { logEvent } from '../src/observability/logger.ts';
 import type { ShadowJobData } from '../src/queue/queues.ts';
 import { logContext } from '../src/services/run-transitions.ts';
+import { takeBuiltRow } from '../src/shadow/built-rows.ts';
 import { failedComparison, shadowBuild } from '../src/shadow/compare.ts';
 import { createLegacyV2Builder, type LegacyV2Builder } from '../src/shadow/legacy-v2-builder.ts';
 import type { ShadowComparison } from '../src/shadow/types.ts';
@@ -31,9 +33,12 @@ export async function processShadowJob(system: System, job: Job<ShadowJobData>, 
   return shadowRun(system, job.data, options);
 }
 
-/** Writes the shadow report of one build visit (once: a repeated job's insert finds the row and does nothing). */
+/**
+ * Writes the shadow report of one build visit (once: a repeated job's insert finds the row and does nothing).
+ * It starts from the row that build's move returned when this process made it, else reads the run.
+ */
 export async function shadowRun(system: System, data: ShadowJobData, options: ShadowProcessorOptions = {}): Promise<ShadowJobResult> {
-  const run = await system.runs.get(data.runId);
+  const run = takeBuiltRow(system, data.runId, data.attempt) ?? (await system.runs.get(data.runId));
   if (!run) return 'gone';
   const comparison = await compareRun(system, run, options);
   const inserted = await insertShadowReport(system.database.db, {

@@ -8,6 +8,7 @@ import type { RunRow } from '../db/schema/index.ts';
 import { createShadowSettingsRepository, type ShadowSettingsRepository } from '../db/shadow-settings-repository.ts';
 import { logEvent } from '../observability/logger.ts';
 import { logContext } from '../services/run-transitions.ts';
+import { keepBuiltRow } from './built-rows.ts';
 import type { System } from '../system.ts';
 import { decideShadow, type ShadowDecision } from './sampling.ts';
 
@@ -28,9 +29,12 @@ export function shadowSettingsOf(system: System): ShadowSettingsRepository {
   return repository;
 }
 
-/** The run as it was when its build stage ran: the visit number names the candidate being compared. */
+/**
+ * The run as the build stage's move returned it: the visit number names the candidate being compared, and
+ * the row is handed to that build's shadow job if it runs in this process (built-rows.ts).
+ */
 export interface BuiltRun {
-  run: Pick<RunRow, 'id' | 'tenantId' | 'model' | 'request' | 'traceId' | 'threadId'>;
+  run: RunRow;
   buildAttempt: number;
 }
 
@@ -50,6 +54,9 @@ async function shadowIfChosen(system: System, { run, buildAttempt }: BuiltRun): 
   // Nothing to look up when the request decided; otherwise the tenant's settings come from a 10-second cache.
   const settings = requested === undefined ? await shadowSettingsOf(system).forTenant(run.tenantId) : [];
   const decision = decideShadow({ runId: run.id, requested, model: run.model, settings, defaultRate: system.config.shadow.sampleRate });
-  if (decision.shadow) await system.queues.enqueueShadow({ runId: run.id, attempt: buildAttempt });
+  if (decision.shadow) {
+    keepBuiltRow(system, run, buildAttempt);
+    await system.queues.enqueueShadow({ runId: run.id, attempt: buildAttempt });
+  }
   return decision;
 }

@@ -9,6 +9,7 @@ import { runs, type RunRow, type ShadowReportRow } from '../../src/db/schema/ind
 import { findShadowReport, listRunShadowReports } from '../../src/db/shadow-reports-repository.ts';
 import { registerModel } from '../../src/services/model-catalog.ts';
 import { createLegacyV2Builder } from '../../src/shadow/legacy-v2-builder.ts';
+import { keepBuiltRow, takeBuiltRow } from '../../src/shadow/built-rows.ts';
 import { shadowSettingsOf, triggerShadow } from '../../src/shadow/trigger.ts';
 import type { System } from '../../src/system.ts';
 import { shadowRun } from '../../workers/shadow-processor.ts';
@@ -111,6 +112,18 @@ describe('failures stay in shadow mode', () => {
     expect(builds).toBe(1);
     // Same bundle and schema, so the rebuilt V2 payload is the one the reuse gave.
     expect((await findShadowReport(api.system.database.db, run.id, 91))?.v2Payload).toEqual(reused?.v2Payload);
+  });
+
+  it("compares the row its build's move returned when that was in this process, and reads the run otherwise", async () => {
+    const run = await settle(api.system, (await submit(api.system, { model: CANARY_MODEL_REF, prompt: 'a white egret' })).id, ['completed']);
+    const candidate = { ...run.candidate!, payload: { ...run.candidate!.payload, prompt: 'as the build left it' } };
+    keepBuiltRow(api.system, { ...run, candidate }, 70);
+    expect(await shadowRun(api.system, { runId: run.id, attempt: 70 })).toBe('reported');
+    expect((await findShadowReport(api.system.database.db, run.id, 70))?.v3Payload).toMatchObject({ prompt: 'as the build left it' });
+    // Taken once: another job for the same build reads the run (and finds the report written).
+    expect(takeBuiltRow(api.system, run.id, 70)).toBeUndefined();
+    expect(await shadowRun(api.system, { runId: run.id, attempt: 71 })).toBe('reported');
+    expect((await findShadowReport(api.system.database.db, run.id, 71))?.v3Payload).toEqual(run.candidate?.payload);
   });
 
   it('a shadow job that cannot be queued is logged, never thrown into the V3 path', async () => {
