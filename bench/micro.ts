@@ -2,6 +2,8 @@
  * Phase `micro`: what single steps cost in-process, in microseconds, with no queue in the way.
  * - `models.getSchema` on a key already in the in-memory cache: what extract/build/validate pay per run
  *   for the schema once a worker has seen the model;
+ * - `extractAndStore` of a source already cached: what a run with an inline `modelSource` pays instead
+ *   (the content hash that keys the cache, then the same lookup);
  * - `extractModelSchema` on the real model files: what that cache saves;
  * - `validatePayload` on a payload the heuristic builder built (and, for scale, the assembler and the
  *   builder themselves).
@@ -9,10 +11,9 @@
  * gives the median round's mean and the fastest round's mean.
  */
 import { assembleContext } from '../src/stages/context-assembler.ts';
-import { extractModelSchema } from '../src/stages/schema-extractor/index.ts';
+import { extractModelSchema, extractionCacheKey } from '../src/stages/schema-extractor/index.ts';
 import { validatePayload } from '../src/stages/validator/index.ts';
-import { sourceCacheKey } from '../src/services/model-catalog.ts';
-import { isPlainObject } from '../src/stages/example-quarantine.ts';
+import { extractAndStore } from '../src/services/model-catalog.ts';
 import { createSystem, type System } from '../src/system.ts';
 import type { Phase } from './phase.ts';
 import type { MicroRow } from './report.ts';
@@ -40,8 +41,7 @@ export const microPhase: Phase = {
 
 async function measureModel(system: System, model: (typeof BENCH_MODELS)[number], index: number): Promise<MicroRow[]> {
   const source = await readModelSource(model.file);
-  if (!isPlainObject(source)) throw new Error(`${model.file} is not a JSON object`);
-  const schemaKey = sourceCacheKey(source);
+  const schemaKey = extractionCacheKey(source);
   const schema = await system.models.getSchema(schemaKey);
   if (!schema) throw new Error(`${model.ref}: schema ${schemaKey} missing after registration`);
   const quarantine = await system.models.getQuarantine(schemaKey);
@@ -52,6 +52,7 @@ async function measureModel(system: System, model: (typeof BENCH_MODELS)[number]
   const candidate = await builder.build({ bundle, schema });
   return [
     await measureAsync(`models.getSchema, cached (${model.ref})`, () => system.models.getSchema(schemaKey)),
+    await measureAsync(`extractAndStore, cached, inline source (${model.ref})`, () => extractAndStore(system, source)),
     measureSync(`extractModelSchema (${model.ref})`, () => extractModelSchema(source)),
     measureSync(`validatePayload (${model.ref})`, () => validatePayload({ candidate, schema, bundle, quarantine })),
     measureSync(`assembleContext (${model.ref})`, () => assembleContext(request, assembleOptions)),

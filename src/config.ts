@@ -179,6 +179,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return deepFreeze({ ...config, ...overrides });
 }
 
+/**
+ * The process environment for one command: `defaults` apply where a variable is unset (or empty), `over`
+ * replaces what is set. `vetted demo` logs at warn unless LOG_LEVEL says otherwise, and points the adapters
+ * at its simulators; loadConfig then checks the result like any environment.
+ */
+export function commandEnv(defaults: Partial<Record<EnvKey, string>>, over: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [key, value] of Object.entries(defaults)) if (env[key] === undefined || env[key] === '') env[key] = value;
+  return { ...env, ...over };
+}
+
 /** Secrets in the configuration, for the redactor: they must never reach a stored snapshot or a log line. */
 export function configSecrets(config: Config): string[] {
   return [config.openai.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret].filter((s): s is string => Boolean(s));

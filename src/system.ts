@@ -11,11 +11,12 @@ import { createDecisionsRepository, type DecisionsRepository } from './db/decisi
 import { createExecutionsRepository, type ExecutionsRepository } from './db/executions-repository.ts';
 import { createModelsRepository, type ModelsRepository } from './db/models-repository.ts';
 import { createRunsRepository, type RunsRepository } from './db/runs-repository.ts';
+import { connectionErrorReporter, type ConnectionErrorReporter } from './observability/connection-errors.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { createRedactor, type Redactor } from './observability/redact.ts';
 import { systemClock, type Clock } from './ports.ts';
-import { createQueues, type QueueSet } from './queue/queues.ts';
+import { createQueues, createRedisConnection, type QueueSet } from './queue/queues.ts';
 import { withTimeout } from './util/with-timeout.ts';
 
 export interface System {
@@ -28,12 +29,17 @@ export interface System {
   queues: QueueSet;
   adapters: AdapterRegistry;
   logger: Logger;
+  /** Logs a connection error at most once per source and interval (observability/connection-errors.ts). */
+  reportConnectionError: ConnectionErrorReporter;
   metrics: Metrics;
   redact: Redactor;
   clock: Clock;
   newId: () => string;
   close(): Promise<void>;
 }
+
+/** How long Redis gets to answer at start-up before the process gives up, naming REDIS_URL. */
+const REDIS_TIMEOUT_MS = 5000;
 
 export interface SystemOptions {
   adapters?: AdapterOverrides;
@@ -66,11 +72,20 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
       throw new VettedError('SERVICE_UNAVAILABLE', `Applying the migrations in drizzle/ failed (${reason}). The database may hold tables from an incompatible build; point DATABASE_URL at a fresh database or fix the schema.`, { cause: error });
     });
   }
-  const queues = createQueues(config.redisUrl, config.queuePrefix);
   try {
-    await withTimeout(queues.connection.ping(), 5000, 'Redis PING');
+    await probeRedis(config.redisUrl);
   } catch (error) {
-    await Promise.all([queues.close().catch(() => undefined), database.close()]);
+    await database.close();
+    throw serviceUnavailable('Redis', config.redisUrl, error);
+  }
+  const reportConnectionError = connectionErrorReporter(logger);
+  const queues = createQueues(config.redisUrl, config.queuePrefix, (error) => reportConnectionError('Redis (queues)', error));
+  try {
+    await withTimeout(queues.connection.ping(), REDIS_TIMEOUT_MS, 'Redis PING');
+  } catch (error) {
+    // Redis went away between the probe and here: drop the connection rather than wait for it to come back.
+    queues.connection.disconnect();
+    await Promise.all([withTimeout(queues.close(), 1000, 'closing the queues').catch(() => undefined), database.close()]);
     throw serviceUnavailable('Redis', config.redisUrl, error);
   }
   return {
@@ -83,6 +98,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     queues,
     adapters: createAdapterRegistry(config, options.adapters),
     logger,
+    reportConnectionError,
     metrics: createMetrics(),
     redact,
     clock: options.clock ?? systemClock,
@@ -92,4 +108,31 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
       await database.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Asks Redis once, on a connection of its own that never retries. The queues' connection must retry forever
+ * (BullMQ's blocking workers need that), so trying it first against a closed port would leave a reconnect
+ * loop behind, and every queue printing each refused attempt, instead of one clear error.
+ */
+async function probeRedis(redisUrl: string): Promise<void> {
+  const probe = createRedisConnection(redisUrl, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: REDIS_TIMEOUT_MS,
+  });
+  // The error event carries the reason (ECONNREFUSED, WRONGPASS...); connect() only says the connection closed.
+  let reason: unknown;
+  probe.on('error', (error: unknown) => {
+    reason ??= error;
+  });
+  try {
+    await withTimeout(probe.connect().then(() => probe.ping()), REDIS_TIMEOUT_MS, 'Redis');
+  } catch (error) {
+    throw reason ?? error;
+  } finally {
+    probe.disconnect();
+  }
 }

@@ -9,6 +9,7 @@ import type { RunsRepository } from '../src/db/runs-repository.ts';
 import { resolveRunModel } from '../src/services/model-catalog.ts';
 import type { ParkInput } from '../src/services/run-transitions.ts';
 import { assembleContext } from '../src/stages/context-assembler.ts';
+import { assertEditsNameInputs } from '../src/stages/edit-targets.ts';
 import { executeOnce, type LedgerRecord } from '../src/stages/executor.ts';
 import { decideGate, informationReview, payloadHash } from '../src/stages/gate.ts';
 import { validatePayload } from '../src/stages/validator/index.ts';
@@ -72,6 +73,7 @@ const assemble: StageHandler = async (system, run) => {
 const build: StageHandler = async (system, run) => {
   const schema = await loadSchema(system, run);
   const bundle = requireField(run.bundle, 'a bundle', run);
+  assertEditsNameInputs(bundle, schema);
   const candidate = await system.adapters.builder(run.builder).build({ bundle, schema });
   return {
     kind: 'advance',

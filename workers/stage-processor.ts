@@ -30,7 +30,7 @@ export async function processStageJob(system: System, job: Job<StageJobData>): P
   if (!run) return recoverHandoff(system, job.data);
 
   const startedAt = performance.now();
-  let outcome = await runHandler(system, job, stage, run, { recordWithMove: true });
+  let outcome = await runHandler(system, job, stage, run, { recordWithMove: isFirstTry(job) });
   let persisted = await persistOutcome(system, run, stage, outcome, performance.now() - startedAt);
   if (!persisted && 'ledger' in outcome && outcome.ledger) {
     // The move that was to record the execution missed: the run left the visit, or an earlier attempt
@@ -47,6 +47,15 @@ export async function processStageJob(system: System, job: Job<StageJobData>): P
   // Shadow mode (V2 beside V3) once the candidate is stored; detached, so it never holds up or fails this run.
   if (stage.name === 'build' && outcome.kind === 'advance') void triggerShadow(system, { run: persisted, buildAttempt: run.attempt });
   return 'done';
+}
+
+/**
+ * BullMQ's first try of this job (not a retry, not a stalled job started again). Only a first try may leave a
+ * side-effect-free execution to be recorded by the run's move: a later try may find the step recorded by an
+ * earlier one, and must ask the ledger before running anything (executor.ts, executeUnrecorded).
+ */
+function isFirstTry(job: Job<StageJobData>): boolean {
+  return job.attemptsMade === 0 && (job.attemptsStarted ?? 0) <= 1;
 }
 
 async function runHandler(system: System, job: Job<StageJobData>, stage: StageDefinition, run: RunRow, options: StageOptions): Promise<StageOutcome> {

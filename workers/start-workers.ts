@@ -28,13 +28,18 @@ export interface StartWorkersOptions {
   kinds?: readonly WorkKind[];
   /** Overrides the configured per-stage concurrency. */
   concurrency?: Partial<Record<StageName, number>>;
+  /**
+   * How long a job's lock lasts without renewal, and how often workers look for jobs whose lock ran out (a
+   * worker killed mid-job): BullMQ's defaults, 30 s each, unless a test needs to see a stall sooner.
+   */
+  stall?: { lockDurationMs: number; stalledIntervalMs: number };
 }
 
 export function startWorkers(system: System, options: StartWorkersOptions = {}): RunningWorkers {
   const kinds = options.kinds ?? WORK_KINDS;
   const workers = kinds.map((kind) => {
     const worker = createWorker(system, kind, options);
-    worker.on('error', (error) => system.logger.error({ err: error, queue: kind }, 'worker connection error'));
+    worker.on('error', (error) => system.reportConnectionError('Redis (workers)', error));
     worker.on('failed', (job, error) => {
       const final = !job || job.attemptsMade >= (job.opts.attempts ?? 1);
       const fields = { err: error, queue: kind, runId: (job?.data as { runId?: string } | undefined)?.runId, attempt: job?.attemptsMade };
@@ -58,6 +63,7 @@ function createWorker(system: System, kind: WorkKind, options: StartWorkersOptio
     prefix: system.config.queuePrefix,
     // A worker killed mid-job leaves it stalled; it goes back to the queue up to this many times.
     maxStalledCount: 3,
+    ...(options.stall ? { lockDuration: options.stall.lockDurationMs, stalledInterval: options.stall.stalledIntervalMs } : {}),
   };
   if (kind === 'expiry') {
     const processor: Processor = (job, token) => processExpiryJob(system, job, token);

@@ -26,9 +26,12 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
     schema: {
       tags: ['runs'],
       summary: 'Enqueue a generation request',
-      description: 'The run is stored in PostgreSQL before this answers. A repeated requestKey returns the existing run (200 instead of 202).',
+      description:
+        'The run is stored in PostgreSQL before this answers. A repeated requestKey returns the existing run (200 instead of 202). ' +
+        'Refused before anything is stored: a bad attachment (400), a model the catalog does not have (404), an inline modelSource ' +
+        'that is not a usable model (422), or one that contradicts `model` (400).',
       body: ref('generation-request'),
-      response: { 200: runAccepted, 202: runAccepted, ...commonErrors },
+      response: { 200: runAccepted, 202: runAccepted, ...commonErrors, 422: ref('problem') },
     },
   }, async (request, reply) => {
     const caller = principal(request);

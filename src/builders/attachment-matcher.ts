@@ -7,7 +7,8 @@
  * generic file field (or, for a mask, an image field) as a fallback. Pairs are taken greedily, best first: exact kind over
  * fallback, more name words shared with the field (`style.png` → `style_image`), required fields, field order,
  * attachment order. A single field takes one attachment; a list field takes every compatible one left; an
- * attachment goes to one field only.
+ * attachment goes to one field only. Every placement a person could disagree with gets a note: a fallback, a
+ * choice made by order with no name to go by, and an attachment left unused.
  */
 import type { Attachment, FieldSpec, ModelSchema } from '../generated/contracts.ts';
 import { CONFIDENCE } from './confidence.ts';
@@ -23,7 +24,7 @@ export interface AttachmentAssignment {
   confidence: number;
 }
 
-/** The assignments, in field order, and notes on attachments left over or placed as a fallback. */
+/** The assignments, in field order, and notes on attachments left over, placed as a fallback, or placed by order alone. */
 export interface AttachmentMatch {
   assignments: AttachmentAssignment[];
   notes: string[];
@@ -73,7 +74,7 @@ export function matchAttachments(
       confidence: Math.min(...taken.map((entry) => entry.confidence)),
     });
   }
-  return { assignments, notes: matchNotes(attachments, kinds, pairs, used, chosen) };
+  return { assignments, notes: matchNotes(attachments, kinds, pairs, used, chosen, offered) };
 }
 
 /** The kind of file an attachment is, from its mime type and, for masks, its name. */
@@ -137,21 +138,53 @@ function matchNotes(
   pairs: readonly Pair[],
   used: ReadonlySet<number>,
   chosen: ReadonlyMap<string, { attachment: number }[]>,
+  offered: ReadonlySet<MediaKind>,
 ): string[] {
   const notes: string[] = [];
   attachments.forEach((attachment, index) => {
-    if (!used.has(index)) {
-      const reason = pairs.some((pair) => pair.attachment === index) ? 'every field that takes it is already filled' : `the model has no ${kinds[index]} input`;
-      notes.push(`attachment ${label(attachment)} (${attachment.mimeType}) was not used: ${reason}`);
-    }
+    if (!used.has(index)) notes.push(`attachment ${label(attachment)} (${attachment.mimeType}) was not used: ${unusedReason(index, kinds, pairs, offered)}`);
   });
-  for (const [field, taken] of chosen) {
-    for (const { attachment } of taken) {
-      const pair = pairs.find((candidate) => candidate.attachment === attachment && candidate.field.name === field);
-      if (pair && !pair.exact) notes.push(`attachment ${label(attachments[attachment])} went to ${field} as a fallback; please check`);
-    }
+  const placed = [...chosen].flatMap(([field, taken]) =>
+    taken.flatMap(({ attachment }) => pairs.filter((pair) => pair.attachment === attachment && pair.field.name === field)),
+  );
+  const byName = new Set(placed.filter((pair) => pair.exact && pair.shared > 0).map((pair) => pair.attachment));
+  for (const pair of placed) {
+    if (!pair.exact) notes.push(`attachment ${label(attachments[pair.attachment])} went to ${pair.field.name} as a fallback; please check`);
+    else if (pair.shared === 0) notes.push(...guessNote(pair, attachments, pairs, byName));
   }
   return notes;
+}
+
+function unusedReason(index: number, kinds: readonly MediaKind[], pairs: readonly Pair[], offered: ReadonlySet<MediaKind>): string {
+  if (pairs.some((pair) => pair.attachment === index)) return 'every field that takes it is already filled';
+  // The model has such a field, but it was left out of matching because a person had already set it.
+  const kind = kinds[index] ?? 'file';
+  return offered.has(kind) ? `every ${kind} input was already set` : `the model has no ${kind} input`;
+}
+
+/**
+ * An attachment placed by kind and order, with no name to go by, where there was a choice: the attachment could
+ * have gone to another field, or another unnamed attachment could have gone to this one. The placement is a guess a
+ * reviewer should see (five unnamed photos: the second lands in an optional style field only by order).
+ */
+function guessNote(pair: Pair, attachments: readonly Attachment[], pairs: readonly Pair[], byName: ReadonlySet<number>): string[] {
+  const otherFields = pairs.filter((other) => other.attachment === pair.attachment && other.exact && other.field !== pair.field);
+  // A list field takes every such file, so no other file lost out; a file placed by its name never competed.
+  const otherFiles =
+    pair.field.type === 'array'
+      ? []
+      : pairs.filter((other) => other.field === pair.field && other.exact && other.attachment !== pair.attachment && !byName.has(other.attachment));
+  if (otherFields.length === 0 && otherFiles.length === 0) return [];
+  const reasons: string[] = [];
+  if (otherFields.length > 0) reasons.push(`it could also have gone to ${listOf(otherFields.map((other) => other.field.name))}`);
+  if (otherFiles.length > 0) reasons.push(`${listOf(otherFiles.map((other) => label(attachments[other.attachment])))} could also have gone there`);
+  return [`attachment ${label(attachments[pair.attachment])} went to ${pair.field.name} by file type and order, not by name (${reasons.join('; ')}); please check`];
+}
+
+/** Up to three names, then how many more. */
+function listOf(names: readonly string[]): string {
+  const unique = [...new Set(names)];
+  return unique.length <= 3 ? unique.join(', ') : `${unique.slice(0, 3).join(', ')} and ${unique.length - 3} more`;
 }
 
 function label(attachment: Attachment | undefined): string {

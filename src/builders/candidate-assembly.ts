@@ -14,13 +14,17 @@ export interface FieldValue {
 
 export type FieldValues = Map<string, FieldValue>;
 
-/** A person's edits win over everything a builder would choose; edits to unknown fields are left for the validator. */
+/**
+ * A person's edits win over everything a builder would choose. An edit naming no input of the model never
+ * gets here through the pipeline (the build stage refuses the request first, src/stages/edit-targets.ts);
+ * a caller that skips that check gets a note, and the edit stays out of the payload.
+ */
 export function applyHumanEdits(bundle: RequestBundle, fields: readonly FieldSpec[], values: FieldValues, notes: string[]): void {
   const known = new Set(fields.map((field) => field.name));
   for (const [name, value] of Object.entries(bundle.humanEdits)) {
     if (value === undefined) continue;
     if (!known.has(name)) {
-      notes.push(`the edit to ${name} names no input of this model; left for the validator`);
+      notes.push(`the edit to ${name} names no input of this model; left out`);
       continue;
     }
     values.set(name, { value, provenance: { source: 'human_edit', confidence: CONFIDENCE.humanEdit } });

@@ -1,11 +1,11 @@
 /**
  * The rules that find explicit values in the prompt by field name or value shape (`seed=42`, `width 768`,
- * `768x512`, `16:9`, `as png`, `DDIM scheduler`); phrase-rules.ts has the rest. Each rule returns candidate directives; the scanner
- * (prompt-directives.ts) settles overlaps and context. Every value is a token the user wrote, read by
- * value-reading.ts, so a directive can always cite its phrase as evidence.
+ * `768x512`, `as png`, `DDIM scheduler`); phrase-rules.ts and ratio-rules.ts have the rest. Each rule returns
+ * candidate directives; the scanner (prompt-directives.ts) settles overlaps and context. Every value is a token
+ * the user wrote, read by value-reading.ts, so a directive can always cite its phrase as evidence.
  */
 import type { FieldSpec } from '../generated/contracts.ts';
-import { clauseEndsAt, isFillerOnly, isNumeric, makeDirective, windowBefore } from './clause-words.ts';
+import { isFillerOnly, isNumeric, makeDirective, windowBefore } from './clause-words.ts';
 import { WORD_CHAR, type Directive, type DirectiveForm, type RuleContext } from './directive-types.ts';
 import { ROLE_KEYWORDS, escapeRegExp, fieldNames, identifierWords, phrasePattern } from './field-vocabulary.ts';
 
@@ -90,10 +90,27 @@ function readNamed(text: string, match: RegExpExecArray, field: FieldSpec): Dire
   }
   if (separator.kind === 'space' && typeof read.value === 'number' && UNIT_AFTER.test(text.slice(read.end))) return null;
   // Without `=`, `:` or `--`, a one-word name right after a content word, with a free number or switch after it,
-  // is part of the description (`random seed 42`, `refine steps 10` for a model without refine steps).
+  // is part of the description (`random seed 42`, `refine steps 10` for a model without refine steps), unless it
+  // is a seed number ending the prompt.
   const oneWord = !/[\s_-]/.test(match[2] ?? '');
-  if (form !== 'assign' && oneWord && !hasEnum(field) && afterContentWord(text, start)) return null;
+  if (form !== 'assign' && oneWord && !hasEnum(field) && afterContentWord(text, start) && !isTrailingSeed(text, field, start, read.end)) {
+    return null;
+  }
   return makeDirective(text, start, read.end, form, 'named', [{ field: field.name, value: read.value, fit: read.fit }]);
+}
+
+/** Words that make `<word> seed` the name of another input (random_seed, image_seed, manual_seed in real models). */
+const SEED_QUALIFIERS: ReadonlySet<string> = new Set(['random', 'image', 'manual', 'noise', 'variation']);
+const PROMPT_END = /^\s*[.!]?\s*$/;
+
+/**
+ * `a red fox seed 42`: `seed <number>` ending the whole prompt is a setting even right after a content word
+ * (a missing comma, not a seed in the picture). Only the seed: `stone steps 100` may well be the picture.
+ */
+function isTrailingSeed(text: string, field: FieldSpec, start: number, end: number): boolean {
+  if (field.role !== 'seed' || !PROMPT_END.test(text.slice(end))) return false;
+  const previous = PREVIOUS_WORD.exec(windowBefore(text, start))?.[1]?.toLowerCase() ?? '';
+  return !SEED_QUALIFIERS.has(previous);
 }
 
 function afterContentWord(text: string, start: number): boolean {
@@ -134,29 +151,6 @@ export function sizeRule(context: RuleContext): Directive[] {
         { field: height.name, value: h, fit: fitOf(height, h) },
       ]),
     );
-  }
-  return found;
-}
-
-const RATIO = /(?<![\p{L}\p{N}_:.])(\d{1,2}:\d{1,2})/gu;
-
-const RATIO_LEAD = /(?:^|[^\p{L}\p{N}_])(?:in|at|as)\s+$/iu;
-
-/**
- * A bare `16:9`, only when it is one of the aspect ratio field's options, and only standing apart from the
- * description (`a fox, 16:9`, `a fox in 16:9`), so `a 1:1 scale model` keeps its words.
- */
-export function ratioRule(context: RuleContext): Directive[] {
-  const field = context.primary.get('aspect_ratio');
-  if (!field || !hasEnum(field)) return [];
-  const found: Directive[] = [];
-  for (const match of context.text.matchAll(RATIO)) {
-    const end = match.index + match[0].length;
-    const member = findEnumMember(field, match[0]);
-    if (member === undefined || !endsToken(context.text, end)) continue;
-    const led = RATIO_LEAD.test(windowBefore(context.text, match.index)) && clauseEndsAt(context.text, end);
-    const ratio = makeDirective(context.text, match.index, end, 'loose', 'ratio', [{ field: field.name, value: member, fit: 'ok' }]);
-    found.push({ ...ratio, needsOwnClause: !led });
   }
   return found;
 }

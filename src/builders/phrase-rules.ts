@@ -19,7 +19,10 @@ const IN_AS_BEFORE = /(?:^|[^\p{L}\p{N}_])(?:in|as)\s+$/iu;
 
 /**
  * `4 images` → num_outputs. It counts in a clause of its own (`a cat, 4 images`), at the head of the prompt
- * (`4 images of a cat`, span through `of`) or after `in`/`as` (`a cat in 4 variations`). The number must fit.
+ * (`4 images of a cat`, span through `of`) or after `in`/`as` (`a cat in 4 variations`). In those places it
+ * cannot be picture content, so a count the model cannot make (`5 images` with at most 4) is still the
+ * user's word: it is kept as written, and the validator's range issue sends the run to a person, as for
+ * `width 100`. Dropping it would execute a payload that quietly ignores what was asked.
  */
 export function countRule(context: RuleContext): Directive[] {
   const field = context.primary.get('num_outputs');
@@ -29,7 +32,6 @@ export function countRule(context: RuleContext): Directive[] {
     const before = windowBefore(context.text, match.index);
     if (DETERMINER_BEFORE.test(before)) continue;
     const value = Number(match[1]);
-    if (value < 1 || fitOf(field, value) !== 'ok') continue;
     let end = match.index + match[0].length;
     const of = OF_AFTER.exec(context.text.slice(end));
     let needsOwnClause = !IN_AS_BEFORE.test(before);
@@ -37,7 +39,7 @@ export function countRule(context: RuleContext): Directive[] {
       end += of[0].length;
       needsOwnClause = false;
     }
-    const count = makeDirective(context.text, match.index, end, 'loose', 'count', [{ field: field.name, value, fit: 'ok' }]);
+    const count = makeDirective(context.text, match.index, end, 'loose', 'count', [{ field: field.name, value, fit: fitOf(field, value) }]);
     // The evidence is `4 images`; the span also covers a following `of`, so `4 images of a cat` leaves `a cat`.
     found.push({ ...count, phrase: match[0], needsOwnClause });
   }

@@ -12,15 +12,15 @@ import {
   namedLabel,
   namedValueRule,
   optionThenNameRule,
-  ratioRule,
   sizeRule,
 } from './directive-rules.ts';
+import { leftoverNotes } from './leftover-notes.ts';
 import { countRule, scaleRule, stepsRule, toggleRule } from './phrase-rules.ts';
+import { namedRatioRule, ratioRule } from './ratio-rules.ts';
 import { FORM_RANK, overlaps, type Directive, type DirectiveForm, type RuleContext, type Span } from './directive-types.ts';
 import {
   compareText,
   fieldNames,
-  identifierWords,
   mediaKindOfField,
   orderedFields,
   phrasePattern,
@@ -61,7 +61,7 @@ export interface DirectiveScan {
 /** Roles the prompt text may never fill: secrets and system prompts come from people, files from attachments. */
 const NEVER_FROM_TEXT = new Set<FieldRole>(['secret', 'system_prompt']);
 
-const RULES = [namedValueRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule];
+const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule];
 
 /**
  * Scans the prompt for explicit values for the schema's fields. Never reads secrets, system prompts or file
@@ -107,7 +107,7 @@ function ruleContext(text: string, schema: ModelSchema): RuleContext {
     textFields: readable.filter((field) => field.type === 'string' && !hasEnum(field)),
     secretFields: fields.filter((field) => field.role === 'secret'),
     primary,
-    // Only needed for an unconsumed `--flag`, so computed on demand.
+    // Only needed for leftovers (an unconsumed `--flag` or `seed=42`) and label checks, so computed on demand.
     isKnownName: (words, except) =>
       fields.some((field) => field !== except && fieldNames(field, primary.get(field.role) === field).includes(words)),
   };
@@ -188,24 +188,6 @@ function valueNotes(value: ScannedValue, schema: ModelSchema): string[] {
 /** The secret itself is never repeated, not even in a note. */
 function secretNote(field: string): string {
   return `a value for ${field} was written in the prompt; it was taken out and not used (secrets come only from a reviewer's edit)`;
-}
-
-const FLAG = /(?<![\p{L}\p{N}_-])--([\p{L}][\p{L}\p{N}_-]*)/gu;
-const NEGATIVE_LABEL = /(?<![\p{L}\p{N}_-])negative[\s_-]*prompt\s*[:=]/iu;
-
-/** Explicit-looking phrases nothing consumed: a `--flag` the model does not have, a negative prompt with nowhere to go. */
-function leftoverNotes(text: string, accepted: readonly Directive[], context: RuleContext): string[] {
-  const notes: string[] = [];
-  for (const match of text.matchAll(FLAG)) {
-    const span = { start: match.index, end: match.index + match[0].length };
-    if (accepted.some((taken) => overlaps(taken, span)) || context.isKnownName(identifierWords(match[1] ?? ''))) continue;
-    notes.push(`"${match[0]}" matches no input of this model; left in the prompt`);
-  }
-  const negative = NEGATIVE_LABEL.exec(text);
-  if (negative && !context.primary.has('negative_prompt')) {
-    notes.push('the prompt has a negative prompt but the model takes none; left in the prompt');
-  }
-  return notes;
 }
 
 const AFTER_ASSIGN = /\s*[=:]\s*[^\s,;]*/y;

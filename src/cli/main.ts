@@ -2,7 +2,7 @@
  * `vetted`: the command line. Each command lives in src/cli/commands; this file only assembles them.
  * Configuration comes from the environment (see `vetted --help` and the README), parsed once here.
  */
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { registerApiCommands } from './commands/api.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerDryRunCommands } from './commands/dry-run.ts';
@@ -11,11 +11,13 @@ import { registerRunCommands } from './commands/runs.ts';
 import { registerShadowCommands } from './commands/shadow.ts';
 import { registerWorkerCommands } from './commands/worker.ts';
 import { ENV_HELP } from './env-help.ts';
+import { EXIT_BAD_INPUT } from './io.ts';
 
 const program = new Command('vetted')
   .description('Zero-trust, schema-driven payload assembly for AI model runs, with human review built in.')
   .version('0.1.0')
-  .showHelpAfterError('(run `vetted --help` for usage)')
+  // Commander would exit 1 on a usage error; it throws instead, and the catch below makes that exit 2.
+  .exitOverride()
   .addHelpText('after', ENV_HELP);
 
 registerDryRunCommands(program);
@@ -26,4 +28,19 @@ registerWorkerCommands(program);
 registerApiCommands(program);
 registerDemoCommand(program);
 
-await program.parseAsync(process.argv);
+pointUsageErrorsAtHelp(program, 'vetted');
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  // --help, --version and `vetted help` are exit 0; a usage error (unknown command or option, missing
+  // option or argument, a bare command with subcommands) is bad input, like a bad file.
+  process.exitCode = error.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
+}
+
+/** After a usage error, name the help of the command that was being used (`vetted dry-run --help`). */
+function pointUsageErrorsAtHelp(command: Command, path: string): void {
+  command.showHelpAfterError(`(run \`${path} --help\` for usage)`);
+  for (const sub of command.commands) pointUsageErrorsAtHelp(sub, `${path} ${sub.name()}`);
+}

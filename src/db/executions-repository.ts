@@ -24,30 +24,14 @@ function entryFromSql(raw: Record<string, unknown>): ExecutionRow {
   };
 }
 
-/** The row recordOutcome wrote, from what it sent and the clocks it got back. */
-function recordedEntry(
-  input: { runId: string; step: string; provider: string; payloadHash: string; result: ExecutionResult },
-  status: ExecutionRow['status'],
-  clocks: Record<string, unknown>,
-): ExecutionRow {
-  const { runId, step, provider, payloadHash, result } = input;
-  return { runId, step, status, provider, payloadHash, predictionId: null, result, startedAt: clocks.started_at as Date, finishedAt: clocks.finished_at as Date };
-}
-
 const BEGIN = `insert into executions (run_id, step, status, provider, payload_hash) values ($1, $2, 'started', $3, $4)
   on conflict do nothing returning *`;
-// A recorded outcome is the caller's own: only the clocks come back (recordedEntry).
-const RECORD = `insert into executions (run_id, step, status, provider, payload_hash, result, finished_at)
-  values ($1, $2, $3, $4, $5, $6::jsonb, now()) on conflict do nothing returning started_at, finished_at`;
-// The same two writes, made only while the run is still at its execute visit (LedgerVisit in executor.ts).
+// The same write, made only while the run is still at its execute visit (LedgerVisit in executor.ts).
 const atVisit = (attemptParam: string) =>
   `exists (select 1 from runs where runs.id = $1::uuid and runs.status = 'executing' and runs.attempt = ${attemptParam}::int)`;
 const BEGIN_AT_VISIT = `insert into executions (run_id, step, status, provider, payload_hash)
   select $1::uuid, $2::text, 'started', $3::text, $4::text where ${atVisit('$5')}
   on conflict do nothing returning *`;
-const RECORD_AT_VISIT = `insert into executions (run_id, step, status, provider, payload_hash, result, finished_at)
-  select $1::uuid, $2::text, $3::text, $4::text, $5::text, $6::jsonb, now() where ${atVisit('$7')}
-  on conflict do nothing returning started_at, finished_at`;
 const FINISH = `update executions set status = $3, result = $4::jsonb, finished_at = now() where run_id = $1 and step = $2`;
 const GET = `select * from executions where run_id = $1 and step = $2`;
 
@@ -78,20 +62,6 @@ export function createExecutionsRepository(db: Db, pool: pg.Pool) {
         : { name: 'vetted_ledger_begin_at_visit', text: BEGIN_AT_VISIT, values: [...values, input.runAttempt] };
       const { rows } = await pool.query<Record<string, unknown>>(query);
       return rows[0] ? { fresh: true, row: entryFromSql(rows[0]) } : notWritten(input);
-    },
-
-    /**
-     * Records a finished execution in one write (for side-effect-free providers, which run first and record
-     * after). The first outcome recorded for a step wins; a later caller gets that row back.
-     */
-    async recordOutcome(input: { runId: string; step: string; provider: string; payloadHash: string; result: ExecutionResult; runAttempt?: number }): Promise<BeginResult> {
-      const status = input.result.status === 'succeeded' ? 'succeeded' : 'failed';
-      const values: unknown[] = [input.runId, input.step, status, input.provider, input.payloadHash, JSON.stringify(input.result)];
-      const query = input.runAttempt === undefined
-        ? { name: 'vetted_ledger_record', text: RECORD, values }
-        : { name: 'vetted_ledger_record_at_visit', text: RECORD_AT_VISIT, values: [...values, input.runAttempt] };
-      const { rows } = await pool.query<Record<string, unknown>>(query);
-      return rows[0] ? { fresh: true, row: recordedEntry(input, status, rows[0]) } : notWritten(input);
     },
 
     /** Records the provider's handle before waiting, so a retry after a crash resumes instead of starting again. */

@@ -3,7 +3,7 @@
  * a compare-and-set on the current status (and any extra guard) plus one audit event, committed together
  * (one statement, see run-moves.ts).
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { RunEventType, RunStatus } from '../generated/contracts.ts';
 import { assertTransition } from '../run-states.ts';
@@ -95,12 +95,13 @@ export function createRunsRepository(db: Db, pool: pg.Pool) {
         .limit(options.limit ?? 1000);
     },
 
+    /** The newest runs in these statuses first (what `vetted runs` shows). */
     async listByStatus(statuses: readonly RunStatus[], options: { tenantId?: string; limit?: number } = {}): Promise<RunRow[]> {
       const where = and(
         inArray(runs.status, [...statuses]),
         options.tenantId === undefined ? undefined : eq(runs.tenantId, options.tenantId),
       );
-      return db.select().from(runs).where(where).orderBy(runs.createdAt).limit(options.limit ?? 100);
+      return db.select().from(runs).where(where).orderBy(desc(runs.createdAt), desc(runs.id)).limit(options.limit ?? 100);
     },
   };
 }

@@ -149,9 +149,13 @@ export function expiryJobId(dueBy: number): string {
   return `expire.${dueBy}`;
 }
 
-/** Opens one producer per stage queue on a shared connection. */
-export function createQueues(redisUrl: string, prefix: string): QueueSet {
+/**
+ * Opens one producer per stage queue on a shared connection. `onError` hears the connection's errors (one per
+ * reconnect attempt while Redis is away); without a listener, each queue would print every one.
+ */
+export function createQueues(redisUrl: string, prefix: string, onError: (error: unknown) => void = () => undefined): QueueSet {
   const connection = createRedisConnection(redisUrl);
+  connection.on('error', onError);
   const stages = Object.fromEntries(
     STAGE_NAMES.map((stage) => [
       stage,
@@ -166,6 +170,7 @@ export function createQueues(redisUrl: string, prefix: string): QueueSet {
     defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: { count: 100 } },
   });
   const shadow = new Queue<ShadowJobData>(SHADOW_QUEUE_NAME, { connection, prefix, defaultJobOptions: SHADOW_JOB_OPTIONS });
+  for (const queue of [...Object.values(stages), expiry, webhooks, maintenance, shadow]) queue.on('error', onError);
 
   return {
     prefix,
@@ -190,7 +195,9 @@ export function createQueues(redisUrl: string, prefix: string): QueueSet {
     },
     async close() {
       await Promise.all([...Object.values(stages), expiry, webhooks, maintenance, shadow].map((queue) => queue.close()));
-      await connection.quit().catch(() => connection.disconnect());
+      // QUIT waits in the offline queue for a connection that may never come back: only a ready one is asked.
+      if (connection.status === 'ready') await connection.quit().catch(() => connection.disconnect());
+      else connection.disconnect();
     },
   };
 }

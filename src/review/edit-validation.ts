@@ -6,10 +6,10 @@ import type { ValidateFunction } from 'ajv';
 import { LRUCache } from 'lru-cache';
 import { VettedError } from '../errors.ts';
 import type { ModelSchema } from '../generated/contracts.ts';
-import { createAjv } from '../schema/ajv.ts';
+import { createPayloadAjv } from '../schema/ajv.ts';
 import { describeAjvErrors } from '../schema/contracts.ts';
 
-const ajv = createAjv();
+const ajv = createPayloadAjv();
 const propertyValidators = new LRUCache<string, ValidateFunction>({ max: 5000 });
 
 function propertySchemas(schema: ModelSchema): Record<string, unknown> {

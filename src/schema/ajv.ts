@@ -20,3 +20,24 @@ export function createAjv(options: Options = {}): Ajv {
   for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword, schemaType: ['string', 'number', 'boolean', 'object'] });
   return ajv;
 }
+
+/**
+ * A model payload's `uri` is an http(s) URL. The extractor gives every file input `format: uri` and the
+ * provider fetches what it names, so `file:///etc/passwd`, `javascript:` or `ftp://` must never reach it,
+ * whoever wrote the value (the prompt, a request edit, a reviewer): attachments are held to the same rule.
+ */
+const HTTP_URL = /^https?:\/\/\S+$/i;
+
+function isHttpUrl(value: string): boolean {
+  if (!HTTP_URL.test(value)) return false;
+  try {
+    return new URL(value).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The AJV dialect for model payloads (and the edits that go into them): createAjv, with `uri` meaning http(s). */
+export function createPayloadAjv(): Ajv {
+  return createAjv().addFormat('uri', { type: 'string', validate: isHttpUrl });
+}

@@ -136,8 +136,11 @@ function describeAjvError(error: ErrorObject): FieldError {
   return { field, message, keyword: error.keyword };
 }
 
+/** The contracts' URL pattern (http or https, any letter case; JSON Schema patterns take no flags). */
+const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
+
 function describePattern(field: string, pattern: string): string {
-  if (pattern.startsWith('^https?://')) return 'must be an http(s) URL';
+  if (pattern.startsWith(HTTP_URL_PATTERN)) return 'must be an http(s) URL';
   if (field.endsWith('model')) return 'must look like owner/name or owner/name:version';
   return `must match ${pattern}`;
 }

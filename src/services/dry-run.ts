@@ -1,6 +1,6 @@
 /**
- * The whole V3 pipeline in one process, with no queue and no database: extract → assemble → build →
- * validate → gate. `vetted dry-run` prints its result; shadow replay and the benchmarks reuse it.
+ * The whole V3 pipeline in one process, with no queue and no database: extract → assemble → (information
+ * review) → build → validate → gate, with the same checks and checkpoints as the workers. `vetted dry-run` prints its result; shadow replay and the benchmarks reuse it.
  */
 import type { Config } from '../config.ts';
 import type {
@@ -13,7 +13,8 @@ import type {
 import type { PayloadBuilder } from '../ports.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { assembleContext } from '../stages/context-assembler.ts';
-import { decideGate, type GateDecision } from '../stages/gate.ts';
+import { assertEditsNameInputs } from '../stages/edit-targets.ts';
+import { decideGate, informationReview, type GateDecision } from '../stages/gate.ts';
 import { extractModelSchema } from '../stages/schema-extractor/index.ts';
 import { validatePayload } from '../stages/validator/index.ts';
 import { normalizePolicy } from './intake.ts';
@@ -21,7 +22,11 @@ import { normalizePolicy } from './intake.ts';
 export interface DryRunResult {
   modelSchema: ModelSchema;
   bundle: RequestBundle;
-  candidate: CandidatePayload;
+  /**
+   * Null when the run would park for an information review before building (nothing to build from, or
+   * personal data the policy holds back from the model), as the worker does: nothing is built then.
+   */
+  candidate: CandidatePayload | null;
   issues: ValidationIssue[];
   decision: 'execute' | 'awaiting_human';
   gate: GateDecision;
@@ -31,9 +36,12 @@ export async function dryRun(input: { modelSource: unknown; request: unknown; bu
   const request = assertContract<GenerationRequest>('generation-request', input.request, 'request');
   const { modelSchema, quarantine } = extractModelSchema(input.modelSource);
   const bundle = assembleContext(request, { maxAttachmentBytes: input.config.limits.maxAttachmentBytes });
+  const policy = normalizePolicy(request.policy, input.config.defaults.policy);
+  const review = informationReview(bundle, policy);
+  if (review) return { modelSchema, bundle, candidate: null, issues: [], decision: 'awaiting_human', gate: { action: 'park', ...review } };
+  assertEditsNameInputs(bundle, modelSchema);
   const candidate = await input.builder.build({ bundle, schema: modelSchema });
   const issues = validatePayload({ candidate, schema: modelSchema, bundle, quarantine });
-  const policy = normalizePolicy(request.policy, input.config.defaults.policy);
   const gate = decideGate({ issues, policy, candidate, schema: modelSchema, bundle, approvedPayloadHash: null });
   return { modelSchema, bundle, candidate, issues, decision: gate.action === 'execute' ? 'execute' : 'awaiting_human', gate };
 }

@@ -9,6 +9,7 @@ import { logEvent } from '../observability/logger.ts';
 import { assertContract } from '../schema/contracts.ts';
 import type { RunRow } from '../db/schema/index.ts';
 import type { System } from '../system.ts';
+import { preflightRequest } from './request-preflight.ts';
 import { logContext } from './run-transitions.ts';
 
 export interface SubmitInput {
@@ -25,7 +26,10 @@ export interface SubmitResult {
   created: boolean;
 }
 
-/** @throws VettedError INVALID_REQUEST naming the field when the request does not fit the contract. */
+/**
+ * @throws VettedError INVALID_REQUEST naming the field when the request does not fit the contract, and what
+ *   preflightRequest refuses (an attachment, an unknown model, a bad inline model source).
+ */
 export async function submitRun(system: System, input: SubmitInput): Promise<SubmitResult> {
   const request = assertContract<GenerationRequest>('generation-request', input.request, 'request');
   if (!request.model && !request.modelSource) {
@@ -40,6 +44,7 @@ export async function submitRun(system: System, input: SubmitInput): Promise<Sub
   const provider = request.provider ?? system.config.defaults.provider;
   system.adapters.builder(builder);
   system.adapters.provider(provider);
+  await preflightRequest(system, input.tenantId, request);
 
   const id = system.newId();
   const { run, created } = await system.runs.insert(

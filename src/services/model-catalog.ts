@@ -1,13 +1,12 @@
 /**
  * Finding the ModelSchema for a run: from the request's inline modelSource, or from the catalog by
- * reference. Extraction happens once per source (cached by version id or content hash in PostgreSQL).
+ * reference. Extraction happens once per source content (cached in PostgreSQL under extractionCacheKey).
  */
 import { VettedError } from '../errors.ts';
 import type { GenerationRequest, ModelSchema } from '../generated/contracts.ts';
-import { extractModelSchema } from '../stages/schema-extractor/index.ts';
-import { isPlainObject } from '../stages/example-quarantine.ts';
+import { assertContract } from '../schema/contracts.ts';
+import { extractModelSchema, extractionCacheKey } from '../stages/schema-extractor/index.ts';
 import type { System } from '../system.ts';
-import { canonicalHash } from '../util/canonical-hash.ts';
 
 export interface ResolvedModel {
   schemaKey: string;
@@ -15,21 +14,13 @@ export interface ResolvedModel {
 }
 
 /**
- * The cache key a source will be stored under, computed without extracting: the version id when the
- * source carries one, else the hash of its content.
+ * Extracts (or finds in the cache) the schema for a source and stores it. The cache is content-addressed
+ * (extractionCacheKey says why), so a source is never answered with another source's extraction.
  */
-export function sourceCacheKey(source: Record<string, unknown>): string {
-  const latest = source.latest_version;
-  const versionId = isPlainObject(latest) ? latest.id : 'openapi_schema' in source ? source.id : undefined;
-  return typeof versionId === 'string' && versionId !== '' ? `version:${versionId}` : `sha256:${canonicalHash(source)}`;
-}
-
-/** Extracts (or finds in the cache) the schema for a source and stores it. */
 export async function extractAndStore(system: System, source: unknown): Promise<ResolvedModel> {
-  if (isPlainObject(source)) {
-    const cached = await system.models.getSchema(sourceCacheKey(source));
-    if (cached) return { schemaKey: sourceCacheKey(source), modelSchema: cached };
-  }
+  const schemaKey = extractionCacheKey(source);
+  const cached = await system.models.getSchema(schemaKey);
+  if (cached) return { schemaKey, modelSchema: cached };
   const extraction = extractModelSchema(source);
   await system.models.saveExtraction(extraction.cacheKey, extraction.modelSchema, extraction.quarantine);
   return { schemaKey: extraction.cacheKey, modelSchema: extraction.modelSchema };
@@ -57,17 +48,42 @@ export async function resolveRunModel(system: System, tenantId: string, request:
   return { schemaKey: entry.schemaKey, modelSchema };
 }
 
-/** The catalog references a model registers under: `owner/name`, plus `owner/name:version` when known. */
-export function catalogRefs(modelSchema: ModelSchema, fallbackRef?: string): string[] {
-  const name = modelSchema.model ?? fallbackRef;
-  if (!name) {
+/**
+ * The catalog references a model registers under. An explicit `ref` wins over the name the file gives:
+ * `owner/name` registers it and, when the schema knows its version, `owner/name:version`; a ref that already
+ * names a version registers only itself (and must be the schema's version when the schema knows one).
+ * Without a ref, the file's own `owner/name` (and `:version`) is used.
+ * @throws VettedError INVALID_REQUEST (field `ref`) for a ref outside the ModelReference contract or naming
+ *   another version; (field `model`) when neither the file nor a ref names the model.
+ */
+export function catalogRefs(modelSchema: ModelSchema, ref?: string): string[] {
+  if (ref !== undefined) {
+    try {
+      assertContract<string>('common', ref, 'ref', '#/definitions/ModelReference');
+    } catch {
+      throw new VettedError('INVALID_REQUEST', `ref "${ref}" must look like owner/name or owner/name:version`, { field: 'ref' });
+    }
+    const [, refVersion] = ref.split(':');
+    if (refVersion === undefined) return modelSchema.version ? [ref, `${ref}:${modelSchema.version}`] : [ref];
+    if (modelSchema.version && refVersion !== modelSchema.version) {
+      throw new VettedError('INVALID_REQUEST', `ref "${ref}" names version ${refVersion}, but the model file is version ${modelSchema.version}; pass the ref without ":${refVersion}"`, {
+        field: 'ref',
+      });
+    }
+    return [ref];
+  }
+  if (!modelSchema.model) {
     throw new VettedError('INVALID_REQUEST', 'The model file does not say which model it is: add "owner" and "name", or pass --ref owner/name', {
       field: 'model',
     });
   }
-  return modelSchema.version ? [name, `${name}:${modelSchema.version}`] : [name];
+  return modelSchema.version ? [modelSchema.model, `${modelSchema.model}:${modelSchema.version}`] : [modelSchema.model];
 }
 
+/**
+ * Extracts and stores a model source and points its catalog references (see catalogRefs) at it for a tenant.
+ * @returns the schema and the refs registered, so callers can say which.
+ */
 export async function registerModel(
   system: System,
   input: { tenantId: string; source: unknown; ref?: string },

@@ -20,7 +20,8 @@ export interface AssembleOptions {
  */
 export function assembleContext(request: GenerationRequest, options: AssembleOptions): RequestBundle {
   const conversation = request.conversation ?? [];
-  const prompt = (request.prompt ?? lastUserTurn(conversation) ?? '').trim();
+  // A blank prompt says nothing: the conversation's last user turn speaks instead, as when it is absent.
+  const prompt = (nonBlank(request.prompt) ?? lastUserTurn(conversation) ?? '').trim();
   const attachments = (request.attachments ?? []).map((attachment, index) =>
     normalizeAttachment(attachment, index, options.maxAttachmentBytes),
   );
@@ -34,6 +35,10 @@ export function assembleContext(request: GenerationRequest, options: AssembleOpt
     humanEdits,
     safetyFlags: detectSafetyFlags(userText),
   };
+}
+
+function nonBlank(text: string | undefined): string | undefined {
+  return text !== undefined && text.trim() !== '' ? text : undefined;
 }
 
 function lastUserTurn(conversation: GenerationRequest['conversation'] & object): string | undefined {

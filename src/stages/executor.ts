@@ -37,8 +37,6 @@ export interface ExecutionLedger {
   begin(input: { runId: string; step: string; provider: string; payloadHash: string } & LedgerVisit): Promise<LedgerAnswer>;
   recordHandle(runId: string, step: string, predictionId: string): Promise<void>;
   finish(runId: string, step: string, result: ExecutionResult): Promise<void>;
-  /** Records a finished step in one write; the first outcome recorded wins (`fresh: false` returns it). */
-  recordOutcome(input: { runId: string; step: string; provider: string; payloadHash: string; result: ExecutionResult } & LedgerVisit): Promise<LedgerAnswer>;
   /** Deletes a `started` row that has no provider handle (nothing was created); a row with a handle stays. */
   release(runId: string, step: string): Promise<void>;
 }
@@ -98,14 +96,15 @@ export interface ExecuteOnceInput {
   runAttempt?: number;
   /**
    * For a side-effect-free provider: leave the ledger write to the run's move (`executed_unrecorded`), one
-   * statement instead of two. Providers with side effects always go through the ledger first.
+   * statement instead of two. Only for a visit's first try, when no outcome can be recorded yet (see
+   * executeUnrecorded). Providers with side effects always go through the ledger first.
    */
   recordWithMove?: boolean;
 }
 
 export async function executeOnce(input: ExecuteOnceInput): Promise<ExecuteOutcome> {
   const { request, provider, ledger } = input;
-  if (provider.sideEffectFree) return executeSideEffectFree(input);
+  if (provider.sideEffectFree && input.recordWithMove) return executeUnrecorded(input);
   const begun = await ledger.begin({ runId: request.runId, step: request.step, provider: provider.name, payloadHash: input.payloadHash, runAttempt: input.runAttempt });
   if (!begun) return { kind: 'superseded' };
   if (begun.fresh) return { kind: 'executed', result: await runAndRecord(input) };
@@ -122,19 +121,14 @@ export async function executeOnce(input: ExecuteOnceInput): Promise<ExecuteOutco
 }
 
 /**
- * A provider with no effect outside Vetted may run before anything is recorded: the step's outcome is then
- * written once, and if an earlier attempt already recorded one, that outcome is the step's and is reused.
- * One write instead of two (begin, then finish); none of its own with `recordWithMove`.
+ * A provider with no effect outside Vetted runs before anything is recorded, and the run's move that ends the
+ * visit records the outcome in the same statement (MoveSpec.ledger). Taken only on a visit's first try: a
+ * step whose move committed has left the visit, so its job can no longer claim it, and anything else (a
+ * retry, a move that missed) goes through the ledger first, so a recorded step is never run again.
  */
-async function executeSideEffectFree({ request, payloadHash, provider, ledger, runAttempt, recordWithMove }: ExecuteOnceInput): Promise<ExecuteOutcome> {
+async function executeUnrecorded({ request, payloadHash, provider }: ExecuteOnceInput): Promise<ExecuteOutcome> {
   const result = await provider.execute(request, async () => undefined);
-  if (recordWithMove) return { kind: 'executed_unrecorded', result, record: { step: request.step, provider: provider.name, payloadHash, result } };
-  const recorded = await ledger.recordOutcome({ runId: request.runId, step: request.step, provider: provider.name, payloadHash, result, runAttempt });
-  if (!recorded) return { kind: 'superseded' };
-  if (recorded.fresh) return { kind: 'executed', result };
-  if (recorded.row.status !== 'started' && recorded.row.result) return { kind: 'reused', result: recorded.row.result };
-  await ledger.finish(request.runId, request.step, result);
-  return { kind: 'repeated', result };
+  return { kind: 'executed_unrecorded', result, record: { step: request.step, provider: provider.name, payloadHash, result } };
 }
 
 async function runAndRecord({ request, provider, ledger }: ExecuteOnceInput): Promise<ExecutionResult> {

@@ -15,11 +15,14 @@
  *   substrings. A leaf that is a member of its field's enum is only ever matched exactly: enum members that
  *   contain one another (`refiner`, `base_refiner`) are configuration, not copied text.
  * - number: numbers compare by value, and numeric strings (`"768"`) count as numbers on both sides. At the same
- *   path any equal number matches. At a different path only a distinctive number does (isDistinctiveNumber):
+ *   path any equal number matches. At a different path only a distinctive number does (distinctive-numbers.ts):
  *   not an integer of magnitude up to COMMON_INTEGER_MAX, not a power of two or one less than one (seeds such
  *   as 4294967295), not a multiple of 8 up to IMAGE_DIMENSION_MAX (sizes), not a multiple of
  *   ROUND_INTEGER_STEP; and a fraction is not distinctive when it is a multiple of COMMON_FRACTION_STEP
- *   (0.5, 7.5, 0.8) or a power of ten (0.01). Numbers written inside longer text are not searched.
+ *   (0.5, 7.5, 0.8) or a power of ten (0.01).
+ * - number inside text (string): a distinctive example number written as a word of a longer string (`a cat,
+   seed 918273645`) matches at any path. Everyday numbers inside text (`2 cats`, `1024x768`) never do: text
+   is full of them, and only a distinctive one says where it came from.
  * Each leaf yields at most one finding: exact before substring; among equal examples the one at the leaf's own
  * path first; among substring matches the longest example string.
  *
@@ -42,6 +45,7 @@ import {
   normalizeText,
   type BundleEvidence,
 } from './bundle-evidence.ts';
+import { EMBEDDED_NUMERAL, isDistinctiveNumber } from './distinctive-numbers.ts';
 import { escapePointer, isPlainObject, type ExampleQuarantine, type QuarantinedValue } from './example-quarantine.ts';
 import { containsPhrase, isTraceableText } from './validator/traceability.ts';
 
@@ -49,14 +53,7 @@ import { containsPhrase, isTraceableText } from './validator/traceability.ts';
 export const EXACT_ANYWHERE_MIN_LENGTH = 6;
 /** Example strings (and leaves) this long or longer match as substrings; shorter ones are ordinary words. */
 export const SUBSTRING_MIN_LENGTH = 8;
-/** Integers of this magnitude or less are everyday numbers (counts, steps, small seeds, quality). */
-export const COMMON_INTEGER_MAX = 100;
-/** Multiples of 8 up to this are image and video dimensions. */
-export const IMAGE_DIMENSION_MAX = 4096;
-/** Integers that are multiples of this are round (150, 1000, 2500). */
-export const ROUND_INTEGER_STEP = 50;
-/** Fractions that are multiples of this are everyday settings (0.05, 0.5, 0.8, 7.5). */
-export const COMMON_FRACTION_STEP = 0.05;
+export { COMMON_FRACTION_STEP, COMMON_INTEGER_MAX, IMAGE_DIMENSION_MAX, isDistinctiveNumber, ROUND_INTEGER_STEP } from './distinctive-numbers.ts';
 /** Payloads nest shallowly; deeper leaves are not inspected (a schema check rejects such shapes anyway). */
 const MAX_WALK_DEPTH = 16;
 const NUMERAL = /^-?\d+(?:\.\d+)?$/;
@@ -102,19 +99,6 @@ export function findExampleLeaks(
   return scan.findings.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.examplePath, b.examplePath));
 }
 
-/** True for a number worth flagging even when it sits at a different path than in the example. */
-export function isDistinctiveNumber(value: number): boolean {
-  if (!Number.isFinite(value)) return false;
-  const magnitude = Math.abs(value);
-  if (Number.isInteger(magnitude)) {
-    if (magnitude <= COMMON_INTEGER_MAX) return false;
-    if (isPowerOfTwo(magnitude) || isPowerOfTwo(magnitude + 1)) return false;
-    if (magnitude % 8 === 0 && magnitude <= IMAGE_DIMENSION_MAX) return false;
-    return magnitude % ROUND_INTEGER_STEP !== 0;
-  }
-  return !isNearInteger(magnitude / COMMON_FRACTION_STEP) && !isNearInteger(Math.log10(magnitude));
-}
-
 interface ExampleString {
   text: string;
   entry: QuarantinedValue;
@@ -127,6 +111,8 @@ interface ExampleIndex {
   longStrings: ExampleString[];
   /** Canonical number → its entries (numeric example strings included). */
   numbers: Map<string, QuarantinedValue[]>;
+  /** The distinctive ones among them, looked for inside text. */
+  distinctiveNumbers: Map<string, QuarantinedValue[]>;
 }
 
 interface Scan {
@@ -152,16 +138,20 @@ function exampleIndexFor(quarantine: ExampleQuarantine): ExampleIndex {
 }
 
 function buildIndex(entries: readonly QuarantinedValue[]): ExampleIndex {
-  const index: ExampleIndex = { strings: new Map(), longStrings: [], numbers: new Map() };
+  const index: ExampleIndex = { strings: new Map(), longStrings: [], numbers: new Map(), distinctiveNumbers: new Map() };
+  const addNumber = (num: number, entry: QuarantinedValue): void => {
+    pushTo(index.numbers, canonicalNumber(num), entry);
+    if (isDistinctiveNumber(num)) pushTo(index.distinctiveNumbers, canonicalNumber(num), entry);
+  };
   for (const entry of entries) {
     if (typeof entry.value === 'number') {
-      pushTo(index.numbers, canonicalNumber(entry.value), entry);
+      addNumber(entry.value, entry);
       continue;
     }
     const text = normalizeText(entry.value);
     if (text === '') continue;
     if (NUMERAL.test(text)) {
-      pushTo(index.numbers, canonicalNumber(Number(text)), entry);
+      addNumber(Number(text), entry);
       continue;
     }
     pushTo(index.strings, text, entry);
@@ -196,9 +186,20 @@ function checkString(scan: Scan, value: string, path: string, field: string): vo
     if (!isExemptField(scan, field) && !isTraceableText(scan.evidence, value)) scan.findings.push(finding(path, value, exact, 'exact'));
     return;
   }
-  if (scan.index.longStrings.length === 0 || isEnumMember(scan.fields.get(field), value) || isExemptField(scan, field)) return;
-  const partial = substringFinding(scan, text, value, path);
+  if (isEnumMember(scan.fields.get(field), value) || isExemptField(scan, field)) return;
+  const partial = substringFinding(scan, text, value, path) ?? embeddedNumberFinding(scan, value, path);
   if (partial) scan.findings.push(partial);
+}
+
+/** A distinctive example number inside the text that the user did not write. */
+function embeddedNumberFinding(scan: Scan, value: string, path: string): LeakFinding | undefined {
+  if (scan.index.distinctiveNumbers.size === 0) return undefined;
+  for (const match of value.matchAll(EMBEDDED_NUMERAL)) {
+    const num = Number(match[0]);
+    const entries = scan.index.distinctiveNumbers.get(canonicalNumber(num));
+    if (entries?.[0] && !evidenceMentionsNumber(scan.evidence, num)) return finding(path, value, entries[0], 'number');
+  }
+  return undefined;
 }
 
 function exactEntry(scan: Scan, text: string, path: string): QuarantinedValue | undefined {
@@ -209,6 +210,7 @@ function exactEntry(scan: Scan, text: string, path: string): QuarantinedValue | 
 
 /** An untraceable long example string inside the leaf, or the leaf inside a long example string. */
 function substringFinding(scan: Scan, text: string, value: string, path: string): LeakFinding | undefined {
+  if (scan.index.longStrings.length === 0) return undefined;
   for (const example of scan.index.longStrings) {
     if (containsPhrase(text, example.text) && !isTraceableText(scan.evidence, example.text)) {
       return finding(path, value, example.entry, 'substring');
@@ -280,17 +282,6 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-function isPowerOfTwo(n: number): boolean {
-  if (!Number.isSafeInteger(n) || n < 1) return false;
-  let rest = n;
-  while (rest % 2 === 0) rest /= 2;
-  return rest === 1;
-}
-
-function isNearInteger(n: number): boolean {
-  return Math.abs(n - Math.round(n)) < 1e-9;
 }
 
 function compareStrings(a: string, b: string): number {

@@ -22,9 +22,9 @@ afterAll(async () => {
   await system?.dispose();
 });
 
-async function vetted(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function vetted(args: string[], options: { env?: NodeJS.ProcessEnv; timeout?: number } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('node', [BIN, ...args], { env, timeout: 60_000 });
+    const { stdout, stderr } = await run('node', [BIN, ...args], { env: { ...env, ...options.env }, timeout: options.timeout ?? 60_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -49,6 +49,14 @@ describe('offline commands', () => {
     expect(result.stdout).not.toContain('gateau');
   });
 
+  it('dry-run stops where the worker would: an information review parks before anything is built', async () => {
+    const file = tempJson('nothing-to-build', { prompt: '  ', conversation: [{ role: 'assistant', content: 'what shall I draw?' }] });
+    const result = await vetted(['dry-run', '--model', 'examples/models/flux-schnell.model.json', '--request', file]);
+    expect(result.code).toBe(0);
+    const printed = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(printed).toMatchObject({ candidate: null, issues: [], decision: 'awaiting_human', review: { reason: 'nothing_to_build_from', checkpoint: 'information_review' } });
+  });
+
   it('extract prints a ModelSchema with no example value in it', async () => {
     const result = await vetted(['extract', '--model', 'examples/models/real-esrgan.model.json']);
     expect(result.code).toBe(0);
@@ -61,6 +69,7 @@ describe('offline commands', () => {
     [['dry-run', '--model', 'MODEL', '--request', 'examples/requests/flux.json'], { owner: 'a', name: 'b' }, /model file .*: The model has neither/],
     [['extract', '--model', 'MODEL'], '{ not json', /model file .*: not valid JSON/],
     [['dry-run', '--model', 'examples/models/flux-schnell.model.json', '--request', 'REQ'], { attachments: [{ url: 'https://x.test/a', mimeType: 'image/png', sizeBytes: 10 ** 12 }] }, /attachments\[0\]\.sizeBytes/],
+    [['dry-run', '--model', 'examples/models/flux-schnell.model.json', '--request', 'REQ'], { prompt: 'a fox', edits: { num_output: 2 } }, /edits\.num_output: black-forest-labs\/flux-schnell has no input "num_output"; did you mean "num_outputs"\?/],
   ])('bad input exits 2 naming the file and the field (%#)', async (args, content, message) => {
     const file = tempJson(`bad-${String(message).length}`, content);
     const result = await vetted(args.map((a) => (a === 'REQ' || a === 'MODEL' ? file : a)));
@@ -109,5 +118,91 @@ describe('commands on the queues and the database', () => {
     const shown = await vetted(['run', runId, '--events']);
     expect(JSON.parse(shown.stdout)).toMatchObject({ run: { id: runId, status: 'completed' } });
     expect((await vetted(['run', 'not-a-uuid'])).code).toBe(2);
+  });
+});
+
+describe('usage errors exit 2 and point at --help', () => {
+  it.each([
+    [['dry-run', '--model', 'x'], /required option '--request <file>' not specified\n\(run `vetted dry-run --help` for usage\)/],
+    [['bogus'], /unknown command 'bogus'\n\(run `vetted --help` for usage\)/],
+    [['keys', 'create', '--tenant', 't'], /required option '--role <role>' not specified\n\(run `vetted keys create --help` for usage\)/],
+    [['runs', '--colour'], /unknown option '--colour'\n\(run `vetted runs --help` for usage\)/],
+    [['runs', 'extra'], /too many arguments for 'runs'/],
+  ])('vetted %j', async (args, message) => {
+    const result = await vetted(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('--help, help and --version still exit 0', async () => {
+    expect((await vetted(['--help'])).code).toBe(0);
+    expect((await vetted(['help', 'runs'])).code).toBe(0);
+    expect(await vetted(['--version'])).toMatchObject({ code: 0, stdout: '0.1.0\n' });
+  });
+});
+
+describe('option values are checked before anything runs', () => {
+  const statuses = 'queued, extracting, assembling, building, validating, awaiting_human, executing, paused, completed, failed, cancelled, expired';
+  it.each([
+    [['runs', '--status', 'bogus'], `--status bogus: choose one of ${statuses}`],
+    [['runs', '--limit', 'abc'], '--limit abc: must be a whole number from 1 to 1000'],
+    [['runs', '--limit', '-1'], '--limit -1: must be a whole number from 1 to 1000'],
+    [['runs', '--limit', '0'], '--limit 0: must be a whole number from 1 to 1000'],
+    [['decide', '00000000-0000-0000-0000-000000000000', '--action', 'bogus'], '--action bogus: choose one of approve, edit, reject, retry'],
+    [['api', '--port', ''], '--port : must be a whole number from 0 to 65535'],
+    [['api', '--port', '1e3'], '--port 1e3: must be a whole number from 0 to 65535'],
+    [['reconcile', '--grace-ms', 'abc'], '--grace-ms abc: must be a whole number 0 or more'],
+    [['worker', '--stages', ','], '--stages ",": name at least one of extract'],
+    [['keys', 'create', '--tenant', 't', '--role', 'boss'], '--role boss: choose one of submitter, reviewer, admin'],
+    [['models', 'add', 'examples/models/sdxl.model.json', '--ref', 'acme'], '--ref acme: must look like owner/name or owner/name:version'],
+  ])('vetted %j exits 2 naming the option and what it accepts', async (args, message) => {
+    const result = await vetted(args, { timeout: 20_000 });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error [INVALID_REQUEST]: ${message}`);
+  });
+
+  it('good values still work', async () => {
+    const result = await vetted(['runs', '--status', 'awaiting_human', '--limit', '5']);
+    expect(result.code, result.stderr).toBe(0);
+  });
+});
+
+describe('models add --ref', () => {
+  it('registers under the given ref and its version even when the file names its own model, and says so', async () => {
+    const result = await vetted(['models', 'add', 'examples/models/sdxl.model.json', '--ref', 'acme/my-sdxl', '--tenant', 'cli-ref']);
+    expect(result.code, result.stderr).toBe(0);
+    const version = '7762fd07cf82c948538e41f63f77d685e02b063e37e496e96eefd46c929f9bdc';
+    expect(result.stdout).toContain(`registered acme/my-sdxl and acme/my-sdxl:${version} (the file names stability-ai/sdxl; --ref wins)`);
+    expect(await system.models.resolveRef('cli-ref', 'acme/my-sdxl')).toBeDefined();
+    expect(await system.models.resolveRef('cli-ref', `acme/my-sdxl:${version}`)).toBeDefined();
+    expect(await system.models.resolveRef('cli-ref', 'stability-ai/sdxl')).toBeUndefined();
+  });
+
+  it('a ref naming another version than the file is refused', async () => {
+    const result = await vetted(['models', 'add', 'examples/models/sdxl.model.json', '--ref', 'acme/my-sdxl:abc', '--tenant', 'cli-ref']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/ref "acme\/my-sdxl:abc" names version abc, but the model file is version 7762fd07/);
+  });
+});
+
+describe('an unreachable backing service', () => {
+  const request = tempJson('unreachable', { model: 'black-forest-labs/flux-schnell', prompt: 'x' });
+  it.concurrent.each([
+    [['runs']], [['run', '00000000-0000-0000-0000-000000000000']], [['worker']], [['api', '--port', '0']],
+    [['enqueue', '--request', request]], [['models']], [['models', 'add', 'examples/models/flux-schnell.model.json']], [['demo']],
+  ])('Redis refusing: vetted %j exits 1 at once with one line naming REDIS_URL', async (args) => {
+    const started = Date.now();
+    const result = await vetted(args, { env: { REDIS_URL: 'redis://127.0.0.1:1' }, timeout: 30_000 });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error \[SERVICE_UNAVAILABLE\]: Redis is not reachable at redis:\/\/127\.0\.0\.1:1.*ECONNREFUSED.*: start it .* or set REDIS_URL$/)]);
+  });
+
+  it('PostgreSQL refusing: exits 1 at once naming DATABASE_URL', async () => {
+    const started = Date.now();
+    const result = await vetted(['runs'], { env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/vetted' }, timeout: 30_000 });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error \[SERVICE_UNAVAILABLE\]: PostgreSQL is not reachable .* or set DATABASE_URL$/)]);
   });
 });

@@ -86,7 +86,8 @@ async function parked(key: KeyName = 'submitter'): Promise<string> {
 
 async function createTargets(): Promise<Targets> {
   const completed = await submit({ model: FLUX, prompt: 'a heron in the fog' });
-  const failed = await submit({ modelSource: { nothing: 'here' }, prompt: 'x' });
+  // Intake refuses what it can see; an edit naming no input of the model is found by the build stage.
+  const failed = await submit({ model: FLUX, prompt: 'x', edits: { nothing: 'here' } });
   const [awaiting, paused, cancelled] = [await parked(), await parked(), await parked()];
   const foreign = await parked('other');
   expect((await api.call('POST', `/api/runs/${paused}/pause`, { key: api.keys.submitter })).statusCode).toBe(200);

@@ -61,6 +61,25 @@ describe('a request that can run', () => {
     expect(run.status).toBe('completed');
     expect(run.model).toBe('fofr/sticker-maker');
   });
+
+  it("an inline source that claims another model's version id gets its own extraction, not a shared one", async () => {
+    // One tenant sends a forged flux-schnell under its real version id, with a planted default and no example.
+    const genuine = exampleModel('flux-schnell.model.json') as { latest_version: { id: string }; default_example: { input: Record<string, unknown> } };
+    const forged = structuredClone(genuine) as unknown as { latest_version: { openapi_schema: { components: { schemas: { Input: { properties: Record<string, unknown> } } } } }; default_example: null };
+    forged.latest_version.openapi_schema.components.schemas.Input.properties.extra_text = { type: 'string', default: 'PLANTED-BY-OTHER-TENANT' };
+    forged.default_example = null;
+    const planted = await settle(system, (await submit(system, { modelSource: forged, prompt: 'a fox' }, 'tenant-forger')).id);
+    expect((planted.candidate?.payload as Record<string, unknown>).extra_text).toBe('PLANTED-BY-OTHER-TENANT');
+
+    // Another tenant's genuine source with the same id: its own schema, and its own examples in the firewall.
+    const honest = await settle(system, (await submit(system, { modelSource: genuine, prompt: 'a lighthouse' }, 'tenant-honest')).id);
+    expect(honest.status).toBe('completed');
+    expect(honest.schemaKey).not.toBe(planted.schemaKey);
+    expect(honest.candidate?.payload).not.toHaveProperty('extra_text');
+    const quarantine = await system.models.getQuarantine(honest.schemaKey as string);
+    expect(quarantine.size).toBeGreaterThan(0);
+    expect(quarantine.entries().map((entry) => entry.value)).toContain(genuine.default_example.input.prompt);
+  });
 });
 
 describe('a request that parks', () => {
@@ -127,15 +146,51 @@ describe('a request that parks', () => {
 });
 
 describe('bad input', () => {
+  const notStored = async (request: Record<string, unknown>) => {
+    const before = await system.runs.listByStatus(['queued', 'failed'], { tenantId: TENANT, limit: 1000 });
+    const refused = await submitRun(system, { tenantId: TENANT, actor: 'test', request }).then(() => undefined, (error: unknown) => error);
+    expect(await system.runs.listByStatus(['queued', 'failed'], { tenantId: TENANT, limit: 1000 })).toHaveLength(before.length);
+    return refused;
+  };
+
+  const unsupported = { id: 'v1', openapi_schema: { components: { schemas: { Input: { type: 'object', properties: { a: { type: 'string', not: { enum: ['x'] } } } } } } } };
   it.each([
+    ['an unknown model reference', 'MODEL_NOT_FOUND', 'model', { model: 'nobody/nothing', prompt: 'x' }],
+    ['an inline model with neither schema nor example', 'MODEL_SOURCE_INVALID', 'modelSource.latest_version.openapi_schema', { modelSource: { owner: 'a', name: 'b' }, prompt: 'x' }],
+    ['an inline schema with an unsupported construct', 'SCHEMA_UNSUPPORTED', 'modelSource.a', { model: 'a/b', modelSource: unsupported, prompt: 'x' }],
+    ['an oversized attachment', 'ATTACHMENT_REJECTED', 'attachments[0].sizeBytes', { model: 'black-forest-labs/flux-schnell', attachments: [{ url: 'https://cdn.test/huge.png', mimeType: 'image/png', sizeBytes: 10 ** 12 }] }],
+    ['a model reference that contradicts the inline model', 'INVALID_REQUEST', 'model', { model: 'stability-ai/sdxl', modelSource: exampleModel('flux-schnell.model.json'), prompt: 'x' }],
+  ])('%s is refused at intake with %s naming %s, and nothing is stored', async (_label, code, field, request) => {
+    const refused = await notStored(request);
+    expect(refused).toMatchObject({ code, field });
+  });
+
+  it('a model reference that agrees with the inline source, or names what a version object leaves open, is accepted', async () => {
+    const flux = exampleModel('flux-schnell.model.json') as { latest_version: { id: string } };
+    for (const request of [
+      { model: 'black-forest-labs/flux-schnell', modelSource: flux, prompt: 'a fox' },
+      { model: `black-forest-labs/flux-schnell:${flux.latest_version.id}`, modelSource: flux, prompt: 'a fox' },
+      { model: 'openai/whisper', modelSource: exampleModel('whisper.version.json'), prompt: 'transcribe', attachments: [{ url: 'https://cdn.test/a.wav', mimeType: 'audio/wav' }] },
+    ]) {
+      const run = await settle(system, (await submit(system, request)).id);
+      expect(run.status).toBe('completed');
+      expect(run.model).toBe(request.model);
+    }
+  });
+
+  it.each([
+    [{ model: 'black-forest-labs/flux-schnell', prompt: 'a fox', edits: { widht: 512 } }, 'INVALID_REQUEST', 'edits.widht'],
+    // Stored without intake's checks: what a worker does when the catalog lost the model after intake.
     [{ model: 'nobody/nothing', prompt: 'x' }, 'MODEL_NOT_FOUND', 'model'],
-    [{ modelSource: { owner: 'a', name: 'b' }, prompt: 'x' }, 'MODEL_SOURCE_INVALID', undefined],
-    [{ model: 'black-forest-labs/flux-schnell', attachments: [{ url: 'https://cdn.test/huge.png', mimeType: 'image/png', sizeBytes: 10 ** 12 }] }, 'ATTACHMENT_REJECTED', 'attachments[0].sizeBytes'],
-  ])('%j fails the run with %s naming the field', async (request, code, field) => {
-    const run = await settle(system, (await submit(system, request)).id, ['failed']);
-    expect(run.error?.code).toBe(code);
-    if (field) expect(run.error?.field).toBe(field);
-    expect(run.error?.message.length).toBeGreaterThan(10);
+  ])('%j fails the run in the worker with %s naming the field', async (request, code, field) => {
+    const { run: stored } = await system.runs.insert(
+      { id: system.newId(), tenantId: TENANT, status: 'queued', stage: 'extract', attempt: 0, traceId: system.newId(), threadId: 'th', model: request.model, builder: 'heuristic', provider: 'dry', policy: { mode: 'auto' }, request },
+      { type: 'run.created', actor: 'test' },
+    );
+    await system.queues.enqueueStage({ runId: stored.id, stage: 'extract', attempt: 0 });
+    const run = await settle(system, stored.id, ['failed']);
+    expect(run.error).toMatchObject({ code, field });
+    expect(run.error?.message).toContain(field === 'model' ? 'nobody/nothing' : 'widht');
     expect(await jobsInRedis(system, run.id)).toBe(0);
   });
 
@@ -143,6 +198,18 @@ describe('bad input', () => {
     await expect(submitRun(system, { tenantId: TENANT, actor: 'test', request: { model: 'a/b', attachments: [{ url: 'javascript:alert(1)', mimeType: 'image/png' }] } }))
       .rejects.toMatchObject({ code: 'INVALID_REQUEST', field: 'attachments[0].url' });
     await expect(submitRun(system, { tenantId: TENANT, actor: 'test', request: { prompt: 'no model' } })).rejects.toMatchObject({ field: 'model' });
+  });
+});
+
+describe('listing runs', () => {
+  it('by status, newest first (what `vetted runs` shows)', async () => {
+    const older = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'first of two', policy: 'require_human' });
+    const newer = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'second of two', policy: 'require_human' });
+    await settle(system, older.id, ['awaiting_human']);
+    await settle(system, newer.id, ['awaiting_human']);
+    const listed = await system.runs.listByStatus(['awaiting_human'], { tenantId: TENANT, limit: 1000 });
+    expect(listed[0]?.id).toBe(newer.id);
+    expect(listed.map((run) => run.id).filter((id) => id === older.id || id === newer.id)).toEqual([newer.id, older.id]);
   });
 });
 

@@ -89,7 +89,8 @@ describe('a move that records an execution (MoveSpec.ledger)', () => {
 
   it('leaves the run where it is when the step is recorded already', async () => {
     const run = await claimedExtract();
-    await system.executions.recordOutcome({ runId: run.id, ...record, result: { ...record.result, output: 'first' } });
+    await system.executions.begin({ runId: run.id, step: record.step, provider: record.provider, payloadHash: record.payloadHash });
+    await system.executions.finish(run.id, record.step, { ...record.result, output: 'first' });
     expect(await moveRun(system.database.pool, { ...extractToAssemble(run, run), ledger: record })).toBeUndefined();
     expect((await system.runs.get(run.id))?.status).toBe('extracting');
     expect(await system.executions.listForRun(run.id)).toMatchObject([{ result: { output: 'first' } }]);

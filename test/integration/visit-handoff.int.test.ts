@@ -3,7 +3,7 @@
  * instead of reading the run. These tests drive the stage jobs by hand, in one process, to show that a run
  * changed between two stages is still never executed, and that the ledger's guarded writes hold on their own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunRow } from '../../src/db/schema/index.ts';
 import type { StageName } from '../../src/generated/contracts.ts';
 import { stageJobId } from '../../src/queue/queues.ts';
@@ -20,10 +20,15 @@ beforeAll(async () => {
 });
 afterAll(async () => system.dispose());
 
-/** Runs the run's current stage job (as a worker would, minus BullMQ's locking) and removes it from Redis. */
-async function runStage(run: RunRow, stage: StageName, attempt = run.attempt): Promise<JobResult> {
+/**
+ * Runs the run's current stage job (as a worker would, minus BullMQ's locking) and removes it from Redis.
+ * `retry` runs it as BullMQ's second try of that job.
+ */
+async function runStage(run: RunRow, stage: StageName, options: { retry?: boolean } = {}): Promise<JobResult> {
+  const attempt = run.attempt;
   const job = await system.queues.stages[stage].getJob(stageJobId({ runId: run.id, stage, attempt }));
   if (!job) throw new Error(`no ${stage} job for attempt ${attempt}`);
+  if (options.retry) job.attemptsMade = 1;
   const result = await processStageJob(system, job);
   await job.remove();
   return result;
@@ -81,8 +86,17 @@ describe('the ledger, guarded by the execute visit', () => {
   it('a step an earlier attempt recorded is reused: the run completes with that outcome, not a new one', async () => {
     const run = await runUpToExecute();
     const recorded = { provider: 'dry', status: 'succeeded' as const, output: 'recorded by an earlier attempt' };
-    await system.executions.recordOutcome({ runId: run.id, step: 'execute:1', provider: 'dry', payloadHash: 'h', result: recorded, runAttempt: run.attempt });
-    expect(await runStage(run, 'execute')).toBe('done');
+    await system.executions.begin({ runId: run.id, step: 'execute:1', provider: 'dry', payloadHash: 'h', runAttempt: run.attempt });
+    await system.executions.finish(run.id, 'execute:1', recorded);
+    const dry = system.adapters.provider('dry');
+    const execute = vi.spyOn(dry, 'execute');
+    try {
+      // A retry (the earlier attempt recorded the step, then died before its move) goes to the ledger first.
+      expect(await runStage(run, 'execute', { retry: true })).toBe('done');
+      expect(execute).not.toHaveBeenCalled();
+    } finally {
+      execute.mockRestore();
+    }
     expect(await system.runs.get(run.id)).toMatchObject({ status: 'completed', result: recorded });
     expect(await system.executions.listForRun(run.id)).toHaveLength(1);
   });
@@ -92,9 +106,10 @@ describe('the ledger, guarded by the execute visit', () => {
     const step = { runId: run.id, step: 'execute:1', provider: 'dry', payloadHash: 'h' };
     const result = { provider: 'dry', status: 'succeeded' as const, output: null };
     expect(await system.executions.begin({ ...step, runAttempt: run.attempt - 1 })).toBeUndefined();
-    expect(await system.executions.recordOutcome({ ...step, result, runAttempt: run.attempt + 1 })).toBeUndefined();
+    expect(await system.executions.begin({ ...step, runAttempt: run.attempt + 1 })).toBeUndefined();
     expect(await system.executions.listForRun(run.id)).toHaveLength(0);
-    expect(await system.executions.recordOutcome({ ...step, result, runAttempt: run.attempt })).toMatchObject({ fresh: true });
+    expect(await system.executions.begin({ ...step, runAttempt: run.attempt })).toMatchObject({ fresh: true });
+    await system.executions.finish(run.id, step.step, result);
     // The step exists now: a later writer gets the first row back, whatever visit it names.
     expect(await system.executions.begin({ ...step, runAttempt: run.attempt - 1 })).toMatchObject({ fresh: false, row: { status: 'succeeded' } });
   });

@@ -472,6 +472,9 @@ export function badSubmissions(model: string): Record<string, unknown>[] {
     { model, shadow: 'yes' }, { model, edits: { 'a-b': 1 } }, { model, edits: { '': 1 } }, { model, userProfile: { nested: { a: 1 } } },
     { model, userProfile: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }, { model, prompt: 'x\u0000y' }, { model, prompt: 'x\ud800y' },
     { model, prompt: 'ok', userProfile: { ['k\u0000']: 'v' } }, { model, modelSource: { ['key\udfff']: 1 } }, { model, conversation: [{ role: 'user', content: '\u0000' }] },
+    // Within the contract, but intake sees the model cannot be used (request-preflight.ts).
+    { model: 'acme/does-not-exist', prompt: 'x' }, { modelSource: {}, prompt: 'x' }, { modelSource: { owner: 'x', name: 'y', latest_version: { openapi_schema: { not: 'a schema' } } } },
+    { model: 'acme/other', modelSource: { model: 'acme/inline', example_input: { prompt: 'x' } }, prompt: 'x' },
   ];
 }
 
@@ -492,14 +495,13 @@ export function rawSubmissions(model: string): string[] {
 }
 
 /**
- * Valid if odd submissions, which may create runs: injection-shaped and huge unicode prompts, unknown or
- * inline models that fail later, and a repeated requestKey (the second answers 200 with the same run).
+ * Valid if odd submissions, which may create runs: injection-shaped and huge unicode prompts, an empty prompt,
+ * and a repeated requestKey (the second answers 200 with the same run).
  */
 export function oddSubmissions(model: string): Record<string, unknown>[] {
   return [
     ...INJECTION_STRINGS.map((prompt) => ({ model, prompt })),
     { model, prompt: '🙂'.repeat(5000) }, { model, prompt: '' }, { model, prompt: 'x', userId: 'a:b@c.d-e_f', sessionId: 'S'.repeat(200) },
-    { model: 'acme/does-not-exist', prompt: 'x' }, { modelSource: {}, prompt: 'x' }, { modelSource: { owner: 'x', name: 'y', latest_version: { openapi_schema: { not: 'a schema' } } } },
     { model, prompt: 'x', requestKey: 'hostile-duplicate' }, { model, prompt: 'x', requestKey: 'hostile-duplicate' },
   ];
 }

@@ -153,9 +153,12 @@ describe('matchAttachments', () => {
     expect(result.notes).toEqual(['attachment talk.wav (audio/wav) was not used: the model has no audio input']);
   });
 
-  it('skips fields a person already set', () => {
+  it('skips fields a person already set, and says so for the attachment left over', () => {
     const cat = file('cat.png', 'image/png');
     expect(assigned([cat], INPAINT, new Set(['image']))).toEqual({});
+    expect(matchAttachments([cat], INPAINT, new Set(['image'])).notes).toEqual([
+      'attachment cat.png (image/png) was not used: every image input was already set',
+    ]);
   });
 
   it('names an attachment without a name by its URL, and reads the file name from the URL', () => {
@@ -163,6 +166,44 @@ describe('matchAttachments', () => {
     const mask = { url: 'https://files.test/x/the_mask.png?sig=1', mimeType: 'image/png' };
     const result = matchAttachments([mask], schema);
     expect(result.assignments[0]).toMatchObject({ field: 'mask', evidence: mask.url });
+  });
+
+  describe('placements made by order alone', () => {
+    const STYLED = schemaOf([field('image', 'image_input', 'string', { required: true }), field('style_reference', 'image_input')]);
+    const photos = [1, 2, 3, 4, 5].map((n) => file(`IMG_000${n}.png`, 'image/png'));
+
+    it('say which unnamed file went where and why, and which were not used', () => {
+      const result = matchAttachments(photos, STYLED);
+      expect(assigned(photos, STYLED)).toEqual({ image: photos[0]?.url, style_reference: photos[1]?.url });
+      expect(result.notes).toContain(
+        'attachment IMG_0002.png went to style_reference by file type and order, not by name ' +
+          '(it could also have gone to image; IMG_0001.png, IMG_0003.png, IMG_0004.png and 1 more could also have gone there); please check',
+      );
+      expect(result.notes.filter((note) => note.includes('went to image by file type and order'))).toHaveLength(1);
+      for (const n of [3, 4, 5]) {
+        expect(result.notes).toContain(`attachment IMG_000${n}.png (image/png) was not used: every field that takes it is already filled`);
+      }
+    });
+
+    it('say so when several files could fill the one field', () => {
+      const single = schemaOf([field('image', 'image_input')]);
+      const notes = matchAttachments(photos.slice(0, 2), single).notes;
+      expect(notes).toContain('attachment IMG_0001.png went to image by file type and order, not by name (IMG_0002.png could also have gone there); please check');
+    });
+
+    it('name the field left to an unnamed file after a named one, but not the named file', () => {
+      const style = file('my style.png', 'image/png');
+      const notes = matchAttachments([style, photos[0] as Attachment], STYLED).notes;
+      expect(notes).toEqual(['attachment IMG_0001.png went to image by file type and order, not by name (it could also have gone to style_reference); please check']);
+    });
+
+    it('are not noted when there was no choice or the name decided', () => {
+      expect(matchAttachments([photos[0] as Attachment], schemaOf([field('image', 'image_input')])).notes).toEqual([]);
+      const named = [file('image.png', 'image/png'), file('style reference.png', 'image/png')];
+      expect(matchAttachments(named, STYLED).notes).toEqual([]);
+      const list = schemaOf([field('reference_images', 'image_input', 'array')]);
+      expect(matchAttachments(photos, list).notes).toEqual([]);
+    });
   });
 
   it('is deterministic', () => {

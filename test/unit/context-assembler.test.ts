@@ -31,6 +31,15 @@ describe('assembleContext', () => {
     expect(bundle.prompt).toBe('draw a whale');
   });
 
+  it.each([[''], ['   '], ['\n\t']])('uses the last user turn when the prompt is blank (%j)', (prompt) => {
+    const bundle = assembleContext({ prompt, conversation: [{ role: 'user', content: 'a red fox in the snow, seed=7' }] }, options);
+    expect(bundle.prompt).toBe('a red fox in the snow, seed=7');
+  });
+
+  it('keeps a prompt that says something over the conversation', () => {
+    expect(assembleContext({ prompt: ' a cat ', conversation: [{ role: 'user', content: 'a dog' }] }, options).prompt).toBe('a cat');
+  });
+
   it('refuses an oversized attachment naming the field and the limit', () => {
     expect(() => assembleContext({ attachments: [{ url: 'https://x.test/a', mimeType: 'image/png' }, { url: 'https://x.test/b', mimeType: 'image/png', sizeBytes: 1001 }] }, options))
       .toThrow(/attachments\[1\]\.sizeBytes is 1001 bytes, over the limit of 1000/);

@@ -20,6 +20,15 @@ describe('contracts', () => {
     expect(assertContract('generation-request', { prompt: 'a cat', model: 'acme/cat' }, 'request')).toEqual({ prompt: 'a cat', model: 'acme/cat' });
   });
 
+  it('accepts a version with dots and dashes, as tool configs name them (owner/name:v1.0-beta)', () => {
+    expect(assertContract('generation-request', { prompt: 'a cat', model: 'acme/cat:v1.0-beta' }, 'request')).toMatchObject({ model: 'acme/cat:v1.0-beta' });
+  });
+
+  it('accepts an attachment or callback URL whose scheme is written in capitals', () => {
+    const request = { prompt: 'a cat', model: 'acme/cat', attachments: [{ url: 'HTTPS://X.TEST/a.png', mimeType: 'image/png' }], callbackUrl: 'Http://hooks.test/x' };
+    expect(assertContract('generation-request', request, 'request')).toEqual(request);
+  });
+
   it.each([
     [{ prompt: 1 }, 'prompt', 'must be string'],
     [{ model: 'not a model' }, 'model', 'owner/name'],

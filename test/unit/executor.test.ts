@@ -35,15 +35,6 @@ function memoryLedger(): ExecutionLedger & { rows: Map<string, LedgerEntry>; run
       const row = rows.get(`${runId}/${step}`);
       if (row?.status === 'started' && row.predictionId === null) rows.delete(`${runId}/${step}`);
     },
-    async recordOutcome({ runId, step, result, runAttempt }) {
-      const key = `${runId}/${step}`;
-      const existing = rows.get(key);
-      if (existing) return { fresh: false, row: existing };
-      if (leftVisit(runAttempt)) return undefined;
-      const row: LedgerEntry = { status: result.status === 'succeeded' ? 'succeeded' : 'failed', predictionId: null, result };
-      rows.set(key, row);
-      return { fresh: true, row };
-    },
   };
 }
 
@@ -109,14 +100,14 @@ describe('executeOnce', () => {
     expect(calls.execute).toBe(1);
   });
 
-  it('a side-effect-free provider runs first and records once; a later attempt reuses the recorded outcome', async () => {
+  it('a side-effect-free provider whose attempt died is repeated; a recorded outcome is reused without running it again', async () => {
     const ledger = memoryLedger();
     const { provider, calls } = countingProvider({ sideEffectFree: true, crashAfterStart: true });
     await expect(executeOnce({ request, payloadHash: 'h', provider, ledger })).rejects.toThrow();
-    expect(ledger.rows.size).toBe(0);
-    expect(await executeOnce({ request, payloadHash: 'h', provider, ledger })).toMatchObject({ kind: 'executed', result: { predictionId: 'p2' } });
+    expect(ledger.rows.get('r1/execute:1')?.status).toBe('started');
+    expect(await executeOnce({ request, payloadHash: 'h', provider, ledger })).toMatchObject({ kind: 'repeated', result: { predictionId: 'p2' } });
     expect(await executeOnce({ request, payloadHash: 'h', provider, ledger })).toMatchObject({ kind: 'reused', result: { predictionId: 'p2' } });
-    expect(calls.execute).toBe(3);
+    expect(calls.execute).toBe(2);
     expect(ledger.rows.size).toBe(1);
   });
 

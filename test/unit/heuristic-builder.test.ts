@@ -162,11 +162,11 @@ describe('human edits', () => {
     expect(result.payload.reference_images).toEqual([CAT.url]);
   });
 
-  it('may set a secret; an edit naming no field is left out for the validator', () => {
+  it('may set a secret; an edit naming no field is left out with a note (the build stage refuses such a request first)', () => {
     const result = build(IMAGE_MODEL, bundleOf('a cat', { humanEdits: { hf_token: 'hf_123', nonsense: 1 } }));
     expect(result.payload.hf_token).toBe('hf_123');
     expect(result.payload).not.toHaveProperty('nonsense');
-    expect(result.notes).toContain('the edit to nonsense names no input of this model; left for the validator');
+    expect(result.notes).toContain('the edit to nonsense names no input of this model; left out');
   });
 });
 
@@ -294,6 +294,53 @@ describe('enum and range misses', () => {
   it('leave a bare non-option in the prompt and the default in place', () => {
     const result = build(IMAGE_MODEL, bundleOf('a clock at 21:9'));
     expect(result.payload).toMatchObject({ prompt: 'a clock at 21:9', aspect_ratio: '1:1' });
+  });
+});
+
+describe('explicit values in less common shapes', () => {
+  const FREE_RATIO = schemaOf([
+    field('prompt', 'prompt', 'string', { required: true }),
+    withDefault(field('aspect_ratio', 'aspect_ratio', 'string'), '1:1'),
+    field('image', 'image_input', 'string', { format: 'uri', required: true }),
+    field('style_reference', 'image_input', 'string', { format: 'uri' }),
+  ]);
+  const PHOTO = file('photo.png', 'image/png');
+
+  it('put a ratio named for a plain-string aspect ratio field there, not the default', () => {
+    const bundle = bundleOf('a castle, aspect ratio 16:9', { attachments: [PHOTO] });
+    const result = build(FREE_RATIO, bundle);
+    expect(result.payload).toMatchObject({ prompt: 'a castle', aspect_ratio: '16:9' });
+    expect(result.provenance.aspect_ratio).toEqual({ source: 'user_prompt', evidence: 'aspect ratio 16:9', confidence: CONFIDENCE.named });
+    expect(validatePayload({ candidate: result, schema: FREE_RATIO, bundle, quarantine: ExampleQuarantine.empty() })).toEqual([]);
+    const plain = build(FREE_RATIO, bundleOf('a castle at noon', { attachments: [PHOTO] }));
+    expect(plain.payload).toMatchObject({ prompt: 'a castle at noon', aspect_ratio: '1:1' });
+    expect(plain.provenance.aspect_ratio?.source).toBe('schema_default');
+  });
+
+  it('read `seed 42` ending the prompt and `aspect ratio of 9:16`', () => {
+    const result = build(IMAGE_MODEL, bundleOf('a red fox, aspect ratio of 9:16 seed 42'));
+    expect(result.payload).toMatchObject({ prompt: 'a red fox', aspect_ratio: '9:16', seed: 42 });
+    expect(result.provenance.seed).toEqual({ source: 'user_prompt', evidence: 'seed 42', confidence: CONFIDENCE.named });
+    expect(build(IMAGE_MODEL, bundleOf('a red fox seed 42')).payload).toMatchObject({ prompt: 'a red fox', seed: 42 });
+  });
+
+  it('note a setting the model has no input for, and leave it in the prompt', () => {
+    const { candidate, issues } = run('sticker-maker.tool.json', bundleOf('a castle, seed=42'));
+    expect(candidate.payload).toEqual({ prompt: 'a castle, seed=42' });
+    expect(candidate.notes).toContain('"seed=42" names no input of this model; left in the prompt');
+    expect(issues).toEqual([]);
+    expect(run('sticker-maker.tool.json', bundleOf('a castle, mood: calm')).candidate.notes ?? []).toEqual([]);
+  });
+
+  it('say which of several unnamed attachments went to which image field, and which were left', () => {
+    const photos = [1, 2, 3, 4, 5].map((n) => file(`IMG_000${n}.png`, 'image/png'));
+    const result = build(FREE_RATIO, bundleOf('a castle', { attachments: photos }));
+    expect(result.payload).toMatchObject({ image: photos[0]?.url, style_reference: photos[1]?.url });
+    expect(result.provenance.style_reference?.confidence).toBe(CONFIDENCE.attachmentContested);
+    const notes = result.notes ?? [];
+    expect(notes.some((note) => note.startsWith('attachment IMG_0002.png went to style_reference by file type and order, not by name'))).toBe(true);
+    expect(notes.some((note) => note.startsWith('attachment IMG_0001.png went to image by file type and order, not by name'))).toBe(true);
+    expect(notes.filter((note) => note.endsWith('was not used: every field that takes it is already filled'))).toHaveLength(3);
   });
 });
 

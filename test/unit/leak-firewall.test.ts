@@ -188,6 +188,20 @@ describe('findExampleLeaks: numbers', () => {
     expect(leaks({ seed: 424242 }, { seed: '424242' })).toHaveLength(1);
   });
 
+  it('flags a distinctive example number written inside text, unless the user wrote it', () => {
+    const example = { seed: 918273645, prompt: 'a bowl of fruit' };
+    expect(leaks({ prompt: 'a cat on a mat, seed 918273645' }, example, bundle('a cat on a mat'))).toEqual([
+      { path: '/prompt', value: 'a cat on a mat, seed 918273645', examplePath: '/seed', exampleValue: 918273645, match: 'number' },
+    ]);
+    expect(leaks({ style: 'lit at 0.37 exposure' }, { lora_scale: 0.37 })).toHaveLength(1);
+    expect(leaks({ prompt: 'a cat on a mat, seed 918273645' }, example, bundle('a cat on a mat, seed 918273645'))).toEqual([]);
+  });
+
+  it('does not look for everyday numbers, or digits inside longer words, in text', () => {
+    expect(leaks({ prompt: 'a cat, 1024x768, 4 images, 17 steps' }, { width: 1024, height: 768, steps: 17 }, bundle('a cat'))).toEqual([]);
+    expect(leaks({ style: 'model v918273645b, id918273645, 9182736450' }, { seed: 918273645 })).toEqual([]);
+  });
+
   it('never flags booleans', () => {
     expect(leaks({ go_fast: false, style: true }, { go_fast: false, style: true })).toEqual([]);
   });

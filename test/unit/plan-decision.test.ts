@@ -57,6 +57,8 @@ describe('planDecision', () => {
     [{ action: 'edit', edits: { style: 'oil' } }, 'EDIT_INVALID:edits.style'],
     [{ action: 'edit', edits: { prompt: null } }, 'EDIT_INVALID:edits.prompt'],
     [{ action: 'edit', edits: {} }, 'EDIT_INVALID:edits'],
+    [{ action: 'edit', edits: { image: 'ftp://x.test/a.png' } }, 'EDIT_INVALID:edits.image'],
+    [{ action: 'edit', edits: { image: 'file:///etc/passwd' } }, 'EDIT_INVALID:edits.image'],
     [{ action: 'approve', edits: { width: 512 } }, 'INVALID_REQUEST:edits'],
     [{ action: 'retry' }, 'INVALID_REQUEST:action'],
     [{ reviewId: '22222222-2222-4222-8222-222222222222' }, 'REVIEW_STALE:reviewId'],

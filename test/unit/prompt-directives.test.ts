@@ -94,12 +94,29 @@ describe('seed', () => {
     expect(found('Seed: -1 please', 'seed')).toMatchObject({ value: -1, phrase: 'Seed: -1' });
   });
 
-  it.each(['seeds of doubt 42', 'a seed 42cm long', 'seed: random', 'seedless 42', 'a seed of 42', 'random seed 42', 'a fox seed 42'])(
+  it.each(['seeds of doubt 42', 'a seed 42cm long', 'seed: random', 'seedless 42', 'a seed of 42', 'random seed 42', 'a fox image seed 42'])(
     'finds no seed in %j',
     (text) => {
       expect(found(text, 'seed')).toBeUndefined();
     },
   );
+
+  it.each(['a red fox seed 42', 'a fox seed 42', 'a red fox seed 42.'])('reads %j, a seed ending the prompt without a comma', (text) => {
+    expect(found(text, 'seed')).toMatchObject({ value: 42, form: 'named', phrase: 'seed 42', fit: 'ok' });
+    expect(removeSpans(text, scan(text).cuts)).toBe(text.replace(/ seed 42/, ''));
+  });
+
+  it.each(['a red fox seed 42 in the snow', 'a red fox seed 42, in the snow', 'a red fox seed 42cm'])(
+    'leaves %j alone: after a content word, seed 42 counts only at the very end',
+    (text) => {
+      expect(found(text, 'seed')).toBeUndefined();
+    },
+  );
+
+  it('keeps the end-of-prompt exception to the seed (`stone steps 100` may be the picture)', () => {
+    expect(valuesOf('a staircase of stone steps 100').num_inference_steps).toBeUndefined();
+    expect(valuesOf('a wall height 300').height).toBeUndefined();
+  });
 
   it('refuses a fraction for an integer field', () => {
     expect(found('seed 4.5', 'seed')).toBeUndefined();
@@ -164,6 +181,58 @@ describe('aspect ratio', () => {
     const free = schemaOf([field('prompt', 'prompt', 'string'), field('aspect_ratio', 'aspect_ratio', 'string')]);
     expect(valuesOf('a cat 16:9', free).aspect_ratio).toBeUndefined();
   });
+
+  it.each(['a castle, aspect ratio of 9:16', 'a castle with an aspect ratio of 9:16', 'aspect ratio of 9:16, a castle'])('reads %j', (text) => {
+    expect(found(text, 'aspect_ratio')).toMatchObject({ value: '9:16', form: 'named', fit: 'ok' });
+    expect(removeSpans(text, scan(text).cuts)).toBe('a castle');
+  });
+
+  it('keeps a named ratio that is not an option even when the options are not all ratios (`custom`)', () => {
+    const custom = schemaOf([field('prompt', 'prompt', 'string'), field('aspect_ratio', 'aspect_ratio', 'string', { enum: ['1:1', '16:9', 'custom'] })]);
+    const result = scan('a castle, aspect ratio 21:9', custom);
+    expect(result.values).toEqual([expect.objectContaining({ field: 'aspect_ratio', value: '21:9', fit: 'not_an_option' })]);
+    expect(result.notes.join('\n')).toMatch(/aspect_ratio 21:9 is not one of the model's options/);
+    expect(scan('a clock at 21:9', custom).values).toEqual([]);
+  });
+});
+
+describe('aspect ratio on a plain-string field (no options)', () => {
+  const FREE_RATIO = schemaOf([
+    field('prompt', 'prompt', 'string', { required: true }),
+    field('aspect_ratio', 'aspect_ratio', 'string', { hasDefault: true, default: '1:1' }),
+  ]);
+
+  it.each([
+    ['a castle, aspect ratio 16:9', '16:9', 'named'],
+    ['a castle, aspect ratio of 9:16', '9:16', 'named'],
+    ['a castle, aspect ratio is 4:3', '4:3', 'named'],
+    ['a castle, aspect ratio: 21:9', '21:9', 'assign'],
+    ['aspect_ratio=7:5 a castle', '7:5', 'assign'],
+    ['--ar 16:9 a castle', '16:9', 'assign'],
+    ['a castle, ar 2:3', '2:3', 'named'],
+    ['a castle, 16:9', '16:9', 'loose'],
+    ['a castle in 3:2', '3:2', 'loose'],
+  ] as const)('reads %j as %s, as written, and the prompt loses it', (text, value, form) => {
+    const result = scan(text, FREE_RATIO);
+    expect(result.values).toEqual([expect.objectContaining({ field: 'aspect_ratio', value, form, fit: 'ok' })]);
+    expect(removeSpans(text, result.cuts)).toBe('a castle');
+  });
+
+  it.each([
+    'a clock tower at 10:30',
+    'the final score, 3:1',
+    'a 16:9 cinematic still of a ship',
+    'a castle 16:9',
+    'a castle, aspect ratio 0:9',
+    'a castle ar 3:2 at dusk',
+    'a castle, aspect ratio 16:9x',
+  ])('reads no ratio from %j (a time, a score, content, or not a W:H ratio)', (text) => {
+    expect(scan(text, FREE_RATIO).values).toEqual([]);
+  });
+
+  it('still takes any other labelled value as text, as before', () => {
+    expect(valuesOf('aspect ratio: wide, a castle', FREE_RATIO)).toEqual({ aspect_ratio: 'wide' });
+  });
 });
 
 describe('number of outputs', () => {
@@ -174,7 +243,14 @@ describe('number of outputs', () => {
     },
   );
 
-  it.each(['combine these 2 images', 'blend my 3 photos', 'a collage of 4 images of cats', 'a cat, 9 images'])(
+  it.each(['a cat, 9 images', '9 images of a cat', 'a cat in 0 variations'])('keeps a count the model cannot make (%j) as written, for review', (text) => {
+    const scan = scanPromptDirectives(text, IMAGE_MODEL);
+    const count = scan.values.find((value) => value.field === 'num_outputs');
+    expect(count).toMatchObject({ fit: 'out_of_range' });
+    expect(scan.notes.some((note) => note.startsWith(`num_outputs ${String(count?.value)} is outside the model's range`))).toBe(true);
+  });
+
+  it.each(['combine these 2 images', 'blend my 3 photos', 'a collage of 4 images of cats', 'a temple of 9 images'])(
     'does not read %j as a count',
     (text) => {
       expect(valuesOf(text).num_outputs).toBeUndefined();
@@ -358,6 +434,35 @@ describe('conflicts and leftovers', () => {
 
   it('does not note a field name that is just a word of the description', () => {
     expect(scan('a seed of doubt, width of a river').notes).toEqual([]);
+  });
+
+  describe('settings that name no input of the model', () => {
+    const NO_SEED = schemaOf([field('prompt', 'prompt', 'string'), field('width', 'width', 'integer')]);
+
+    it.each([
+      ['a castle, seed=42', 'seed=42'],
+      ['a castle, Seed: 42', 'Seed: 42'],
+      ['a castle; num_inference_steps = 30', 'num_inference_steps = 30'],
+      ['a castle, guidance scale: 7.5, at dusk', 'guidance scale: 7.5'],
+      ['aspect ratio: 16:9 a castle', 'aspect ratio: 16:9'],
+    ])('notes %j and leaves it in the prompt', (text, phrase) => {
+      const result = scan(text, NO_SEED);
+      expect(result.values).toEqual([]);
+      expect(result.cuts).toEqual([]);
+      expect(result.notes).toEqual([`"${phrase}" names no input of this model; left in the prompt`]);
+    });
+
+    it.each(['a castle, mood: calm', 'a seed of doubt, 30 steps', 'a castle, seed 42', 'a castle, width=512'])('says nothing about %j', (text) => {
+      expect(scan(text, NO_SEED).notes).toEqual([]);
+    });
+
+    it('notes a --flag once, as a flag', () => {
+      expect(scan('a castle --seed=42', NO_SEED).notes).toEqual(['"--seed" matches no input of this model; left in the prompt']);
+    });
+
+    it('leaves a name the model has to its own notes', () => {
+      expect(scan('a cat, seed: random').notes).toEqual(['"seed: random" is not a valid value for seed (a whole number); left in the prompt']);
+    });
   });
 
   it('notes --flags the model does not have and leaves them', () => {

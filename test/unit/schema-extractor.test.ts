@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isVettedError } from '../../src/errors.ts';
 import type { ModelSchema } from '../../src/generated/contracts.ts';
 import { createAjv } from '../../src/schema/ajv.ts';
-import { extractModelSchema } from '../../src/stages/schema-extractor/index.ts';
+import { extractModelSchema, extractionCacheKey } from '../../src/stages/schema-extractor/index.ts';
 import { canonicalHash } from '../../src/util/canonical-hash.ts';
 
 type Json = Record<string, unknown>;
@@ -85,7 +85,7 @@ describe('source shapes', () => {
     const { modelSchema, quarantine, cacheKey } = extractModelSchema(source);
     const version = (source.latest_version as Json).id as string;
     expect(modelSchema).toMatchObject({ model: 'black-forest-labs/flux-schnell', version, source: 'replicate_model' });
-    expect(cacheKey).toBe(`version:${version}`);
+    expect(cacheKey).toMatch(new RegExp(`^version:${version}@[a-f0-9]{64}$`));
     expect(modelSchema.jsonSchema).toMatchObject({ type: 'object', additionalProperties: false, required: ['prompt'] });
     expect(modelSchema.schemaHash).toBe(canonicalHash(modelSchema.jsonSchema));
     expect(quarantine.entries().map((e) => e.path)).toContain('/prompt');
@@ -96,7 +96,7 @@ describe('source shapes', () => {
     const source = sample('whisper.version.json');
     const { modelSchema, quarantine, cacheKey } = extractModelSchema(source);
     expect(modelSchema).toMatchObject({ model: null, version: source.id, source: 'replicate_version' });
-    expect(cacheKey).toBe(`version:${source.id as string}`);
+    expect(cacheKey).toMatch(new RegExp(`^version:${source.id as string}@[a-f0-9]{64}$`));
     expect(quarantine.size).toBe(0);
     expect(field(modelSchema, 'audio')).toMatchObject({ role: 'audio_input', format: 'uri', required: true });
     expect(extractModelSchema(source, { model: 'openai/whisper' }).modelSchema.model).toBe('openai/whisper');
@@ -141,8 +141,28 @@ describe('source shapes', () => {
   it('falls back to the example when a model has no schema, and says so', () => {
     const { modelSchema: schema, cacheKey } = extractModelSchema({ owner: 'a', name: 'b', latest_version: { id: 'v9', openapi_schema: null }, default_example: { input: { prompt: 'x', n: 2 } } });
     expect(schema).toMatchObject({ source: 'example_input', model: 'a/b', version: 'v9' });
-    expect(cacheKey).toBe('version:v9');
+    expect(cacheKey).toMatch(/^version:v9@[a-f0-9]{64}$/);
     expect(codes(schema, '')).toContain('schema_missing');
+  });
+
+  it('keys the cache by content, never by the version id a source claims', () => {
+    const genuine = sample('flux-schnell.model.json');
+    const key = extractModelSchema(genuine).cacheKey;
+    expect(extractionCacheKey(genuine)).toBe(key);
+    // What extraction does not read (run counts, cover image) does not change the key.
+    expect(extractionCacheKey({ ...genuine, run_count: 1, cover_image_url: 'https://example.com/x.png' })).toBe(key);
+    // A forged source under the same version id, or the same one with its example taken away, is another entry.
+    const forged = structuredClone(genuine) as { latest_version: { openapi_schema: { components: { schemas: { Input: { properties: Record<string, unknown> } } } } } };
+    forged.latest_version.openapi_schema.components.schemas.Input.properties.extra_text = { type: 'string', default: 'planted' };
+    expect(extractionCacheKey(forged)).not.toBe(key);
+    expect(extractionCacheKey({ ...genuine, default_example: null })).not.toBe(key);
+    expect(extractionCacheKey(forged).split('@')[0]).toBe(key.split('@')[0]);
+  });
+
+  it('accepts a schema that declares no input (some real models take none)', () => {
+    const { modelSchema } = extractModelSchema(model({}));
+    expect(modelSchema.fields).toEqual([]);
+    expect(modelSchema.jsonSchema).toMatchObject({ properties: {}, additionalProperties: false });
   });
 
   it.each([
@@ -152,7 +172,9 @@ describe('source shapes', () => {
     ['a model without a name', { owner: 'a', latest_version: { id: 'v' } }, 'name'],
     ['a schema without an Input', { owner: 'a', name: 'b', latest_version: { id: 'v', openapi_schema: { components: { schemas: {} } } } }, 'latest_version.openapi_schema.components.schemas.Input'],
     ['a version without an id', { openapi_schema: { components: { schemas: { Input: { type: 'object' } } } } }, 'id'],
-    ['a tool config with a malformed model', { model: 'not a model', example_input: {} }, 'model'],
+    ['a tool config with a malformed model', { model: 'not a model', example_input: { prompt: 'x' } }, 'model'],
+    ['a tool config with an empty example', { model: 'a/b', example_input: {} }, 'example_input'],
+    ['a model without a schema whose example is empty', { owner: 'a', name: 'b', latest_version: { id: 'v', openapi_schema: null }, default_example: { input: {} } }, 'default_example.input'],
     ['a tool config whose example is not an object', { model: 'a/b', example_input: ['x'] }, 'example_input'],
     ['an Input that is not an object schema', model({}, { input: { type: 'array' } }), 'latest_version.openapi_schema.components.schemas.Input.type'],
   ])('refuses %s with MODEL_SOURCE_INVALID naming the field', (_label, source, fieldName) => {
@@ -456,6 +478,23 @@ describe('zero trust: example values never reach the ModelSchema', () => {
     expect(property(modelSchema, 'style').default).toBe('plain');
     expect(codes(modelSchema, 'prompt')).toEqual(expect.arrayContaining(['example_quarantined', 'example_redacted']));
     expect(JSON.stringify(quarantine)).not.toContain('CANARY');
+  });
+
+  it('removes a distinctive example number quoted in prose, but not everyday figures or what the schema declares', () => {
+    const source = {
+      owner: 'acme', name: 'seeds',
+      latest_version: { id: 'v1', openapi_schema: { components: { schemas: { Input: { type: 'object', properties: {
+        seed: { type: 'integer', description: 'Random seed, e.g. 918273645; 1024 is fine too' },
+        steps: { type: 'integer', maximum: 1337, description: 'Steps, at most 1337 (the example uses 1337)' },
+        scale: { type: 'number', description: 'Scale such as 0.37, or 0.5' },
+      } } } } } },
+      default_example: { input: { seed: 918273645, steps: 1337, scale: '0.37', width: 1024 } },
+    };
+    const { modelSchema } = extractModelSchema(source);
+    expect(property(modelSchema, 'seed').description).toBe('Random seed, e.g. [example value removed]; 1024 is fine too');
+    expect(property(modelSchema, 'steps').description).toBe('Steps, at most 1337 (the example uses 1337)');
+    expect(property(modelSchema, 'scale').description).toBe('Scale such as [example value removed], or 0.5');
+    expect(codes(modelSchema, 'seed')).toContain('example_redacted');
   });
 
   it('infers from example_input without keeping any of its values', () => {

@@ -213,9 +213,23 @@ describe('validatePayload: schema issues', () => {
       path: '/image',
       code: 'format',
       severity: 'blocking',
-      message: 'image must be a URI, got "fox.png"',
+      message: 'image must be an http(s) URL, got "fox.png"',
       suggestion: 'attach an image to the request and use its URL for image',
     });
+  });
+
+  it.each(['file:///etc/passwd', 'javascript:alert(1)', 'ftp://files.test/fox.png', 'data:image/png;base64,AAAA', 'http://'])(
+    'refuses a file input that is not an http(s) URL (%s), whoever wrote it',
+    (url) => {
+      const [issue] = only(validate(withField(goodCandidate, 'image', url, 'inferred')), 'format');
+      expect(issue).toMatchObject({ path: '/image', code: 'format', severity: 'blocking', message: expect.stringContaining('must be an http(s) URL') });
+    },
+  );
+
+  it('accepts http and https URLs in any letter case', () => {
+    for (const url of ['https://cdn.test/fox.png', 'HTTP://cdn.test/fox.png']) {
+      expect(only(validate(withField(goodCandidate, 'image', url, 'inferred')), 'format')).toEqual([]);
+    }
   });
 
   it('reports an unknown field and suggests the likely name', () => {
@@ -330,10 +344,23 @@ describe('validatePayload: provenance', () => {
     });
   });
 
-  it('accepts a number the user wrote and any boolean', () => {
-    expect(validate(withField(goodCandidate, 'apply_watermark', false, 'user_prompt'))).toEqual([]);
+  it('accepts a number the user wrote, and refuses one the user never wrote', () => {
     const [issue] = validate(withField(goodCandidate, 'num_outputs', 3, 'user_prompt'));
     expect(issue?.message).toBe(`num_outputs claims to come from the user's words, but the request never mentions the number 3`);
+  });
+
+  it("accepts a boolean as the user's only when it cites a phrase the user wrote", () => {
+    const cited = (phrase?: string) => {
+      const c = withField(goodCandidate, 'apply_watermark', false, 'user_prompt');
+      return { ...c, provenance: { ...c.provenance, apply_watermark: { source: 'user_prompt' as const, ...(phrase === undefined ? {} : { evidence: phrase }) } } };
+    };
+    expect(validate(cited('a red fox in the snow'))).toEqual([]);
+    expect(only(validate(cited()), 'provenance')).toEqual([expect.objectContaining({
+      path: '/apply_watermark', severity: 'blocking', message: "apply_watermark is set to false as the user's wish, but cites nothing the user wrote",
+    })]);
+    expect(only(validate(cited('without watermark')), 'provenance')).toEqual([expect.objectContaining({
+      severity: 'blocking', message: 'apply_watermark is set to false citing "without watermark", which the user never wrote',
+    })]);
   });
 
   it('reads user words from user turns of the conversation, not from assistant turns', () => {

@@ -1,13 +1,14 @@
 /** `vetted api` (the HTTP server) and `vetted keys` (API key management). */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
-import type { ExtraPermission, Role } from '../../db/schema/index.ts';
+import type { ExtraPermission } from '../../db/schema/index.ts';
 import { VettedError } from '../../errors.ts';
 import { createApiKey, listApiKeys, revokeApiKey, ROLES } from '../../services/api-keys.ts';
 import { createSystem } from '../../system.ts';
 import { startApiServer } from '../../../api/server.ts';
 import { startWorkers } from '../../../workers/start-workers.ts';
 import { action, withSystem } from '../action.ts';
+import { parseChoice, parseInteger } from '../format-option.ts';
 
 export function registerApiCommands(program: Command): void {
   program
@@ -18,10 +19,8 @@ export function registerApiCommands(program: Command): void {
     .option('--with-workers', 'also run every stage worker in this process (handy on one machine)')
     .action(
       action(async (options: { port?: string; host?: string; withWorkers?: boolean }) => {
-        const port = options.port === undefined ? undefined : Number(options.port);
-        if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-          throw new VettedError('INVALID_REQUEST', `--port ${options.port} is not a port number`, { field: 'port' });
-        }
+        // 0 asks the system for any free port (the URL is logged).
+        const port = options.port === undefined ? undefined : parseInteger('--port', options.port, { min: 0, max: 65535 });
         const system = await createSystem(loadConfig());
         const workers = options.withWorkers ? startWorkers(system) : undefined;
         const api = await startApiServer(system, { port, host: options.host, logRequests: true });
@@ -47,10 +46,10 @@ export function registerApiCommands(program: Command): void {
     .option('--label <text>', 'a note to recognise the key by')
     .action(
       action(async (options: { tenant: string; role: string; override?: boolean; label?: string }) => {
-        if (!ROLES.includes(options.role as Role)) throw new VettedError('INVALID_REQUEST', `--role must be one of ${ROLES.join(', ')}`, { field: 'role' });
+        const role = parseChoice('--role', options.role, ROLES);
         await withSystem(async (system) => {
           const permissions: ExtraPermission[] = options.override ? ['override'] : [];
-          const { key, row } = await createApiKey(system.database.db, { tenantId: options.tenant, role: options.role as Role, permissions, label: options.label });
+          const { key, row } = await createApiKey(system.database.db, { tenantId: options.tenant, role, permissions, label: options.label });
           process.stderr.write(`created key ${row.id} for tenant ${row.tenantId} (${row.role}${permissions.length ? ', override' : ''}); it is shown once:\n`);
           console.log(key);
         });

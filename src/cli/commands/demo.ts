@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { loadConfig, type Config } from '../../config.ts';
+import { commandEnv, loadConfig, type Config } from '../../config.ts';
 import { redactUrlPassword } from '../../db/client.ts';
 import { isTerminal } from '../../run-states.ts';
 import { createApiKey } from '../../services/api-keys.ts';
@@ -37,7 +37,8 @@ export function registerDemoCommand(program: Command): void {
 async function runDemo(options: { sim?: boolean }): Promise<void> {
   const sims = options.sim ? await startSimServers({ replicate: { stepMs: 50 } }) : undefined;
   try {
-    await runDemoWith(loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...sims?.env }), sims);
+    // The progress lines are the demo's output: JSON logs only from warn up, unless LOG_LEVEL asks for more.
+    await runDemoWith(loadConfig(commandEnv({ LOG_LEVEL: 'warn' }, sims?.env)), sims);
   } finally {
     await sims?.close();
   }

@@ -27,8 +27,9 @@ export function registerDryRunCommands(program: Command): void {
           const fromModel = isVettedError(error) && (error.code === 'MODEL_SOURCE_INVALID' || error.code === 'SCHEMA_UNSUPPORTED');
           throw fromModel ? inFile(options.model, 'model file', error) : inFile(options.request, 'request file', error);
         });
-        const { gate: _gate, ...printed } = result;
-        printJson(printed);
+        // Why it would park, when it would: the reason and question a reviewer would be given.
+        const { gate, ...printed } = result;
+        printJson(gate.action === 'park' ? { ...printed, review: { reason: gate.reason, checkpoint: gate.checkpoint, question: gate.question } } : printed);
       }),
     );
 

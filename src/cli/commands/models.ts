@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { SHARED_TENANT } from '../../db/models-repository.ts';
 import { registerModel } from '../../services/model-catalog.ts';
 import { action, withSystem } from '../action.ts';
+import { parseModelRef } from '../format-option.ts';
 import { inFile, readJsonFile } from '../io.ts';
 
 export function registerModelsCommand(program: Command): void {
@@ -26,16 +27,19 @@ export function registerModelsCommand(program: Command): void {
   models
     .command('add <file>')
     .description('Extract a model file (any of the three shapes) and register it as owner/name and owner/name:version')
-    .option('--ref <owner/name>', 'the reference to register, when the file does not name its model (a version object)')
+    .option('--ref <owner/name>', 'register under this reference instead of the name the file gives (owner/name, or owner/name:version for that version only)')
     .option('--tenant <id>', 'register for one tenant only (default: shared by all tenants)', SHARED_TENANT)
     .action(
       action(async (file: string, options: { ref?: string; tenant: string }) => {
+        const ref = options.ref === undefined ? undefined : parseModelRef('--ref', options.ref);
         const source = await readJsonFile(file, 'model file');
         await withSystem(async (system) => {
-          const registered = await registerModel(system, { tenantId: options.tenant, source, ref: options.ref }).catch((error: unknown) => {
+          const registered = await registerModel(system, { tenantId: options.tenant, source, ref }).catch((error: unknown) => {
             throw inFile(file, 'model file', error);
           });
-          console.log(`registered ${registered.refs.join(' and ')} (${registered.modelSchema.fields.length} fields, schema ${registered.schemaKey})`);
+          const named = registered.modelSchema.model;
+          const instead = ref !== undefined && named && !registered.refs.includes(named) ? ` (the file names ${named}; --ref wins)` : '';
+          console.log(`registered ${registered.refs.join(' and ')}${instead}: ${registered.modelSchema.fields.length} fields, schema ${registered.schemaKey}`);
         });
       }),
     );

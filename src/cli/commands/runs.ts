@@ -3,12 +3,21 @@ import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { toRunView } from '../../db/run-view.ts';
 import { VettedError } from '../../errors.ts';
-import type { RunStatus } from '../../generated/contracts.ts';
+import type { Decision, RunStatus } from '../../generated/contracts.ts';
+import { TRANSITIONS } from '../../run-states.ts';
 import { decide } from '../../services/decision-service.ts';
 import { submitRun } from '../../services/intake.ts';
 import { isPlainObject } from '../../stages/example-quarantine.ts';
 import { action, withSystem } from '../action.ts';
+import { parseChoice, parseInteger } from '../format-option.ts';
 import { inFile, printJson, readJsonFile } from '../io.ts';
+
+/** Every status, from the transitions table (a Record over RunStatus, so a new status cannot be missed). */
+const RUN_STATUSES = Object.keys(TRANSITIONS) as RunStatus[];
+const MAX_LIMIT = 1000;
+/** Keyed by the contract's union, so the compiler notices a new action. */
+const DECISION_ACTION_SET: Record<Decision['action'], true> = { approve: true, edit: true, reject: true, retry: true };
+const DECISION_ACTIONS = Object.keys(DECISION_ACTION_SET) as Decision['action'][];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -42,13 +51,14 @@ export function registerRunCommands(program: Command): void {
   program
     .command('runs')
     .description('List recent runs')
-    .option('--status <status>', 'only runs in this status (e.g. awaiting_human)')
-    .option('--limit <n>', 'how many', '50')
+    .option('--status <status>', `only runs in this status: ${RUN_STATUSES.join(' | ')}`)
+    .option('--limit <n>', `how many, 1 to ${MAX_LIMIT}`, '50')
     .action(
       action(async (options: { status?: string; limit: string }) => {
+        const statuses = options.status === undefined ? RUN_STATUSES : [parseChoice('--status', options.status, RUN_STATUSES)];
+        const limit = parseInteger('--limit', options.limit, { min: 1, max: MAX_LIMIT });
         await withSystem(async (system) => {
-          const statuses = options.status ? [options.status as RunStatus] : ALL_STATUSES;
-          const rows = await system.runs.listByStatus(statuses, { limit: Number(options.limit) });
+          const rows = await system.runs.listByStatus(statuses, { limit });
           if (rows.length === 0) return console.log('No runs.');
           console.table(rows.map((r) => ({ id: r.id, status: r.status, stage: r.stage, model: r.model, created: r.createdAt.toISOString() })));
         });
@@ -73,19 +83,20 @@ export function registerRunCommands(program: Command): void {
   program
     .command('decide <runId>')
     .description('Resolve a parked run: approve, edit (with --set field=value) or reject')
-    .requiredOption('--action <action>', 'approve | edit | reject | retry')
+    .requiredOption('--action <action>', DECISION_ACTIONS.join(' | '))
     .option('--review <id>', 'the review being answered (default: the pending one, shown before deciding)')
     .option('--set <field=value...>', 'field edits for --action edit; values are JSON when they parse, else strings')
     .option('--reason <text>', 'why (kept in the audit trail)')
     .option('--override', 'approve despite blocking issues')
     .action(
       action(async (runId: string, options: { action: string; review?: string; set?: string[]; reason?: string; override?: boolean }) => {
+        const decisionAction = parseChoice('--action', options.action, DECISION_ACTIONS);
         await withSystem(async (system) => {
           const run = await system.runs.get(assertRunId(runId));
           const reviewId = options.review ?? run?.pendingReview?.reviewId;
           if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} has no pending review`, { field: 'runId' });
           const body = {
-            reviewId, action: options.action,
+            reviewId, action: decisionAction,
             ...(options.set ? { edits: parseEdits(options.set) } : {}),
             ...(options.reason ? { reason: options.reason } : {}),
             ...(options.override ? { override: true } : {}),
@@ -96,11 +107,6 @@ export function registerRunCommands(program: Command): void {
       }),
     );
 }
-
-const ALL_STATUSES: RunStatus[] = [
-  'queued', 'extracting', 'assembling', 'building', 'validating', 'awaiting_human', 'executing',
-  'completed', 'failed', 'cancelled', 'expired', 'paused',
-];
 
 function parseEdits(pairs: string[]): Record<string, unknown> {
   const edits: Record<string, unknown> = {};

@@ -1,21 +1,15 @@
 /** `vetted worker` and `vetted migrate`. */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
-import { VettedError } from '../../errors.ts';
 import { createSystem } from '../../system.ts';
 import { startWorkers, WORK_KINDS, type WorkKind } from '../../../workers/start-workers.ts';
 import { reconcile } from '../../services/reconciler.ts';
 import { action, withSystem } from '../action.ts';
+import { parseChoiceList, parseInteger } from '../format-option.ts';
 
 function parseKinds(list: string | undefined): WorkKind[] {
-  if (!list) return [...WORK_KINDS];
-  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const name of names) {
-    if (!(WORK_KINDS as readonly string[]).includes(name)) {
-      throw new VettedError('INVALID_REQUEST', `--stages: unknown queue "${name}"; choose from ${WORK_KINDS.join(', ')}`, { field: 'stages' });
-    }
-  }
-  return names as WorkKind[];
+  // An empty list would start no worker and wait for a signal forever.
+  return list === undefined ? [...WORK_KINDS] : parseChoiceList('--stages', list, WORK_KINDS);
 }
 
 export function registerWorkerCommands(program: Command): void {
@@ -42,8 +36,9 @@ export function registerWorkerCommands(program: Command): void {
     .option('--grace-ms <ms>', 'leave runs changed more recently than this alone', '60000')
     .action(
       action(async (options: { graceMs: string }) => {
+        const graceMs = parseInteger('--grace-ms', options.graceMs, { min: 0 });
         await withSystem(async (system) => {
-          const result = await reconcile(system, { graceMs: Number(options.graceMs) });
+          const result = await reconcile(system, { graceMs });
           console.log(`examined ${result.examined} runs: ${result.requeued} requeued, ${result.expiriesRestored} review expiries restored`);
         });
       }),

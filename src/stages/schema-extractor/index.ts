@@ -27,10 +27,7 @@ export interface ExtractionResult {
   modelSchema: ModelSchema;
   /** Every example value; never part of modelSchema. */
   quarantine: ExampleQuarantine;
-  /**
-   * `version:<id>` when a Replicate model or version object names its version, else
-   * `sha256:<canonical hash of the source>`.
-   */
+  /** Content-addressed: see {@link extractionCacheKey}. */
   cacheKey: string;
 }
 
@@ -81,17 +78,32 @@ export function extractModelSchema(source: unknown, options: ExtractOptions = {}
     fields,
     warnings: warnings.toArray(),
   };
-  return { modelSchema, quarantine, cacheKey: cacheKeyOf(parsed, source) };
+  return { modelSchema, quarantine, cacheKey: cacheKeyOf(parsed) };
 }
 
 /**
- * A version id from Replicate identifies what we extract from. The `:version` of a tool config's
- * `owner/name:version` does not (the config's example decides the schema), so tool configs are hashed;
- * this matches sourceCacheKey in src/services/model-catalog.ts, which looks the cache up before extracting.
+ * The key an extraction is cached under (model_schemas, model_examples), computed without extracting, so
+ * the cache can be looked up first. See cacheKeyOf.
+ *
+ * @throws VettedError MODEL_SOURCE_INVALID as extractModelSchema does, for a source of no accepted shape.
  */
-function cacheKeyOf(parsed: ParsedSource, source: unknown): string {
-  if (parsed.kind !== 'tool_config' && parsed.version !== null) return `version:${parsed.version}`;
-  return `sha256:${canonicalHash(source)}`;
+export function extractionCacheKey(source: unknown, options: ExtractOptions = {}): string {
+  return cacheKeyOf(parseSource(source, options.model ?? null));
+}
+
+/**
+ * The hash of everything extraction reads (shape, model, version, schema document, example), prefixed with
+ * the version id when Replicate named one, so keys stay readable: `version:<id>@<sha256>` or `sha256:<hash>`.
+ *
+ * Never the version id alone: a model source can arrive inline in any tenant's request, and the id is only
+ * what the sender claims. Keyed by id, the first source seen for it would decide the schema (and its
+ * quarantine, the leak firewall's only knowledge of the examples) for every later run that names the same
+ * version, whoever sent it. Keyed by content, a forged or partial source (a version object without its
+ * model's example) gets its own entry and shadows nothing.
+ */
+function cacheKeyOf(parsed: ParsedSource): string {
+  const hash = canonicalHash({ kind: parsed.kind, model: parsed.model, version: parsed.version, schema: parsed.openapi?.document ?? null, example: parsed.example });
+  return parsed.kind !== 'tool_config' && parsed.version !== null ? `version:${parsed.version}@${hash}` : `sha256:${hash}`;
 }
 
 /** Where the blueprint came from: a model without a schema was inferred from its example. */

@@ -50,6 +50,12 @@ function parseModel(source: JsonObject): ParsedSource {
   if (schema === null && example === null) {
     throw invalidSource('latest_version.openapi_schema', 'The model has neither latest_version.openapi_schema nor default_example.input');
   }
+  if (schema === null && isEmpty(example)) {
+    throw invalidSource(
+      'default_example.input',
+      'The model has no latest_version.openapi_schema and its default_example.input is empty: there is nothing to infer its inputs from',
+    );
+  }
   const openapi = schema === null ? null : locateInput(schema, 'latest_version.openapi_schema');
   return { kind: 'replicate_model', model: `${owner}/${name}`, version, openapi, example, exampleField: 'default_example.input' };
 }
@@ -65,6 +71,9 @@ function parseVersion(source: JsonObject, givenModel: string | null): ParsedSour
 function parseToolConfig(source: JsonObject): ParsedSource {
   const example = optionalObject(source.example_input, 'example_input');
   if (example === null) throw invalidSource('example_input', 'example_input is missing');
+  // The inputs are inferred from the example's keys; a schema that declares no input is accepted (some real
+  // models take none), but an empty example says nothing at all.
+  if (isEmpty(example)) throw invalidSource('example_input', 'example_input is empty: give one key per model input, with a value of its type');
   const reference = optionalString(source.model, 'model');
   const match = reference === null ? null : MODEL_REFERENCE.exec(reference);
   if (reference !== null && match === null) throw invalidSource('model', 'model must be "owner/name" or "owner/name:version"');
@@ -80,6 +89,10 @@ function locateInput(document: JsonObject, field: string): NonNullable<ParsedSou
   const inputField = `${field}.components.schemas.Input`;
   if (!isPlainObject(input)) throw invalidSource(inputField, `${inputField} is missing or not an object`);
   return { document, input, inputField };
+}
+
+function isEmpty(value: JsonObject | null): boolean {
+  return value !== null && Object.keys(value).length === 0;
 }
 
 function requireString(source: JsonObject, field: string): string {

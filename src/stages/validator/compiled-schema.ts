@@ -9,7 +9,7 @@
 import type { Ajv, ValidateFunction } from 'ajv';
 import { VettedError } from '../../errors.ts';
 import type { FieldSpec, ModelSchema } from '../../generated/contracts.ts';
-import { createAjv } from '../../schema/ajv.ts';
+import { createPayloadAjv } from '../../schema/ajv.ts';
 import { LRUCache } from 'lru-cache';
 
 /** How many compiled schemas a process keeps. A worker sees far fewer models than this in practice. */
@@ -28,7 +28,7 @@ export class CompiledSchemaCache {
   #compiles = 0;
 
   constructor(maxEntries = SCHEMA_CACHE_SIZE) {
-    this.#ajv = createAjv();
+    this.#ajv = createPayloadAjv();
     this.#cache = new LRUCache({ max: maxEntries, dispose: (compiled) => this.#ajv.removeSchema(compiled.source) });
   }
 

@@ -14,7 +14,10 @@
  *     the user's words, so a contiguous-substring rule would be too strict; it may not add a word the user
  *     never wrote. A string with no word tokens (`""`, `"!"`) carries no content and passes;
  *   - numbers: the user wrote the number (`42`, `42.0`);
- *   - booleans and null: accepted, they carry no content.
+ *   - booleans: the value itself says nothing, so the claim must cite the user's phrase (`evidence`, e.g.
+ *     "without watermark"), and every word of it must be the user's. Otherwise a builder could switch a
+ *     safety checker off and call it the user's wish;
+ *   - null: accepted, it carries no content.
  * A failed claim is blocking.
  */
 import { assertNever } from '../../errors.ts';
@@ -89,7 +92,7 @@ function checkClaim(claim: FieldClaim, entry: FieldProvenance, evidence: BundleE
     case 'schema_default':
       return checkSchemaDefault(claim);
     case 'user_prompt':
-      return checkUserWords(claim, evidence);
+      return typeof claim.value === 'boolean' ? checkUserSwitch(claim, entry, evidence) : checkUserWords(claim, evidence);
     default:
       return assertNever(source, 'provenance source');
   }
@@ -167,6 +170,20 @@ function checkUserWords(claim: FieldClaim, evidence: BundleEvidence): Validation
     claim,
     `${claim.label} claims to come from the user's words, but the request never mentions ${reasons.join(' or ')}`,
     `keep only what the user wrote in ${claim.label}, or confirm the value with the user and set it as an edit`,
+  );
+}
+
+/** A boolean the user asked for: the cited phrase is there, and it is all the user's words. */
+function checkUserSwitch(claim: FieldClaim, entry: FieldProvenance, evidence: BundleEvidence): ValidationIssue | undefined {
+  const phrase = typeof entry.evidence === 'string' ? entry.evidence.trim() : '';
+  const missing = phrase === '' ? [] : wordsMissingFromEvidence(evidence, phrase);
+  if (phrase !== '' && missing.length === 0) return undefined;
+  return blocking(
+    claim,
+    phrase === ''
+      ? `${claim.label} is set to ${String(claim.value)} as the user's wish, but cites nothing the user wrote`
+      : `${claim.label} is set to ${String(claim.value)} citing ${JSON.stringify(phrase)}, which the user never wrote`,
+    `confirm ${claim.label} with the user and set it as an edit${useDefaultHint(claim.spec)}`,
   );
 }
 

@@ -27,7 +27,7 @@ import {
 const BRANCHING_KEYWORDS = new Set(['anyOf', 'oneOf']);
 const COMPARISON_SYMBOLS: Record<string, string> = { '<=': '≤', '>=': '≥', '<': '<', '>': '>' };
 const FORMAT_NAMES: Record<string, string> = {
-  uri: 'a URI',
+  uri: 'an http(s) URL',
   'uri-reference': 'a URI reference',
   url: 'a URL',
   email: 'an email address',

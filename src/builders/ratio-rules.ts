@@ -1,0 +1,94 @@
+/**
+ * The aspect-ratio rules: a bare `16:9` standing apart from the description, and a ratio after the field's
+ * name (`aspect ratio 16:9`, `aspect ratio of 9:16`, `--ar 16:9`). They read into an aspect-ratio field with
+ * options (the value is the option the user named) and into a plain-string one (the value is the ratio as
+ * written), so a ratio the user asked for never loses to the schema's default.
+ */
+import type { FieldSpec } from '../generated/contracts.ts';
+import { clauseEndsAt, makeDirective, windowBefore } from './clause-words.ts';
+import { labelBelongsElsewhere, namedLabel } from './directive-rules.ts';
+import type { Directive, DirectiveValue, RuleContext } from './directive-types.ts';
+import { endsToken, findEnumMember, hasEnum } from './value-reading.ts';
+
+const RATIO = /(?<![\p{L}\p{N}_:.])(\d{1,2}:\d{1,2})/gu;
+const RATIO_LEAD = /(?:^|[^\p{L}\p{N}_])(?:in|at|as)\s+$/iu;
+
+/**
+ * A plain-string field has no options to check a bare ratio against, so only ratios image tools commonly
+ * offer count there: a bare `10:30` or `3:1` is more likely a time or a score than a picture shape.
+ */
+const COMMON_RATIOS: ReadonlySet<string> = new Set(['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3', '5:4', '4:5', '21:9', '9:21', '2:1', '1:2']);
+
+/** After the label: `=` or `:` (group 1, an assignment), ` is `, ` to `, ` of `, or a space. */
+const LABEL_SEPARATOR = /\s*([=:])\s*|\s+(?:is|to|of)\s+|[ \t]+/iy;
+const NAMED_RATIO = /(\d{1,2}):(\d{1,2})/y;
+
+/**
+ * A bare `16:9`, standing apart from the description (`a fox, 16:9`, `a fox in 16:9`), so `a 1:1 scale model`
+ * keeps its words. It must be one of the field's options, or, for a plain-string field, a common ratio.
+ */
+export function ratioRule(context: RuleContext): Directive[] {
+  const field = context.primary.get('aspect_ratio');
+  if (!field || !isRatioField(field)) return [];
+  const found: Directive[] = [];
+  for (const match of context.text.matchAll(RATIO)) {
+    const end = match.index + match[0].length;
+    const value = bareRatioValue(field, match[0]);
+    if (value === undefined || !endsToken(context.text, end)) continue;
+    const led = RATIO_LEAD.test(windowBefore(context.text, match.index)) && clauseEndsAt(context.text, end);
+    const ratio = makeDirective(context.text, match.index, end, 'loose', 'ratio', [{ field: field.name, value, fit: 'ok' }]);
+    found.push({ ...ratio, needsOwnClause: !led });
+  }
+  return found;
+}
+
+/**
+ * `aspect ratio 16:9`, `aspect ratio: 16:9`, `--ar 16:9`, `aspect ratio of 9:16`: a W:H ratio (both sides
+ * positive) right after the field's name. The name makes the intent plain, so a ratio that is not one of the
+ * options is kept as written (fit `not_an_option`) for the validator to flag.
+ */
+export function namedRatioRule(context: RuleContext): Directive[] {
+  const field = context.primary.get('aspect_ratio');
+  if (!field || !isRatioField(field)) return [];
+  const found: Directive[] = [];
+  for (const match of context.text.matchAll(namedLabel(field, true))) {
+    if (labelBelongsElsewhere(context, field, match)) continue;
+    const directive = readNamedRatio(context.text, match, field);
+    if (directive) found.push(directive);
+  }
+  return found;
+}
+
+function readNamedRatio(text: string, match: RegExpExecArray, field: FieldSpec): Directive | null {
+  const labelEnd = match.index + match[0].length;
+  LABEL_SEPARATOR.lastIndex = labelEnd;
+  const separator = LABEL_SEPARATOR.exec(text);
+  if (!separator) return null;
+  const at = labelEnd + separator[0].length;
+  NAMED_RATIO.lastIndex = at;
+  const ratio = NAMED_RATIO.exec(text);
+  if (!ratio || Number(ratio[1]) === 0 || Number(ratio[2]) === 0) return null;
+  const end = at + ratio[0].length;
+  if (!endsToken(text, end)) return null;
+  const assigned = match[1] !== undefined || separator[1] !== undefined;
+  // `ar` and `aspect` are also ordinary words; without `=`, `:` or `--` they count only when the ratio ends the clause.
+  const oneWord = !/[\s_-]/.test(match[2] ?? '');
+  if (!assigned && oneWord && !clauseEndsAt(text, end)) return null;
+  return makeDirective(text, match.index, end, assigned ? 'assign' : 'named', 'ratio', [namedRatioValue(field, ratio[0])]);
+}
+
+/** String fields only: an integer `aspect_ratio` (a width-over-height number) is read like any number. */
+function isRatioField(field: FieldSpec): boolean {
+  return field.type === 'string';
+}
+
+function bareRatioValue(field: FieldSpec, written: string): unknown {
+  if (hasEnum(field)) return findEnumMember(field, written);
+  return COMMON_RATIOS.has(written) ? written : undefined;
+}
+
+function namedRatioValue(field: FieldSpec, written: string): DirectiveValue {
+  if (!hasEnum(field)) return { field: field.name, value: written, fit: 'ok' };
+  const member = findEnumMember(field, written);
+  return member === undefined ? { field: field.name, value: written, fit: 'not_an_option' } : { field: field.name, value: member, fit: 'ok' };
+}
