@@ -4,7 +4,7 @@
  * Vetted: the adapters cannot tell these servers from the real ones except by what they answer.
  *
  *   const sims = await startSimServers({ instant: true });
- *   const config = loadConfig({ ...process.env, ...sims.env });   // openai builder + replicate provider
+ *   const config = loadConfig(commandEnv({}, sims.env));   // openai builder + replicate provider (config.ts)
  *   …
  *   await sims.close();
  */

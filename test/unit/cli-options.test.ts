@@ -1,6 +1,6 @@
 /** Option values and catalog references: refused naming the option, never turned into a silent default. */
 import { describe, expect, it } from 'vitest';
-import { parseChoice, parseChoiceList, parseInteger, parseModelRef } from '../../src/cli/format-option.ts';
+import { parseChoice, parseChoiceList, parseInteger, parseModelRef } from '../../src/cli/option-parsers.ts';
 import type { ModelSchema } from '../../src/generated/contracts.ts';
 import { catalogRefs } from '../../src/services/model-catalog.ts';
 

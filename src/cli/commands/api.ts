@@ -8,7 +8,7 @@ import { createSystem } from '../../system.ts';
 import { startApiServer } from '../../../api/server.ts';
 import { startWorkers } from '../../../workers/start-workers.ts';
 import { action, withSystem } from '../action.ts';
-import { parseChoice, parseInteger } from '../format-option.ts';
+import { parseChoice, parseInteger } from '../option-parsers.ts';
 
 export function registerApiCommands(program: Command): void {
   program

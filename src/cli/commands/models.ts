@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { SHARED_TENANT } from '../../db/models-repository.ts';
 import { registerModel } from '../../services/model-catalog.ts';
 import { action, withSystem } from '../action.ts';
-import { parseModelRef } from '../format-option.ts';
+import { parseModelRef } from '../option-parsers.ts';
 import { inFile, readJsonFile } from '../io.ts';
 
 export function registerModelsCommand(program: Command): void {

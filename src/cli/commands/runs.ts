@@ -9,7 +9,7 @@ import { decide } from '../../services/decision-service.ts';
 import { submitRun } from '../../services/intake.ts';
 import { isPlainObject } from '../../stages/example-quarantine.ts';
 import { action, withSystem } from '../action.ts';
-import { parseChoice, parseInteger } from '../format-option.ts';
+import { parseChoice, parseInteger } from '../option-parsers.ts';
 import { inFile, printJson, readJsonFile } from '../io.ts';
 
 /** Every status, from the transitions table (a Record over RunStatus, so a new status cannot be missed). */

@@ -13,7 +13,7 @@ import { loadReplayModels, parseReplayRequests } from '../../shadow/replay-corpu
 import { replayCorpus, summarizeReplay, type ReplayOutcome } from '../../shadow/replay.ts';
 import { action } from '../action.ts';
 import { printJson } from '../io.ts';
-import { parseFormat } from '../format-option.ts';
+import { parseFormat } from '../option-parsers.ts';
 
 const REPLAY_FORMATS = ['table', 'json'] as const;
 

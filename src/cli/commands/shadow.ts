@@ -14,7 +14,7 @@ import { parseSince } from '../../shadow/since.ts';
 import type { ShadowSummary } from '../../shadow/types.ts';
 import { shadowSettingsOf } from '../../shadow/trigger.ts';
 import { action, withSystem } from '../action.ts';
-import { parseFormat } from '../format-option.ts';
+import { parseFormat } from '../option-parsers.ts';
 import { printJson } from '../io.ts';
 import { registerShadowReplayCommand } from './shadow-replay.ts';
 

@@ -5,7 +5,7 @@ import { createSystem } from '../../system.ts';
 import { startWorkers, WORK_KINDS, type WorkKind } from '../../../workers/start-workers.ts';
 import { reconcile } from '../../services/reconciler.ts';
 import { action, withSystem } from '../action.ts';
-import { parseChoiceList, parseInteger } from '../format-option.ts';
+import { parseChoiceList, parseInteger } from '../option-parsers.ts';
 
 function parseKinds(list: string | undefined): WorkKind[] {
   // An empty list would start no worker and wait for a signal forever.
