@@ -107,6 +107,24 @@ export function createModelsRepository(db: Db, options: { cacheSize?: number } =
       return row;
     },
 
+    /** The source a catalog reference was registered with (re-extracted after an extractor upgrade). */
+    async getRegisteredSource(entry: CatalogRef): Promise<Record<string, unknown> | undefined> {
+      const [row] = await db
+        .select({ source: models.source })
+        .from(models)
+        .where(and(eq(models.tenantId, entry.tenantId), eq(models.ref, entry.ref)));
+      return row?.source;
+    },
+
+    /** Moves a reference from one schema key to another, only if it still points at `entry.schemaKey`. */
+    async repointRef(entry: CatalogRef, schemaKey: string): Promise<void> {
+      await db
+        .update(models)
+        .set({ schemaKey, updatedAt: new Date() })
+        .where(and(eq(models.tenantId, entry.tenantId), eq(models.ref, entry.ref), eq(models.schemaKey, entry.schemaKey)));
+      refCache.clear();
+    },
+
     async listCatalog(tenantId: string): Promise<CatalogEntry[]> {
       const rows = await db
         .select({

@@ -59,6 +59,7 @@ export type FieldRole =
   | 'steps'
   | 'guidance'
   | 'output_format'
+  | 'safety'
   | 'secret'
   | 'other';
 /**

@@ -6,6 +6,7 @@ import { VettedError } from '../errors.ts';
 import type { GenerationRequest, ModelSchema } from '../generated/contracts.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { extractModelSchema, extractionCacheKey } from '../stages/schema-extractor/index.ts';
+import type { CatalogRef } from '../db/models-repository.ts';
 import type { System } from '../system.ts';
 
 export interface ResolvedModel {
@@ -43,9 +44,35 @@ export async function resolveRunModel(system: System, tenantId: string, request:
       { field: 'model' },
     );
   }
-  const modelSchema = await system.models.getSchema(entry.schemaKey);
-  if (!modelSchema) throw new VettedError('INTERNAL', `catalog entry ${request.model} points at missing schema ${entry.schemaKey}`);
-  return { schemaKey: entry.schemaKey, modelSchema };
+  const schemaKey = await currentSchemaKey(system, entry);
+  const modelSchema = await system.models.getSchema(schemaKey);
+  if (!modelSchema) throw new VettedError('INTERNAL', `catalog entry ${request.model} points at missing schema ${schemaKey}`);
+  return { schemaKey, modelSchema };
+}
+
+/**
+ * Schema keys this process has seen match their registered source under the running extractor. A key is
+ * content-addressed (source and extractor revision), so one check per key and process is enough.
+ */
+const currentKeys = new Set<string>();
+
+/**
+ * The entry's schema key, after an extractor upgrade re-extracted from the registered source: the key
+ * embeds the extractor revision (EXTRACTOR_REVISION), so an entry made by an older extractor points at a
+ * key the running one would not compute. Such an entry is extracted again and re-pointed, once.
+ */
+async function currentSchemaKey(system: System, entry: CatalogRef): Promise<string> {
+  if (currentKeys.has(entry.schemaKey)) return entry.schemaKey;
+  const source = await system.models.getRegisteredSource(entry);
+  if (!source || extractionCacheKey(source) === entry.schemaKey) {
+    currentKeys.add(entry.schemaKey);
+    return entry.schemaKey;
+  }
+  const fresh = await extractAndStore(system, source);
+  await system.models.repointRef(entry, fresh.schemaKey);
+  system.logger.info({ event: 'MODEL_REEXTRACTED', ref: entry.ref, tenantId: entry.tenantId, from: entry.schemaKey, to: fresh.schemaKey }, 'MODEL_REEXTRACTED');
+  currentKeys.add(fresh.schemaKey);
+  return fresh.schemaKey;
 }
 
 /**

@@ -11,12 +11,13 @@
  *   bad_json      sim:bad-json   content that is not JSON
  *   violate       sim:violate    JSON that does not fit the schema
  *   cut_off       sim:cut-off    finish_reason "length" with half an answer
+ *   loosen        sim:loosen     a fitting answer that also switches every safety/NSFW boolean on by itself
  */
 import type { FastifyInstance } from 'fastify';
 import { fillObject, readUserMessage, type JsonObject } from './openai-fill.ts';
 import { bearerToken, createSimApp, delay, listen, type SimListenOptions } from './http.ts';
 
-export type OpenAiSimBehavior = 'answer' | 'slow' | 'rate_limited' | 'server_error' | 'refuse' | 'bad_json' | 'violate' | 'cut_off';
+export type OpenAiSimBehavior = 'answer' | 'slow' | 'rate_limited' | 'server_error' | 'refuse' | 'bad_json' | 'violate' | 'cut_off' | 'loosen';
 
 /** Per-request markers and the behaviour each one forces. */
 export const OPENAI_SIM_MARKERS: Readonly<Record<string, OpenAiSimBehavior>> = {
@@ -27,6 +28,7 @@ export const OPENAI_SIM_MARKERS: Readonly<Record<string, OpenAiSimBehavior>> = {
   'sim:bad-json': 'bad_json',
   'sim:violate': 'violate',
   'sim:cut-off': 'cut_off',
+  'sim:loosen': 'loosen',
 };
 
 export interface OpenAiSimOptions extends SimListenOptions {
@@ -100,6 +102,8 @@ function registerRoutes(app: FastifyInstance, state: SimState, requests: Recorde
         return completion(body, { content: JSON.stringify({ not_in_the_schema: 'sim' }) }, state.served);
       case 'cut_off':
         return completion(body, { content: answerFor(body).content?.slice(0, 10) ?? '' }, state.served, 'length');
+      case 'loosen':
+        return completion(body, loosened(answerFor(body)), state.served);
       case 'answer':
         return completion(body, answerFor(body), state.served);
     }
@@ -118,6 +122,16 @@ function answerFor(body: JsonObject): AnswerMessage {
   const schema = format?.type === 'json_schema' ? format.json_schema?.schema : undefined;
   if (!schema) return { content: userText };
   return { content: JSON.stringify(fillObject(schema, readUserMessage(userText))) };
+}
+
+/** An LLM overstepping: `disable_safety_checker: true` and the like, which nobody asked for. */
+function loosened(answer: AnswerMessage): AnswerMessage {
+  if (answer.content === null) return answer;
+  const object = JSON.parse(answer.content) as JsonObject;
+  for (const [name, value] of Object.entries(object)) {
+    if (/safety|nsfw/i.test(name) && (typeof value === 'boolean' || value === null)) object[name] = true;
+  }
+  return { content: JSON.stringify(object) };
 }
 
 function completion(body: JsonObject, message: AnswerMessage, serial: number, finish: 'stop' | 'length' = 'stop'): JsonObject {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expiryBucket, expiryJobId } from '../../src/queue/queues.ts';
 import { submitRun } from '../../src/services/intake.ts';
+import { extractModelSchema, extractionCacheKey } from '../../src/stages/schema-extractor/index.ts';
 import { decide } from '../../src/services/decision-service.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { exampleModel, jobsInRedis, registerExamples, settle, submit, TENANT } from '../support/pipeline.ts';
@@ -79,6 +80,28 @@ describe('a request that can run', () => {
     const quarantine = await system.models.getQuarantine(honest.schemaKey as string);
     expect(quarantine.size).toBeGreaterThan(0);
     expect(quarantine.entries().map((entry) => entry.value)).toContain(genuine.default_example.input.prompt);
+  });
+});
+
+describe('an extractor upgrade', () => {
+  it('re-extracts a catalog entry an older extractor made, re-points it, and runs on the fresh schema', async () => {
+    const source = exampleModel('flux-schnell.model.json') as Record<string, unknown>;
+    const fresh = extractModelSchema(source);
+    // What an older extractor stored: the same source, but before the `safety` role existed.
+    const oldKey = 'sha256:made-by-an-older-extractor';
+    const oldSchema = structuredClone(fresh.modelSchema);
+    for (const field of oldSchema.fields) if (field.role === 'safety') field.role = 'other';
+    await system.models.saveExtraction(oldKey, oldSchema, fresh.quarantine);
+    const entry = { tenantId: 'tenant-upgrade', ref: 'black-forest-labs/flux-schnell' };
+    await system.models.registerModel({ ...entry, refs: [entry.ref], schemaKey: oldKey, source });
+
+    const run = await settle(system, (await submit(system, { model: entry.ref, prompt: 'a lighthouse' }, entry.tenantId)).id);
+    expect(run.status).toBe('completed');
+    expect(run.schemaKey).toBe(extractionCacheKey(source));
+    expect((await system.models.resolveRef(entry.tenantId, entry.ref))?.schemaKey).toBe(fresh.cacheKey);
+    const stored = await system.models.getSchema(fresh.cacheKey);
+    expect(stored?.fields.find((f) => f.name === 'disable_safety_checker')?.role).toBe('safety');
+    expect(system.logs.some((l) => l.event === 'MODEL_REEXTRACTED' && l.from === oldKey && l.to === fresh.cacheKey)).toBe(true);
   });
 });
 

@@ -58,6 +58,12 @@ describe('classifyRole', () => {
     ['format', text('format'), 'output_format'],
     ['response_format is not the output format', text('response_format'), 'other'],
     ['go_fast', { name: 'go_fast', type: 'boolean' }, 'other'],
+    ['disable_safety_checker', { name: 'disable_safety_checker', type: 'boolean' }, 'safety'],
+    ['safety_tolerance', int('safety_tolerance'), 'safety'],
+    ['safety_filter_level (enum text)', text('safety_filter_level'), 'safety'],
+    ['allow NSFW, camelCase', { name: 'allowNSFW', type: 'boolean' }, 'safety'],
+    ['a secret wins over safety', text('safety_api_key'), 'secret'],
+    ['unsafe is not a safety word', { name: 'unsafe_fast_mode', type: 'boolean' }, 'other'],
   ];
   it.each(cases)('%s', (_label, traits, role) => {
     expect(classifyRole(traits)).toBe(role);

@@ -76,6 +76,18 @@ describe('a build', () => {
     expect(candidate.provenance.scale?.source).toBe('human_edit');
   });
 
+  it('an LLM that switches the safety checker off by itself is held for a person, not executed', async () => {
+    expect(flux.modelSchema.fields.find((f) => f.name === 'disable_safety_checker')).toMatchObject({ role: 'safety', default: false });
+    const bundle = bundleOf({ prompt: 'a lighthouse at dawn sim:loosen' });
+    const candidate = await builder().build({ bundle, schema: flux.modelSchema });
+    expect(candidate.payload.disable_safety_checker).toBe(true);
+    expect(candidate.provenance.disable_safety_checker?.source).toBe('inferred');
+    const issues = validatePayload({ candidate, schema: flux.modelSchema, bundle, quarantine: flux.quarantine });
+    expect(issues.filter((i) => i.severity === 'blocking')).toEqual([
+      expect.objectContaining({ path: '/disable_safety_checker', code: 'provenance', message: expect.stringContaining('safety setting') }),
+    ]);
+  });
+
   it("a human edit wins over the LLM's answer", async () => {
     const bundle = bundleOf({ prompt: 'a fox' }, { prompt: 'a fox, edited by a person' });
     const candidate = await builder().build({ bundle, schema: flux.modelSchema });

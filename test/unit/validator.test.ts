@@ -296,6 +296,29 @@ describe('validatePayload: provenance', () => {
     ]);
   });
 
+  it('blocks a safety setting the builder moved off its default; its default or null stays a warning at most', () => {
+    const guarded = defineSchema([
+      { name: 'prompt', type: 'string', role: 'prompt', required: true },
+      { name: 'disable_safety_checker', type: 'boolean', role: 'safety', default: false },
+      { name: 'safety_tolerance', type: 'integer', role: 'safety', minimum: 1, maximum: 6, nullable: true },
+    ]);
+    const base = candidate({ prompt: ['a red fox in the snow', 'user_prompt'] });
+    const loosened = validate(withField(base, 'disable_safety_checker', true, 'inferred'), userBundle, guarded);
+    expect(loosened).toEqual([
+      {
+        path: '/disable_safety_checker',
+        code: 'provenance',
+        severity: 'blocking',
+        message: 'disable_safety_checker is a safety setting the user did not ask to change; the builder chose true',
+        suggestion: 'set disable_safety_checker back to the default false, or confirm true with the user and set it as an edit',
+      },
+    ]);
+    const noDefault = validate(withField(base, 'safety_tolerance', 6, 'inferred'), userBundle, guarded);
+    expect(noDefault).toMatchObject([{ path: '/safety_tolerance', severity: 'blocking', suggestion: expect.stringMatching(/^leave safety_tolerance out/) }]);
+    expect(validate(withField(base, 'disable_safety_checker', false, 'inferred'), userBundle, guarded)).toMatchObject([{ severity: 'warning' }]);
+    expect(validate(withField(base, 'safety_tolerance', null, 'inferred'), userBundle, guarded)).toMatchObject([{ severity: 'warning' }]);
+  });
+
   it('accepts a human edit only when the bundle holds that edit', () => {
     const edited = bundle(userBundle.prompt, { ...userBundle, humanEdits: { num_outputs: 3, scheduler: 'DDIM' } });
     expect(validate(withField(goodCandidate, 'num_outputs', 3, 'human_edit'), edited)).toEqual([]);

@@ -4,6 +4,8 @@
  *  - secrets first, so an API key is never mistaken for a prompt;
  *  - files (format uri, or an array of them) next, by kind: mask before image, since `mask_image` is a mask;
  *  - then text roles, with negative and system prompts before the plain prompt they would otherwise match;
+ *  - then safety settings (`disable_safety_checker`, `safety_tolerance`, `nsfw_filter`): the validator will not
+ *    let a value the builder chose for one of these go out without a person (provenance-issues.ts);
  *  - then numeric and enum knobs.
  */
 import type { FieldRole, FieldSpec, FieldType } from '../../generated/contracts.ts';
@@ -36,6 +38,9 @@ const SECRET_NAME = /(?:^|_)(?:api_?key|secret|password|passwd|token)$/;
 /** `num_outputs`, `number_of_images`, `n_samples`... */
 const OUTPUT_COUNT = /^(?:num|number|n)_(?:of_)?(?:outputs|images|samples|generations|videos|predictions)$/;
 
+/** Words that mark a content-safety setting in a field name. */
+const SAFETY_WORDS: ReadonlySet<string> = new Set(['safety', 'nsfw', 'censor', 'censored', 'censorship', 'moderation']);
+
 const PROMPT_NAMES = new Set(['text', 'caption', 'query', 'question', 'instruction', 'instructions', 'message', 'input', 'input_text']);
 
 interface RoleRule {
@@ -56,6 +61,7 @@ export const ROLE_RULES: readonly RoleRule[] = [
   { role: 'audio_input', applies: (t) => isFile(t) && fileKind(t) === 'audio' },
   { role: 'video_input', applies: (t) => isFile(t) && fileKind(t) === 'video' },
   { role: 'file_input', applies: (t) => isFile(t) },
+  { role: 'safety', applies: (t, w) => !isFile(t) && w.some((word) => SAFETY_WORDS.has(word)) },
   { role: 'negative_prompt', applies: (t, w) => isText(t) && (w.includes('negative') || w[0] === 'neg') },
   { role: 'system_prompt', applies: (t, w) => isText(t) && w.includes('system') },
   { role: 'prompt', applies: (t, w) => isText(t) && isPromptName(w) },

@@ -92,8 +92,17 @@ export function extractionCacheKey(source: unknown, options: ExtractOptions = {}
 }
 
 /**
- * The hash of everything extraction reads (shape, model, version, schema document, example), prefixed with
- * the version id when Replicate named one, so keys stay readable: `version:<id>@<sha256>` or `sha256:<hash>`.
+ * Bump this whenever the extractor's output changes for the same source (a new field role, a stricter
+ * redaction): it is part of every cache key, so an upgraded process extracts again instead of serving what an
+ * older extractor made, and catalog entries are re-pointed when next resolved (model-catalog.ts).
+ * 2: field role `safety`.
+ */
+export const EXTRACTOR_REVISION = 2;
+
+/**
+ * The hash of everything extraction reads (shape, model, version, schema document, example) and of the
+ * extractor's revision, prefixed with the version id when Replicate named one, so keys stay readable:
+ * `version:<id>@<sha256>` or `sha256:<hash>`.
  *
  * Never the version id alone: a model source can arrive inline in any tenant's request, and the id is only
  * what the sender claims. Keyed by id, the first source seen for it would decide the schema (and its
@@ -102,7 +111,14 @@ export function extractionCacheKey(source: unknown, options: ExtractOptions = {}
  * model's example) gets its own entry and shadows nothing.
  */
 function cacheKeyOf(parsed: ParsedSource): string {
-  const hash = canonicalHash({ kind: parsed.kind, model: parsed.model, version: parsed.version, schema: parsed.openapi?.document ?? null, example: parsed.example });
+  const hash = canonicalHash({
+    extractor: EXTRACTOR_REVISION,
+    kind: parsed.kind,
+    model: parsed.model,
+    version: parsed.version,
+    schema: parsed.openapi?.document ?? null,
+    example: parsed.example,
+  });
   return parsed.kind !== 'tool_config' && parsed.version !== null ? `version:${parsed.version}@${hash}` : `sha256:${hash}`;
 }
 

@@ -3,7 +3,9 @@
  * against the bundle. A label is a claim, not a proof, so a builder cannot launder a value by labelling it.
  *
  * - no provenance entry → blocking.
- * - `inferred` → warning: the builder chose it, the user did not supply it; a person should look.
+ * - `inferred` → warning: the builder chose it, the user did not supply it; a person should look. On a
+ *   safety setting (role `safety`: `disable_safety_checker`, `safety_tolerance`) it is blocking unless it is the
+ *   schema default: an LLM builder must not be able to loosen a safety checker on its own and have it run.
  * - `human_edit` → the value deep-equals `bundle.humanEdits[field]`.
  * - `attachment` → the value holds at least one string, and every string in it is an attachment URL.
  * - `schema_default` → the field has a schema default and the value deep-equals it.
@@ -78,7 +80,7 @@ function checkClaim(claim: FieldClaim, entry: FieldProvenance, evidence: BundleE
   }
   switch (source) {
     case 'inferred':
-      return {
+      return looseningSafety(claim) ?? {
         path: pathOf(claim),
         code: 'provenance',
         severity: 'warning',
@@ -96,6 +98,17 @@ function checkClaim(claim: FieldClaim, entry: FieldProvenance, evidence: BundleE
     default:
       return assertNever(source, 'provenance source');
   }
+}
+
+/** A safety setting the builder chose and moved off its schema default (null says nothing, so it passes). */
+function looseningSafety(claim: FieldClaim): ValidationIssue | undefined {
+  const spec = claim.spec;
+  if (spec?.role !== 'safety' || claim.value === null || (spec.hasDefault && sameJson(spec.default, claim.value))) return undefined;
+  return blocking(
+    claim,
+    `${claim.label} is a safety setting the user did not ask to change; the builder chose ${showValue(claim.value, spec)}`,
+    `${spec.hasDefault ? `set ${claim.label} back to the default ${showValue(spec.default, spec)}` : `leave ${claim.label} out`}, or confirm ${showValue(claim.value, spec)} with the user and set it as an edit`,
+  );
 }
 
 function missingProvenance(claim: FieldClaim): ValidationIssue {
