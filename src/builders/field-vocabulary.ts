@@ -49,7 +49,8 @@ const USER_PROMPT_NAMES = new Set([
 
 /**
  * The field that receives the user's prompt: the free-text prompt-role field named `prompt` (as the extractor's
- * primaryPromptName), else the first, in order, that is required or has a plain prompt name. An optional,
+ * primaryPromptName), else the first, in order, that is required or has a plain prompt name, else the first
+ * numbered prompt (`prompt_a`, `prompt_1`). An optional,
  * specialised prompt field (whisper's `initial_prompt`, a `mask_prompt`) is not the user's request: it is
  * filled only from an explicit label (`initial prompt: ...`) or an edit.
  */
@@ -58,7 +59,9 @@ export function userPromptField(fields: readonly FieldSpec[]): FieldSpec | undef
   const prompts = fields.filter((field) => field.role === 'prompt' && field.type === 'string' && !field.enum?.length);
   return (
     prompts.find((field) => field.name === 'prompt') ??
-    prompts.find((field) => field.required || USER_PROMPT_NAMES.has(identifierWords(field.name)))
+    prompts.find((field) => field.required || USER_PROMPT_NAMES.has(identifierWords(field.name))) ??
+    // Numbered prompts (riffusion's `prompt_a` → `prompt_b`): the first is where the request starts.
+    prompts.find((field) => /^prompt [a-z0-9]$/.test(identifierWords(field.name)))
   );
 }
 

@@ -56,10 +56,10 @@ export function stepsRule(context: RuleContext): Directive[] {
   const found: Directive[] = [];
   for (const match of context.text.matchAll(STEPS)) {
     const value = Number(match[1]);
-    if (fitOf(field, value) !== 'ok') continue;
     const end = match.index + match[0].length;
     const needsOwnClause = !(STEPS_LEAD.test(windowBefore(context.text, match.index)) && clauseEndsAt(context.text, end));
-    const steps = makeDirective(context.text, match.index, end, 'loose', 'steps', [{ field: field.name, value, fit: 'ok' }]);
+    // A count the model cannot take (`1000 steps` past the maximum) is kept as written, for a person to see.
+    const steps = makeDirective(context.text, match.index, end, 'loose', 'steps', [{ field: field.name, value, fit: fitOf(field, value) }]);
     found.push({ ...steps, needsOwnClause });
   }
   return found;
@@ -116,9 +116,10 @@ export function scaleRule(context: RuleContext): Directive[] {
   for (const pattern of [SCALE_BEFORE, SCALE_AFTER]) {
     for (const match of context.text.matchAll(pattern)) {
       const value = Number(match[1]);
-      if (fitOf(field, value) !== 'ok' || (field.type === 'integer' && !Number.isInteger(value))) continue;
       const end = match.index + match[0].length;
-      found.push(makeDirective(context.text, match.index, end, 'loose', 'scale', [{ field: field.name, value, fit: 'ok' }]));
+      // `upscale 16x` past the maximum (or `2.5x` for a whole-number field) is kept as written: the validator
+      // flags it and a person decides, rather than the model's default scale running unannounced.
+      found.push(makeDirective(context.text, match.index, end, 'loose', 'scale', [{ field: field.name, value, fit: fitOf(field, value) }]));
     }
   }
   return found;

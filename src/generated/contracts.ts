@@ -79,6 +79,7 @@ export type ReviewReason =
   | 'too_many_changes'
   | 'safety_flags'
   | 'nothing_to_build_from'
+  | 'request_unused'
   | 'builder_failed'
   | 'execution_uncertain'
   | 'schema_changed'

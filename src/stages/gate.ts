@@ -69,6 +69,18 @@ export const GATE_RULES: readonly GateRule[] = [
     },
   },
   {
+    // The heuristic builder's "nothing in the request mapped": a model whose prompt input it could not find
+    // would otherwise run on its defaults alone (sample prompts included) as if that were the user's wish.
+    name: 'nothing the user gave is in the payload',
+    applies: ({ bundle, candidate, schema }) =>
+      schema.fields.length > 0 && userGaveContent(bundle) && !usesTheRequest(candidate)
+        ? {
+            reason: 'request_unused', kind: 'clarification', checkpoint: 'payload_review',
+            question: 'Nothing from the request (prompt, attachments, edits) made it into the payload; it would run on the model\'s defaults alone. Edit the fields that should carry the request, or reject the run.',
+          }
+        : undefined,
+  },
+  {
     name: 'policy requires a person',
     applies: ({ policy, candidate, approvedPayloadHash }) =>
       policy.mode === 'require_human' && payloadHash(candidate) !== approvedPayloadHash
@@ -102,6 +114,17 @@ export const GATE_RULES: readonly GateRule[] = [
     },
   },
 ];
+
+const FROM_THE_REQUEST: ReadonlySet<string> = new Set(['user_prompt', 'attachment', 'human_edit']);
+
+function userGaveContent(bundle: RequestBundle): boolean {
+  return bundle.prompt.trim() !== '' || bundle.attachments.length > 0 || Object.keys(bundle.humanEdits).length > 0;
+}
+
+/** Some payload field is claimed from the request (the validator has already checked that the claims hold). */
+function usesTheRequest(candidate: CandidatePayload): boolean {
+  return Object.values(candidate.provenance).some((entry) => entry !== undefined && FROM_THE_REQUEST.has(entry.source));
+}
 
 /**
  * The checkpoint before building: is there anything to build from, and may it be sent to a model at all?

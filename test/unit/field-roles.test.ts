@@ -18,6 +18,8 @@ describe('classifyRole', () => {
     ['negative prompt', text('negative_prompt'), 'negative_prompt'],
     ['neg prompt', text('neg_prompt'), 'negative_prompt'],
     ['system prompt is not the prompt', text('system_prompt'), 'system_prompt'],
+    ["ControlNet's n_prompt is the negative prompt", text('n_prompt'), 'negative_prompt'],
+    ['a title that says Negative Prompt', text('avoid', { title: 'Negative Prompt' }), 'negative_prompt'],
     ['image', uri('image'), 'image_input'],
     ['input_image', uri('input_image'), 'image_input'],
     ['init_image', uri('init_image'), 'image_input'],

@@ -26,6 +26,17 @@ describe('decideGate', () => {
     expect(gate).toMatchObject({ action: 'park', reason: 'example_leak' });
   });
 
+  it('parks a payload that uses nothing from the request (defaults only), under any policy', () => {
+    const defaultsOnly = candidate({ prompt_a: 'funky synth solo' }, { provenance: { prompt_a: { source: 'schema_default' } }, confidence: 0 });
+    expect(decideGate(input({ candidate: defaultsOnly }))).toMatchObject({ action: 'park', reason: 'request_unused', checkpoint: 'payload_review' });
+    const inferredOnly = candidate({ prompt_a: 'x' }, { provenance: { prompt_a: { source: 'inferred' } } });
+    expect(decideGate(input({ candidate: inferredOnly }))).toMatchObject({ reason: 'request_unused' });
+    // One field from the request is enough; a model with no inputs has nothing that could carry it.
+    const mixed = candidate({ prompt: 'a cat', width: 1024 }, { provenance: { prompt: { source: 'user_prompt' }, width: { source: 'schema_default' } } });
+    expect(decideGate(input({ candidate: mixed }))).toEqual({ action: 'execute' });
+    expect(decideGate(input({ candidate: candidate({}), schema: { ...tinySchema, fields: [] } }))).toEqual({ action: 'execute' });
+  });
+
   it('require_human parks until this exact payload was approved', () => {
     const cand = candidate({ prompt: 'a cat' });
     expect(decideGate(input({ policy: { mode: 'require_human' }, candidate: cand }))).toMatchObject({ action: 'park', reason: 'policy_requires_human' });

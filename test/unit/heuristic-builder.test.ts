@@ -219,6 +219,17 @@ describe('the prompt', () => {
     expect(labelled.payload).toMatchObject({ initial_prompt: 'Anna, Bob and Carol', language: 'fr', audio: talk.url });
   });
 
+  it("puts the request into the first numbered prompt (riffusion's prompt_a), never its sample default", () => {
+    const numbered = schemaOf([
+      withDefault(field('prompt_a', 'prompt', 'string'), 'funky synth solo'),
+      field('prompt_b', 'prompt', 'string'),
+      withDefault(field('alpha', 'other', 'number'), 0.5),
+    ], 'test/numbered-prompts');
+    const result = build(numbered, bundleOf('a slow cello line'));
+    expect(result.payload).toEqual({ prompt_a: 'a slow cello line', alpha: 0.5 });
+    expect(result.provenance.prompt_a?.source).toBe('user_prompt');
+  });
+
   it('leaves a required prompt out when nothing is left of it, and says so', () => {
     const result = build(IMAGE_MODEL, bundleOf('seed 5, 2 images'));
     expect(result.payload).not.toHaveProperty('prompt');
@@ -543,6 +554,13 @@ describe('example models', () => {
     const { candidate, issues } = run('real-esrgan.model.json', bundleOf('upscale 2x with face enhancement', { attachments: [photo] }));
     expect(candidate.payload).toEqual({ image: photo.url, scale: 2, face_enhance: true });
     expect(issues).toEqual([]);
+  });
+
+  it('real-esrgan: a scale past the maximum is kept as written and blocks, never replaced by the default', () => {
+    const photo = file('photo.png', 'image/png');
+    const { candidate, issues } = run('real-esrgan.model.json', bundleOf('upscale 16x', { attachments: [photo] }));
+    expect(candidate.payload).toMatchObject({ image: photo.url, scale: 16 });
+    expect(issues).toEqual([expect.objectContaining({ path: '/scale', code: 'range', severity: 'blocking' })]);
   });
 
   it('whisper: the audio, a named language, and no request text in initial_prompt', () => {

@@ -263,6 +263,12 @@ describe('steps and guidance', () => {
     expect(valuesOf('a cat, 50 steps')).toEqual({ num_inference_steps: 50 });
   });
 
+  it('keeps steps the model cannot take (`1000 steps` past 100) as written, for review', () => {
+    const scan = scanPromptDirectives('a castle, 1000 steps', IMAGE_MODEL);
+    expect(scan.values.find((value) => value.field === 'num_inference_steps')).toMatchObject({ value: 1000, fit: 'out_of_range' });
+    expect(scan.notes.some((note) => note.startsWith("num_inference_steps 1000 is outside the model's range"))).toBe(true);
+  });
+
   it('does not read steps that are part of the picture', () => {
     expect(valuesOf('a temple with 100 steps').num_inference_steps).toBeUndefined();
   });

@@ -62,11 +62,6 @@ describe('every public Replicate model', () => {
     }
   });
 
-  it('extracts fast: well under 10 s for the whole catalog', () => {
-    const total = catalog.reduce((sum, entry) => sum + entry.ms, 0);
-    expect(total).toBeLessThan(10_000);
-  });
-
   it('gives schemas that compile in the validator dialect, with every kept default valid', () => {
     const ajv = createAjv();
     for (const { name, result } of catalog) {

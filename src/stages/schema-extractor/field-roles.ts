@@ -62,7 +62,7 @@ export const ROLE_RULES: readonly RoleRule[] = [
   { role: 'video_input', applies: (t) => isFile(t) && fileKind(t) === 'video' },
   { role: 'file_input', applies: (t) => isFile(t) },
   { role: 'safety', applies: (t, w) => !isFile(t) && w.some((word) => SAFETY_WORDS.has(word)) },
-  { role: 'negative_prompt', applies: (t, w) => isText(t) && (w.includes('negative') || w[0] === 'neg') },
+  { role: 'negative_prompt', applies: (t, w) => isText(t) && isNegativePrompt(t, w) },
   { role: 'system_prompt', applies: (t, w) => isText(t) && w.includes('system') },
   { role: 'prompt', applies: (t, w) => isText(t) && isPromptName(w) },
   { role: 'seed', applies: (t, w) => isNumber(t) && last(w) === 'seed' },
@@ -97,6 +97,12 @@ export function splitWords(text: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((word) => word !== '');
+}
+
+/** `negative_prompt`, `neg_prompt`, ControlNet's `n_prompt`, or a field whose title says `Negative Prompt`. */
+function isNegativePrompt(traits: RoleTraits, words: readonly string[]): boolean {
+  if (words.includes('negative') || words[0] === 'neg' || (words[0] === 'n' && words[1] === 'prompt')) return true;
+  return splitWords(traits.title ?? '').includes('negative');
 }
 
 /** `prompt`, `latent_prompt`, `prompts`, `text`, `query`...; a `prompt_template` is configuration, not a prompt. */
