@@ -50,6 +50,8 @@ export interface FinishFacts {
   attachmentsUsed: boolean;
   /** Values the user wrote that did not fit their field (they lower the confidence). */
   refused: readonly string[];
+  /** The model has no prompt input and some of the request's text went nowhere (it lowers the confidence). */
+  textUnplaced?: boolean;
   usage?: BuilderUsage;
 }
 
@@ -74,6 +76,7 @@ export function finishCandidate(fields: readonly FieldSpec[], values: ReadonlyMa
     anythingFromRequest: fromRequest,
     promptMissing: facts.promptField !== undefined && !values.has(facts.promptField.name) && !facts.attachmentsUsed,
     valueRefused: facts.refused.length > 0,
+    textUnplaced: facts.textUnplaced === true,
   });
   return { payload, provenance, confidence, builder: facts.builder, notes, ...(facts.usage ? { usage: facts.usage } : {}) };
 }

@@ -7,6 +7,8 @@
  * - 0 when a required field has no value (the validator will raise missing_required; a person must decide),
  *   and 0 when nothing in the request reached any field (there is nothing to build from);
  * - at most NO_PROMPT_CAP when the model has a prompt field, it got no prompt, and no attachment was used;
+ * - at most UNPLACED_TEXT_CAP when the model has no prompt input and part of the request's text went nowhere
+ *   (`translate this to English` for a transcriber without a translate switch the builder could read);
  * - at most CONFIDENCE.notAnOption when the user assigned a field a value of the wrong type (`seed: random`) and
  *   no edit settled it: the request asked for something the payload does not do.
  * Why the minimum and not the product: a gate's `minConfidence` reads as "no field is less sure than this".
@@ -47,6 +49,9 @@ export const CONFIDENCE = {
 /** The payload's confidence is capped here when the model wanted a prompt and got neither prompt nor file. */
 export const NO_PROMPT_CAP = 0.5;
 
+/** The cap when request text had no field to go to: a person may want to check it, it is not a guess. */
+export const UNPLACED_TEXT_CAP = 0.7;
+
 /** What the payload's confidence depends on (see the formula at the top of this file). */
 export interface ConfidenceFacts {
   /** Per-field confidences of the values set. */
@@ -58,6 +63,8 @@ export interface ConfidenceFacts {
   promptMissing: boolean;
   /** The user assigned a value of the wrong type to a field that no edit has set. */
   valueRefused: boolean;
+  /** The model has no prompt input and some of the request's text went nowhere. */
+  textUnplaced?: boolean;
 }
 
 /** The payload's confidence: 0, or the weakest field, capped when the prompt is missing or a value was refused. */
@@ -65,6 +72,7 @@ export function payloadConfidence(facts: ConfidenceFacts): number {
   if (facts.missingRequired || !facts.anythingFromRequest) return 0;
   let confidence = facts.fieldConfidences.reduce((min, value) => Math.min(min, value), 1);
   if (facts.promptMissing) confidence = Math.min(confidence, NO_PROMPT_CAP);
+  if (facts.textUnplaced) confidence = Math.min(confidence, UNPLACED_TEXT_CAP);
   if (facts.valueRefused) confidence = Math.min(confidence, CONFIDENCE.notAnOption);
   return confidence;
 }

@@ -64,6 +64,7 @@ export function buildHeuristicPayload({ bundle, schema }: BuilderInput): Candida
   if (scan) applyDirectives(scan, values, notes);
   const promptField = userPromptField(fields);
   if (promptField && source && scan) applyPrompt(promptField, source, scan, values, notes);
+  const textUnplaced = !promptField && source !== undefined && scan !== undefined && noteUnplacedText(source, scan, notes);
 
   const attachments = matchAttachments(bundle.attachments, schema, new Set(values.keys()));
   for (const assignment of attachments.assignments) {
@@ -80,7 +81,23 @@ export function buildHeuristicPayload({ bundle, schema }: BuilderInput): Candida
     promptField,
     attachmentsUsed: attachments.assignments.length > 0,
     refused: scan?.refused.filter((name) => values.get(name)?.provenance.source !== 'human_edit') ?? [],
+    textUnplaced,
   });
+}
+
+const MAX_QUOTED = 80;
+
+/**
+ * A model with no prompt input (an upscaler, a transcriber) cannot take what is left of the request once its
+ * settings are read (`translate this to English`, `upscale this photo`): say so, so a person checks that no
+ * asked-for setting went missing. True when there was such text.
+ */
+function noteUnplacedText(source: PromptSource, scan: DirectiveScan, notes: string[]): boolean {
+  const text = removeSpans(source.text, scan.cuts);
+  if (!/[\p{L}\p{N}]/u.test(text)) return false;
+  const quoted = text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
+  notes.push(`the model has no prompt input: "${quoted}" is not in the payload; check that any setting it asks for is`);
+  return true;
 }
 
 interface PromptSource {

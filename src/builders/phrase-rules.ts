@@ -105,7 +105,7 @@ function togglePattern(field: FieldSpec): RegExp | null {
 
 const SCALE_NAMES = new Set(['scale', 'upscale', 'scale factor', 'upscale factor', 'upscaling factor']);
 const SCALE_BEFORE =
-  /(?<![\p{L}\p{N}_])(?:up)?scal(?:e|ed|ing)?(?:\s+(?:it|this|the image|image|by|to)){0,3}\s+(\d+(?:\.\d+)?)\s*x(?![\p{L}\p{N}_])/giu;
+  /(?<![\p{L}\p{N}_])(?:up)?scal(?:e|ed|ing)?(?:\s+(?:it|this|that|the|my|image|photo|picture|pic|by|to)){0,4}\s+(\d+(?:\.\d+)?)\s*x(?![\p{L}\p{N}_])/giu;
 const SCALE_AFTER = /(?<![\p{L}\p{N}_.])(\d+(?:\.\d+)?)\s*x\s+(?:up)?scal(?:e|ed|ing)?(?![\p{L}\p{N}_])/giu;
 
 /** `upscale 4x`, `2x upscale` → a field named scale / upscale(_factor). */
