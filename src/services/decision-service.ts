@@ -123,7 +123,9 @@ async function refuseIfSchemaChanged(system: System, run: RunRow, decision: Deci
   const current = await system.models.resolveRef(run.tenantId, ref);
   if (!current || current.schemaKey === run.schemaKey) return;
   const [schema, quarantine] = await Promise.all([system.models.getSchema(current.schemaKey), system.models.getQuarantine(current.schemaKey)]);
-  if (!schema) return;
+  // A new key with the same JSON Schema is a re-registration or an extractor upgrade (model-catalog.ts), not a
+  // change the reviewed payload could fall foul of: asking again would refuse every waiting decision.
+  if (!schema || schema.schemaHash === run.schemaHash) return;
   const issues = validatePayload({ candidate: run.candidate, schema, bundle: run.bundle, quarantine });
   const newReviewId = system.newId();
   const parked = await parkRun(

@@ -134,6 +134,20 @@ describe('decisions', () => {
     expect(json(await decide(second.runId, { reviewId: second.review.reviewId, action: 'reject' }, api.keys.admin))).toMatchObject({ route: 'cancel' });
   });
 
+  it('a re-registration under a new key with the same JSON Schema (an extractor upgrade) does not ask again', async () => {
+    const { runId, review } = await parked(approvalNeeded);
+    const before = await api.system.runs.get(runId);
+    const schema = await api.system.models.getSchema(before!.schemaKey!);
+    await api.system.models.saveExtraction('sha256:same-schema-new-key', schema!, await api.system.models.getQuarantine(before!.schemaKey!));
+    const entry = await api.system.models.resolveRef(before!.tenantId, 'black-forest-labs/flux-schnell');
+    await api.system.models.repointRef(entry!, 'sha256:same-schema-new-key');
+    const response = await decide(runId, { reviewId: review.reviewId, payloadHash: review.payloadHash, action: 'approve' });
+    expect(json(response)).toMatchObject({ route: 'execute' });
+    await settle(api.system, runId, ['completed']);
+    // Put the catalog back for the tests after this one.
+    await api.system.models.repointRef({ ...entry!, schemaKey: 'sha256:same-schema-new-key' }, entry!.schemaKey);
+  });
+
   it("a schema change while parked raises a new review instead of executing the stale payload", async () => {
     const source = exampleModel('flux-schnell.model.json') as { latest_version: { id: string; openapi_schema: { components: { schemas: { Input: { properties: Record<string, unknown> } } } } } };
     const { runId, review } = await parked(approvalNeeded);
