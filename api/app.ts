@@ -12,6 +12,7 @@ import { createEventHub, type EventHub } from '../src/services/event-hub.ts';
 import { registerScrapeGauges } from '../src/observability/metrics.ts';
 import type { System } from '../src/system.ts';
 import { bearerToken, registerAuth } from './plugins/auth.ts';
+import { registerJsonBody } from './plugins/json-body.ts';
 import { frameworkErrors, onMaxParamLength, registerProblemDetails } from './plugins/problem-details.ts';
 import { registerContractValidation } from './plugins/validation.ts';
 import { registerControlRoutes } from './routes/control.ts';
@@ -32,7 +33,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
     loggerInstance: system.logger.child({ component: 'api' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: !options.logRequests }),
     bodyLimit: system.config.limits.bodyLimitBytes,
-    // Prototype-pollution shapes in a JSON body are refused, not stripped.
+    // Prototype-pollution shapes in a JSON body are refused, not stripped (json-body.ts names the key).
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     ajv: { customOptions: { removeAdditional: false } },
@@ -40,6 +41,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
     frameworkErrors,
   });
   registerProblemDetails(app);
+  registerJsonBody(app);
   registerContractValidation(app);
   await registerDocs(app);
   await app.register(rateLimit, {

@@ -17,6 +17,7 @@ function header(value: string | string[] | undefined): string {
 export async function registerProviderWebhookRoutes(app: FastifyInstance, system: System): Promise<void> {
   await app.register(async (scope) => {
     // The signature covers the exact bytes, so this route keeps the raw body and parses it itself.
+    scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     scope.post<{ Body: string }>('/api/webhooks/replicate', {
       schema: { tags: ['system'], summary: 'Replicate prediction webhooks (wake the waiting execution early)' },

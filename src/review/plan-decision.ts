@@ -113,7 +113,8 @@ function planApproval(review: PendingReview, input: PlanDecisionInput): Decision
   const blocking = review.issues.filter((issue) => issue.severity === 'blocking');
   const override = decision.override === true;
   if (override && !actor.canOverride) {
-    throw new VettedError('FORBIDDEN', 'Approving over blocking issues needs the override permission', { field: 'override' });
+    const why = blocking.length > 0 ? '' : ' (this review has no blocking issues: approve without it)';
+    throw new VettedError('FORBIDDEN', `"override" needs the override permission (role admin)${why}`, { field: 'override' });
   }
   if (blocking.length > 0 && !override) {
     throw new VettedError(

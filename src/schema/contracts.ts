@@ -101,7 +101,7 @@ export interface FieldError {
 export function describeAjvErrors(errors: ErrorObject[]): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
-  for (const error of errors) {
+  for (const error of mostSpecificFirst(errors)) {
     const described = describeAjvError(error);
     const key = `${described.field}|${described.message}`;
     if (seen.has(key)) continue;
@@ -109,6 +109,20 @@ export function describeAjvErrors(errors: ErrorObject[]): FieldError[] {
     out.push(described);
   }
   return out;
+}
+
+const UNION_SUMMARIES: ReadonlySet<string> = new Set(['oneOf', 'anyOf']);
+
+/**
+ * The error that says the most first. A union (`policy` is a mode name or a policy object) fails every
+ * branch, and AJV lists the branches in order: `policy must be string` before the real problem,
+ * `policy.reviewTtlSeconds must be >= 10`. The deepest path is the branch the value was meant for, and a
+ * union's own summary ("must match a schema in oneOf") says least of all. Stable, so ties keep AJV's order.
+ */
+function mostSpecificFirst(errors: readonly ErrorObject[]): ErrorObject[] {
+  const depth = (error: ErrorObject) => (error.instancePath.match(/\//g)?.length ?? 0) + (error.keyword === 'required' || error.keyword === 'additionalProperties' ? 1 : 0);
+  const rank = (error: ErrorObject) => (UNION_SUMMARIES.has(error.keyword) ? -1 : depth(error));
+  return [...errors].sort((a, b) => rank(b) - rank(a));
 }
 
 function describeAjvError(error: ErrorObject): FieldError {

@@ -129,6 +129,9 @@ describe('bad input gets a problem body naming the field', () => {
     [{ ...flux, attachments: [{ url: 'file:///etc/passwd', mimeType: 'image/png' }] }, 'attachments[0].url', 'http(s)'],
     [{ prompt: 'no model' }, 'model', 'required'],
     [{ ...flux, callbackUrl: 'ftp://x' }, 'callbackUrl', 'http(s)'],
+    // A union (a mode name or a policy object): the problem names the field inside the branch meant.
+    [{ ...flux, policy: { mode: 'require_human', reviewTtlSeconds: 0 } }, 'policy.reviewTtlSeconds', '>= 1'],
+    [{ ...flux, policy: { mode: 'auto', quorum: 100 } }, 'policy.quorum', '<='],
   ])('%j → 400 naming %s', async (body, field, reason) => {
     const response = await api.call('POST', '/api/runs', { key: api.keys.submitter, body });
     expect(response.statusCode).toBe(400);
@@ -141,7 +144,10 @@ describe('bad input gets a problem body naming the field', () => {
   it('malformed JSON, prototype pollution and oversized bodies are refused', async () => {
     expect(json(await api.call('POST', '/api/runs', { key: api.keys.submitter, rawBody: '{"prompt": ' }))).toMatchObject({ code: 'INVALID_JSON', status: 400 });
     const poisoned = await api.call('POST', '/api/runs', { key: api.keys.submitter, rawBody: '{"model":"a/b","__proto__":{"admin":true}}' });
-    expect(poisoned.statusCode).toBe(400);
+    expect(json(poisoned)).toMatchObject({ status: 400, code: 'INVALID_REQUEST', field: '__proto__' });
+    const nested = await api.call('POST', '/api/runs', { key: api.keys.submitter, rawBody: '{"model":"a/b","userProfile":{"a":[{"constructor":{"prototype":{}}}]}}' });
+    expect(json(nested)).toMatchObject({ status: 400, code: 'INVALID_REQUEST', field: 'userProfile.a[0].constructor.prototype' });
+    expect(json(await api.call('POST', '/api/runs', { key: api.keys.submitter, rawBody: '{"prompt": 1,}' }))).toMatchObject({ code: 'INVALID_JSON', detail: expect.stringMatching(/position|Unexpected|Expected/) });
     const huge = await api.call('POST', '/api/runs', { key: api.keys.submitter, rawBody: JSON.stringify({ ...flux, prompt: 'x'.repeat(2_000_000) }) });
     expect(json(huge)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
   });

@@ -81,6 +81,11 @@ describe('planDecision', () => {
     });
   });
 
+  it('says so when override is asked for on a review with nothing to override', () => {
+    const clean = pendingReview({ issues: [] });
+    expect(() => plan({ action: 'approve', override: true }, { pendingReview: clean })).toThrow(/no blocking issues: approve without it/);
+  });
+
   it('counts distinct approvals towards a quorum', () => {
     const review = pendingReview({ quorum: 2, approvals: [] });
     const first = plan({ action: 'approve' }, { pendingReview: review });
