@@ -10,6 +10,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { keyIdOf } from '../src/services/api-keys.ts';
 import { createEventHub, type EventHub } from '../src/services/event-hub.ts';
 import { registerScrapeGauges } from '../src/observability/metrics.ts';
+import { maskForView } from '../src/observability/redact.ts';
 import type { System } from '../src/system.ts';
 import { bearerToken, registerAuth } from './plugins/auth.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
@@ -42,6 +43,8 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   });
   registerProblemDetails(app);
   registerJsonBody(app);
+  // Every JSON answer: secrets the pipeline stores to execute (a model's token input, signed URLs) are masked.
+  app.addHook('preSerialization', async (_request, _reply, payload) => maskForView(payload));
   registerContractValidation(app);
   await registerDocs(app);
   await app.register(rateLimit, {

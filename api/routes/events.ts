@@ -9,6 +9,7 @@ import type { EventHub } from '../../src/services/event-hub.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { commonErrors, eventStreamAnswer, eventsQuery, runIdParams } from '../schemas.ts';
+import { maskForView } from '../../src/observability/redact.ts';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -21,7 +22,7 @@ function startingAfter(request: FastifyRequest<{ Querystring: { lastEventId?: st
 }
 
 function frame(event: RunEventRow): string {
-  const data = JSON.stringify({ id: String(event.id), runId: event.runId, type: event.type, actor: event.actor, at: event.at.toISOString(), data: event.data, traceId: event.traceId, threadId: event.threadId });
+  const data = JSON.stringify({ id: String(event.id), runId: event.runId, type: event.type, actor: event.actor, at: event.at.toISOString(), data: maskForView(event.data), traceId: event.traceId, threadId: event.threadId });
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${data}\n\n`;
 }
 

@@ -65,3 +65,62 @@ function errorFields(error: Error): Record<string, unknown> {
     ...(extra.cause instanceof Error ? { cause: errorFields(extra.cause) } : {}),
   };
 }
+
+/**
+ * Query parameters of signed or keyed URLs (S3, GCS, Azure SAS, `?key=`), besides the secret-looking names
+ * isSecretKey knows: their values are credentials even though the URL itself is data.
+ */
+const CREDENTIAL_QUERY_PARAMS: ReadonlySet<string> = new Set([
+  'sig', 'signature', 'x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'x-goog-signature',
+  'x-goog-credential', 'key', 'auth', 'access_token', 'id_token', 'code',
+]);
+
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>]+/gi;
+
+/** An http(s) URL with its userinfo and credential-bearing query values replaced by REDACTED. */
+export function maskUrlCredentials(text: string): string {
+  if (!text.includes('://')) return text;
+  return text.replace(URL_IN_TEXT, (match) => {
+    let url: URL;
+    try {
+      url = new URL(match);
+    } catch {
+      return match;
+    }
+    let changed = false;
+    if (url.username || url.password) {
+      url.username = REDACTED;
+      url.password = '';
+      changed = true;
+    }
+    for (const name of [...url.searchParams.keys()]) {
+      if (isSecretKey(name) || CREDENTIAL_QUERY_PARAMS.has(name.toLowerCase())) {
+        url.searchParams.set(name, REDACTED);
+        changed = true;
+      }
+    }
+    return changed ? url.toString() : match;
+  });
+}
+
+/**
+ * What the API shows of stored data: values under secret-named keys (a model's `hf_token` input, in the
+ * request edits, the payload, the result) and credentials inside URLs are masked. Storage keeps them, since
+ * the provider needs the real values to run; nothing that reads the API needs them.
+ */
+export function maskForView<T>(value: T): T {
+  const walk = (inner: unknown, depth: number): unknown => {
+    if (typeof inner === 'string') return maskUrlCredentials(inner);
+    if (inner === null || typeof inner !== 'object' || depth > 32) return inner;
+    if (inner instanceof Date) return inner;
+    if (Array.isArray(inner)) return inner.map((item) => walk(item, depth + 1));
+    if (!isPlainData(inner)) return inner;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(inner)) {
+      const scalar = typeof item === 'string' || typeof item === 'number';
+      out[key] = isSecretKey(key) && scalar && item !== '' ? REDACTED : walk(item, depth + 1);
+    }
+    return out;
+  };
+  return walk(value, 0) as T;
+}

@@ -122,6 +122,20 @@ describe('auth: keys, roles and tenants', () => {
   });
 });
 
+describe('secrets in what the API shows', () => {
+  it('masks credentials in signed attachment URLs in every view, while the stored run keeps what the provider needs', async () => {
+    const signed = 'https://files.test/u/cat.png?X-Amz-Signature=SIGNATURE-VALUE-123&w=1';
+    const id = await submitOk({ ...flux, attachments: [{ url: signed, mimeType: 'image/png', name: 'cat.png' }] });
+    await settle(api.system, id, ['completed']);
+    for (const path of [`/api/runs/${id}`, `/api/runs/${id}/state`]) {
+      const body = (await api.call('GET', path, { key: api.keys.submitter })).body;
+      expect(body, path).not.toContain('SIGNATURE-VALUE-123');
+    }
+    expect(json<{ bundle: { attachments: { url: string }[] } }>(await api.call('GET', `/api/runs/${id}`, { key: api.keys.submitter })).bundle.attachments[0]?.url).toContain('X-Amz-Signature=%5Bredacted%5D&w=1');
+    expect((await api.system.runs.get(id))?.bundle?.attachments[0]?.url).toBe(signed);
+  });
+});
+
 describe('bad input gets a problem body naming the field', () => {
   it.each([
     [{ ...flux, surprise: 1 }, 'surprise', 'not an allowed field'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, isSecretKey, REDACTED } from '../../src/observability/redact.ts';
+import { createRedactor, isSecretKey, maskForView, maskUrlCredentials, REDACTED } from '../../src/observability/redact.ts';
 
 describe('redaction', () => {
   it.each(['api_key', 'apiKey', 'OPENAI_API_KEY', 'hf_token', 'authorization', 'password', 'client_secret', 'token'])('treats %s as a secret key', (key) => {
@@ -38,5 +38,23 @@ describe('redaction of log arguments', () => {
     class Socket { readonly secret = 'sk-live-abcdef123456'; }
     const socket = new Socket();
     expect((redact({ socket }) as { socket: unknown }).socket).toBe(socket);
+  });
+});
+
+describe('what the API shows (maskForView)', () => {
+  it('masks userinfo and credential query values in URLs, and nothing else of them', () => {
+    expect(maskUrlCredentials('https://cdn.test/a.png?X-Amz-Signature=abc123&X-Amz-Date=20260101&w=2')).toBe(
+      `https://cdn.test/a.png?X-Amz-Signature=${encodeURIComponent(REDACTED)}&X-Amz-Date=20260101&w=2`,
+    );
+    expect(maskUrlCredentials('see https://bob:hunter2@files.test/x?api_key=K1&token=T2 now')).toBe(
+      `see https://${encodeURIComponent(REDACTED)}@files.test/x?api_key=${encodeURIComponent(REDACTED)}&token=${encodeURIComponent(REDACTED)} now`,
+    );
+    expect(maskUrlCredentials('https://cdn.test/cat.png?width=512')).toBe('https://cdn.test/cat.png?width=512');
+    expect(maskUrlCredentials('no url here, key=abc')).toBe('no url here, key=abc');
+  });
+
+  it('masks scalar values under secret-named keys anywhere, and leaves settings such as max_tokens', () => {
+    const view = maskForView({ candidate: { payload: { hf_token: 'hf_SECRET', max_tokens: 50, prompt: 'a cat' } }, edits: { api_key: 'k' }, at: new Date(0) });
+    expect(view).toEqual({ candidate: { payload: { hf_token: REDACTED, max_tokens: 50, prompt: 'a cat' } }, edits: { api_key: REDACTED }, at: new Date(0) });
   });
 });
