@@ -100,7 +100,7 @@ function candidatePairs(
       const fit = compatibility(own, kind);
       // A fallback only when the model has no field of the attachment's own kind at all.
       if (fit === 'none' || (fit === 'fallback' && offered.has(own))) continue;
-      const shared = fieldWords(field).filter((word) => words.has(word)).length;
+      const shared = fieldWords(field).filter((word) => words.has(word)).length || Number(sameName(field, words));
       pairs.push({ attachment: index, field, exact: fit === 'exact', shared });
     }
   });
@@ -197,8 +197,25 @@ function nameWords(attachment: Attachment): string[] {
   return words(identifierWords(source.replace(/\.[a-z0-9]{1,5}$/i, '')));
 }
 
+/**
+ * Words that say only what kind of file something is. Every image field and every image file share `image`,
+ * so it tells nothing about which image goes where: `my-face-image.jpg` would "match" a target `input_image`
+ * by name and be placed with confidence, no note.
+ */
+const KIND_WORDS: ReadonlySet<string> = new Set([
+  'image', 'images', 'img', 'photo', 'photos', 'picture', 'pictures', 'pic', 'file', 'files', 'input', 'inputs',
+  'audio', 'video', 'url', 'uri', 'jpg', 'jpeg', 'png', 'webp', 'wav', 'mp3', 'mp4',
+]);
+
 function fieldWords(field: FieldSpec): string[] {
-  return [...new Set([...words(identifierWords(field.name)), ...words(identifierWords(field.title ?? ''))])];
+  const all = [...words(identifierWords(field.name)), ...words(identifierWords(field.title ?? ''))];
+  return [...new Set(all.filter((word) => !KIND_WORDS.has(word)))];
+}
+
+/** The file is named exactly as the field (`image.png` for `image`): a name match even in kind words alone. */
+function sameName(field: FieldSpec, fileWords: ReadonlySet<string>): boolean {
+  const name = words(identifierWords(field.name));
+  return name.length === fileWords.size && name.every((word) => fileWords.has(word));
 }
 
 function words(text: string): string[] {

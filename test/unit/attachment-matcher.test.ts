@@ -109,6 +109,18 @@ describe('matchAttachments', () => {
     expect(named?.confidence).toBe(CONFIDENCE.attachmentByName);
   });
 
+  it('does not count a word that only names the kind of file (`image`) as a name match', () => {
+    const swap = schemaOf([field('input_image', 'image_input', 'string', { required: true, title: 'Target image' }), field('swap_image', 'image_input', 'string', { required: true, title: 'Source face' })]);
+    const files = [file('my-face-image.jpg', 'image/jpeg'), file('poster-image.jpg', 'image/jpeg')];
+    const result = matchAttachments(files, swap);
+    // `face` is in swap_image's title: the face goes there by name; the poster is placed by order and said so.
+    expect(assigned(files, swap)).toEqual({ swap_image: files[0]?.url, input_image: files[1]?.url });
+    expect(result.assignments.find((a) => a.field === 'swap_image')?.confidence).toBe(CONFIDENCE.attachmentByName);
+    const unnamed = matchAttachments([file('a-image.jpg', 'image/jpeg'), file('b-image.jpg', 'image/jpeg')], swap);
+    expect(unnamed.assignments.every((a) => a.confidence < CONFIDENCE.attachmentByName)).toBe(true);
+    expect(unnamed.notes.some((note) => note.includes('by file type and order'))).toBe(true);
+  });
+
   it('fills a list field with every compatible attachment, in order, and each attachment only once', () => {
     const schema = schemaOf([field('image', 'image_input', 'string', { required: true }), field('reference_images', 'image_input', 'array')]);
     const files = ['a.png', 'b.png', 'c.png'].map((name) => file(name, 'image/png'));
