@@ -28,6 +28,11 @@ export interface Config {
   };
   /** HMAC key for signing webhook deliveries; without it, requests with a callbackUrl are refused. */
   webhookSecret?: string;
+  /**
+   * Whether callbackUrl may point at loopback and private networks (10/8, 172.16/12, 192.168/16, fc00::/7,
+   * 100.64/10). Off by default: webhooks are POSTed from inside our network, so such a target is SSRF.
+   */
+  webhookAllowPrivate: boolean;
   reconciler: {
     /** How often the reconciler looks for runs whose job went missing. */
     intervalMs: number;
@@ -85,6 +90,7 @@ export const ENV_SCHEMA = {
     VETTED_POLICY: { enum: ['auto', 'require_human', 'auto_with_thresholds'], default: 'auto' },
     VETTED_REVIEW_TTL_SECONDS: { type: 'integer', minimum: 10, maximum: 2592000, default: 86400 },
     VETTED_WEBHOOK_SECRET: { type: 'string', minLength: 16 },
+    VETTED_WEBHOOK_ALLOW_PRIVATE: { type: 'boolean', default: false },
     VETTED_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, default: 600 },
     VETTED_RECONCILE_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 30000 },
     VETTED_RECONCILE_GRACE_MS: { type: 'integer', minimum: 0, default: 60000 },
@@ -105,7 +111,7 @@ export const ENV_SCHEMA = {
 } as const;
 
 type EnvKey = keyof typeof ENV_SCHEMA.properties;
-type Env = Partial<Record<EnvKey, string | number>>;
+type Env = Partial<Record<EnvKey, string | number | boolean>>;
 
 const validateEnv = createAjv({ coerceTypes: true, useDefaults: true, strict: false }).compile(ENV_SCHEMA);
 
@@ -125,9 +131,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       field: first?.field,
     });
   }
-  const e = picked as Record<string, string | number | undefined>;
+  const e = picked as Record<string, string | number | boolean | undefined>;
   const str = (key: EnvKey) => (e[key] === undefined ? undefined : String(e[key]));
   const num = (key: EnvKey) => Number(e[key]);
+  // The schema coerced 'true' / 'false' to booleans already.
+  const bool = (key: EnvKey) => e[key] === true;
   const stageConcurrency = (key: EnvKey) => (e[key] === undefined ? num('VETTED_CONCURRENCY') : num(key));
 
   const config: Config = {
@@ -150,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       rateLimitPerMinute: num('VETTED_RATE_LIMIT_PER_MINUTE'),
     },
     webhookSecret: str('VETTED_WEBHOOK_SECRET'),
+    webhookAllowPrivate: bool('VETTED_WEBHOOK_ALLOW_PRIVATE'),
     reconciler: { intervalMs: num('VETTED_RECONCILE_INTERVAL_MS'), graceMs: num('VETTED_RECONCILE_GRACE_MS') },
     shadow: { sampleRate: num('VETTED_SHADOW_SAMPLE_RATE') },
     defaults: {

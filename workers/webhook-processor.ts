@@ -1,13 +1,14 @@
 /**
  * Delivers one run event to the run's callback URL, signed. Non-2xx answers and network errors throw, so
- * BullMQ retries with backoff; the pipeline never waits for a receiver.
+ * BullMQ retries with backoff; the pipeline never waits for a receiver. The HTTP request, and the refusal of
+ * private targets (SSRF), are in src/services/callback-delivery.ts.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
+import { isVettedError } from '../src/errors.ts';
 import type { WebhookJobData } from '../src/queue/queues.ts';
+import { postCallback } from '../src/services/callback-delivery.ts';
 import { SIGNATURE_HEADER, signWebhook } from '../src/services/webhook-signature.ts';
 import type { System } from '../src/system.ts';
-
-const DELIVERY_TIMEOUT_MS = 10_000;
 
 export async function processWebhookJob(system: System, job: Job<WebhookJobData>): Promise<number> {
   const run = await system.runs.get(job.data.runId);
@@ -30,20 +31,18 @@ export async function processWebhookJob(system: System, job: Job<WebhookJobData>
     },
   });
   const timestamp = Math.floor(Date.now() / 1000);
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      [SIGNATURE_HEADER]: signWebhook(secret, body, timestamp),
-      'vetted-event-id': String(event.id),
-      'vetted-event-type': event.type,
-    },
-    body,
-    signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-    redirect: 'manual',
+  const headers = {
+    'content-type': 'application/json',
+    [SIGNATURE_HEADER]: signWebhook(secret, body, timestamp),
+    'vetted-event-id': String(event.id),
+    'vetted-event-type': event.type,
+  };
+  const status = await postCallback(url, { body, headers }, { allowPrivate: system.config.webhookAllowPrivate }).catch((error: unknown) => {
+    // A refused target (a private address, at intake or after DNS) stays refused: retrying cannot help.
+    throw isVettedError(error) && !error.retryable ? new UnrecoverableError(error.message) : error;
   });
   // 410 Gone: the receiver says it will never want this; anything else non-2xx is worth another try.
-  if (response.status === 410) throw new UnrecoverableError('receiver answered 410 Gone');
-  if (!response.ok) throw new Error(`receiver answered ${response.status}`);
-  return response.status;
+  if (status === 410) throw new UnrecoverableError('receiver answered 410 Gone');
+  if (status < 200 || status > 299) throw new Error(`receiver answered ${status}`);
+  return status;
 }

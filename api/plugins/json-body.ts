@@ -27,24 +27,32 @@ export function parseJsonBody(text: string): unknown {
   } catch (error) {
     throw new VettedError('INVALID_JSON', `The body is not valid JSON: ${(error as Error).message}`, { field: 'body' });
   }
-  const refused = prototypeKeyPath(value, '');
+  const refused = prototypeKeyPath(value);
   if (refused !== undefined) {
     throw new VettedError('INVALID_REQUEST', `${refused}: keys that can rewrite object prototypes ("__proto__", "constructor" holding "prototype") are refused; rename or remove it`, { field: refused });
   }
   return value;
 }
 
-function prototypeKeyPath(value: unknown, path: string): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  const entries = Array.isArray(value) ? value.map((item, index) => [`${path}[${index}]`, item] as const) : Object.entries(value).map(([key, item]) => [path ? `${path}.${key}` : key, item] as const);
-  if (!Array.isArray(value)) {
-    if (Object.hasOwn(value, '__proto__')) return path ? `${path}.__proto__` : '__proto__';
+/** The dotted path of the first prototype-rewriting key, depth first; a loop, not recursion, for deep bodies. */
+function prototypeKeyPath(root: unknown): string | undefined {
+  const stack: [unknown, string][] = [[root, '']];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop() as [unknown, string];
+    if (value === null || typeof value !== 'object') continue;
+    const at = (key: string) => (path ? `${path}.${key}` : key);
+    if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) stack.push([value[index], `${path}[${index}]`]);
+      continue;
+    }
+    if (Object.hasOwn(value, '__proto__')) return at('__proto__');
     const ctor = Object.hasOwn(value, 'constructor') ? (value as Record<string, unknown>).constructor : undefined;
-    if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) return path ? `${path}.constructor.prototype` : 'constructor.prototype';
-  }
-  for (const [childPath, item] of entries) {
-    const found = prototypeKeyPath(item, childPath);
-    if (found !== undefined) return found;
+    if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) return at('constructor.prototype');
+    const entries = Object.entries(value);
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, item] = entries[index] as [string, unknown];
+      stack.push([item, at(key)]);
+    }
   }
   return undefined;
 }

@@ -16,6 +16,7 @@ const DESCRIPTIONS: Partial<Record<keyof typeof ENV_SCHEMA.properties, string>> 
   VETTED_POLICY: 'default policy: auto | require_human | auto_with_thresholds',
   VETTED_REVIEW_TTL_SECONDS: 'how long a pending review waits before the run expires',
   VETTED_WEBHOOK_SECRET: 'HMAC-SHA256 key for webhook signatures (required to accept callbackUrl)',
+  VETTED_WEBHOOK_ALLOW_PRIVATE: 'true: callbackUrl may point at loopback and private networks (refused by default: SSRF)',
   VETTED_RATE_LIMIT_PER_MINUTE: 'API requests per minute per key',
   VETTED_RECONCILE_INTERVAL_MS: 'how often the reconciler looks for runs whose job went missing',
   VETTED_RECONCILE_GRACE_MS: 'how long a run may sit unchanged before the reconciler looks at it',

@@ -9,6 +9,7 @@ import { logEvent } from '../observability/logger.ts';
 import { assertContract } from '../schema/contracts.ts';
 import type { RunRow } from '../db/schema/index.ts';
 import type { System } from '../system.ts';
+import { assertCallbackUrl } from './callback-target.ts';
 import { preflightRequest } from './request-preflight.ts';
 import { logContext } from './run-transitions.ts';
 
@@ -28,7 +29,8 @@ export interface SubmitResult {
 
 /**
  * @throws VettedError INVALID_REQUEST naming the field when the request does not fit the contract, and what
- *   preflightRequest refuses (an attachment, an unknown model, a bad inline model source).
+ *   preflightRequest refuses (an attachment, an unknown model, a bad inline model source), and a callbackUrl
+ *   aimed at loopback or a private network (see callback-target.ts).
  */
 export async function submitRun(system: System, input: SubmitInput): Promise<SubmitResult> {
   const request = assertContract<GenerationRequest>('generation-request', input.request, 'request');
@@ -40,6 +42,7 @@ export async function submitRun(system: System, input: SubmitInput): Promise<Sub
       field: 'callbackUrl',
     });
   }
+  if (request.callbackUrl) assertCallbackUrl(request.callbackUrl, { allowPrivate: system.config.webhookAllowPrivate });
   const builder = request.builder ?? system.config.defaults.builder;
   const provider = request.provider ?? system.config.defaults.provider;
   system.adapters.builder(builder);

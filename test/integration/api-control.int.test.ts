@@ -11,7 +11,8 @@ const WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
 let api: ApiHarness;
 
 beforeAll(async () => {
-  api = await createApiHarness({ VETTED_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  // The webhook receiver below listens on 127.0.0.1, a private target that is refused unless allowed.
+  api = await createApiHarness({ VETTED_WEBHOOK_SECRET: WEBHOOK_SECRET, VETTED_WEBHOOK_ALLOW_PRIVATE: 'true' });
 });
 
 afterAll(async () => {
