@@ -229,6 +229,15 @@ describe('OpenAPI input conversion', () => {
     compiles(schema);
   });
 
+  it('drops a pattern with nested repetition (catastrophic backtracking), with a warning, and keeps a safe one', () => {
+    const schema = schemaOf(model({ redos: { type: 'string', pattern: '(a+)+$' }, safe: { type: 'string', pattern: '^[a-z0-9_-]+$' } }));
+    expect(property(schema, 'redos')).not.toHaveProperty('pattern');
+    expect(codes(schema, 'redos')).toContain('keyword_dropped');
+    expect(property(schema, 'safe')).toMatchObject({ pattern: '^[a-z0-9_-]+$' });
+    // The text that would have held the validator for minutes is simply accepted (the model checks it).
+    expect(createAjv().compile(schema.jsonSchema)({ redos: `${'a'.repeat(40)}!` })).toBe(true);
+  });
+
   it('keeps uri formats on files and on arrays of files', () => {
     const schema = schemaOf(model({
       image: { type: 'string', format: 'uri' },

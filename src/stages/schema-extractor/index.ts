@@ -95,7 +95,8 @@ export function extractionCacheKey(source: unknown, options: ExtractOptions = {}
  * Bump this whenever the extractor's output changes for the same source (a new field role, a stricter
  * redaction): it is part of every cache key, so an upgraded process extracts again instead of serving what an
  * older extractor made, and catalog entries are re-pointed when next resolved (model-catalog.ts).
- * 2: field role `safety`; `n_prompt` and a "Negative Prompt" title read as the negative prompt.
+ * 2: field role `safety`; `n_prompt` and a "Negative Prompt" title read as the negative prompt; patterns with
+ *    nested repetition dropped.
  */
 export const EXTRACTOR_REVISION = 2;
 
