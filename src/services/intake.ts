@@ -9,6 +9,7 @@ import { logEvent } from '../observability/logger.ts';
 import { assertContract } from '../schema/contracts.ts';
 import type { RunRow } from '../db/schema/index.ts';
 import type { System } from '../system.ts';
+import { findUnstorableText } from '../util/storable-text.ts';
 import { assertCallbackUrl } from './callback-target.ts';
 import { preflightRequest } from './request-preflight.ts';
 import { logContext } from './run-transitions.ts';
@@ -34,6 +35,8 @@ export interface SubmitResult {
  */
 export async function submitRun(system: System, input: SubmitInput): Promise<SubmitResult> {
   const request = assertContract<GenerationRequest>('generation-request', input.request, 'request');
+  const unstorable = findUnstorableText(request);
+  if (unstorable) throw new VettedError('INVALID_REQUEST', `request: ${unstorable.path} ${unstorable.reason}`, { field: unstorable.path });
   if (!request.model && !request.modelSource) {
     throw new VettedError('INVALID_REQUEST', 'request: model is required (owner/name), or send the model inline as modelSource', { field: 'model' });
   }

@@ -222,6 +222,13 @@ describe('bad input', () => {
       .rejects.toMatchObject({ code: 'INVALID_REQUEST', field: 'attachments[0].url' });
     await expect(submitRun(system, { tenantId: TENANT, actor: 'test', request: { prompt: 'no model' } })).rejects.toMatchObject({ field: 'model' });
   });
+
+  it('refuses text PostgreSQL cannot store (NUL, a lone surrogate) naming the field, instead of a driver error', async () => {
+    const flux = 'black-forest-labs/flux-schnell';
+    expect(await notStored({ model: flux, prompt: '\u0000 a fox' })).toMatchObject({ code: 'INVALID_REQUEST', field: 'prompt' });
+    expect(await notStored({ model: flux, prompt: 'a fox', conversation: [{ role: 'user', content: 'hi \ud800' }] })).toMatchObject({ field: 'conversation[0].content' });
+    expect(await notStored({ modelSource: { model: 'acme/x', example_input: { prompt: 'x\u0000' } }, prompt: 'a fox' })).toMatchObject({ field: 'modelSource.example_input.prompt' });
+  });
 });
 
 describe('listing runs', () => {
