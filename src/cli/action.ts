@@ -13,10 +13,13 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
   };
 }
 
-/** Runs `fn` with a connected system and always closes it. */
+/**
+ * Runs `fn` with a connected system and always closes it. Logs go to stderr: a one-shot command's stdout is
+ * its answer (`ID=$(vetted enqueue …)` must capture the run id alone).
+ */
 export async function withSystem<T>(fn: (system: System, config: Config) => Promise<T>, options: SystemOptions = {}): Promise<T> {
   const config = loadConfig();
-  const system = await createSystem(config, options);
+  const system = await createSystem(config, { logDestination: process.stderr, ...options });
   try {
     return await fn(system, config);
   } finally {

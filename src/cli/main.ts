@@ -18,6 +18,8 @@ const program = new Command('vetted')
   .version('0.1.0')
   // Commander would exit 1 on a usage error; it throws instead, and the catch below makes that exit 2.
   .exitOverride()
+  // An option belongs to the command it follows: `models add --tenant acme` is add's --tenant, not models'.
+  .enablePositionalOptions()
   .addHelpText('after', ENV_HELP);
 
 registerDryRunCommands(program);

@@ -5,6 +5,7 @@
  */
 import { VettedError } from '../errors.ts';
 import { assertContract } from '../schema/contracts.ts';
+import { assertTenantId } from '../tenants.ts';
 
 /** `--limit` → `limit`: the field a VettedError names. */
 function fieldOf(option: string): string {
@@ -57,4 +58,12 @@ export function parseModelRef(option: string, value: string): string {
   } catch {
     throw new VettedError('INVALID_REQUEST', `${option} ${value}: must look like owner/name or owner/name:version (letters, digits, . _ -)`, { field: fieldOf(option) });
   }
+}
+
+/**
+ * `--tenant`: a tenant id, or `*` where the command takes the shared catalog (`models`, `models add`).
+ * @throws VettedError INVALID_REQUEST (field `tenant`).
+ */
+export function parseTenant(value: string, options: { shared?: string } = {}): string {
+  return value === options.shared ? value : assertTenantId(value);
 }

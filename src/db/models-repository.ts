@@ -125,7 +125,8 @@ export function createModelsRepository(db: Db, options: { cacheSize?: number } =
       refCache.clear();
     },
 
-    async listCatalog(tenantId: string): Promise<CatalogEntry[]> {
+    /** What a tenant sees (its own entries and the shared ones); every tenant's entries without one. */
+    async listCatalog(tenantId?: string): Promise<CatalogEntry[]> {
       const rows = await db
         .select({
           ref: models.ref,
@@ -138,8 +139,8 @@ export function createModelsRepository(db: Db, options: { cacheSize?: number } =
         })
         .from(models)
         .innerJoin(modelSchemas, eq(models.schemaKey, modelSchemas.schemaKey))
-        .where(inArray(models.tenantId, [tenantId, SHARED_TENANT]))
-        .orderBy(models.ref);
+        .where(tenantId === undefined ? undefined : inArray(models.tenantId, [tenantId, SHARED_TENANT]))
+        .orderBy(models.ref, models.tenantId);
       return rows.map((row) => ({ ...row, fields: Number(row.fields) }));
     },
   };

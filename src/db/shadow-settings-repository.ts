@@ -8,11 +8,11 @@ import { VettedError } from '../errors.ts';
 import type { ShadowSetting } from '../shadow/sampling.ts';
 import type { Db } from './client.ts';
 import { shadowSettings, type ShadowSettingRow } from './schema/index.ts';
+import { assertTenantId } from '../tenants.ts';
 
 /** How stale a process's view of the settings may be. */
 export const SETTINGS_CACHE_TTL_MS = 10_000;
 
-const TENANT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const MODEL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*(:[A-Za-z0-9._-]+)?$/;
 
 export interface ShadowSettingInput {
@@ -80,9 +80,7 @@ export function createShadowSettingsRepository(db: Db, options: { ttlMs?: number
 
 /** @returns the model, normalised to null for the tenant-wide rate. */
 function checkSettingInput(input: ShadowSettingInput): string | null {
-  if (!TENANT_PATTERN.test(input.tenantId)) {
-    throw new VettedError('INVALID_REQUEST', `tenant "${input.tenantId}" must be 1-64 letters, digits, . _ -`, { field: 'tenant' });
-  }
+  assertTenantId(input.tenantId);
   const model = input.model ?? null;
   if (model !== null && !MODEL_PATTERN.test(model)) {
     throw new VettedError('INVALID_REQUEST', `model "${model}" must look like owner/name or owner/name:version`, { field: 'model' });

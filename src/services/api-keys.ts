@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiKeys, type ApiKeyRow, type ExtraPermission, type Role } from '../db/schema/index.ts';
 import { VettedError } from '../errors.ts';
+import { assertTenantId } from '../tenants.ts';
 
 export type Permission =
   | 'runs:create'
@@ -35,7 +36,6 @@ export interface Principal {
 }
 
 const KEY_PATTERN = /^vt_([a-z0-9]{12})\.([A-Za-z0-9_-]{32,64})$/;
-const TENANT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
@@ -49,7 +49,7 @@ export async function createApiKey(
   db: Db,
   input: { tenantId: string; role: Role; permissions?: ExtraPermission[]; label?: string },
 ): Promise<{ key: string; row: ApiKeyRow }> {
-  if (!TENANT_PATTERN.test(input.tenantId)) throw new VettedError('INVALID_REQUEST', `tenant "${input.tenantId}" must be 1-64 letters, digits, . _ -`, { field: 'tenant' });
+  assertTenantId(input.tenantId);
   if (!ROLES.includes(input.role)) throw new VettedError('INVALID_REQUEST', `role must be one of ${ROLES.join(', ')}`, { field: 'role' });
   const id = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0').slice(0, 12);
   const secret = randomBytes(32).toString('base64url');

@@ -167,6 +167,30 @@ describe('option values are checked before anything runs', () => {
   });
 });
 
+describe('one-shot commands', () => {
+  it("enqueue prints the run id alone on stdout, logs going to stderr, and blames the model file for the model's faults", async () => {
+    const request = tempJson('only-id', { model: 'black-forest-labs/flux-schnell', prompt: 'a quiet harbour' });
+    await vetted(['models', 'add', 'examples/models/flux-schnell.model.json', '--tenant', 'default']);
+    const enqueued = await vetted(['enqueue', '--request', request], { env: { LOG_LEVEL: 'info' } });
+    expect(enqueued.code, enqueued.stderr).toBe(0);
+    expect(enqueued.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    expect(enqueued.stderr).toContain('RUN_CREATED');
+
+    const model = tempJson('bad-model', { id: 'v1', openapi_schema: { components: { schemas: { Input: { type: 'object', properties: { a: { type: 'string', not: { enum: ['x'] } } } } } } } });
+    const plain = tempJson('plain', { prompt: 'a fox' });
+    const refused = await vetted(['enqueue', '--request', plain, '--model', model]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`model file ${model}: Unsupported schema construct "not"`);
+    expect((await vetted(['enqueue', '--request', plain, '--tenant', ''])).stderr).toContain('tenant "" must be');
+  });
+
+  it('decide names a missing run and a malformed review id', async () => {
+    const missing = await vetted(['decide', '00000000-0000-4000-8000-000000000000', '--action', 'approve']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('error [RUN_NOT_FOUND]');
+  });
+});
+
 describe('models add --ref', () => {
   it('registers under the given ref and its version even when the file names its own model, and says so', async () => {
     const result = await vetted(['models', 'add', 'examples/models/sdxl.model.json', '--ref', 'acme/my-sdxl', '--tenant', 'cli-ref']);
@@ -176,6 +200,8 @@ describe('models add --ref', () => {
     expect(await system.models.resolveRef('cli-ref', 'acme/my-sdxl')).toBeDefined();
     expect(await system.models.resolveRef('cli-ref', `acme/my-sdxl:${version}`)).toBeDefined();
     expect(await system.models.resolveRef('cli-ref', 'stability-ai/sdxl')).toBeUndefined();
+    // Registered for that tenant only: `add`'s --tenant, not the `models` command's.
+    expect(await system.models.resolveRef('someone-else', 'acme/my-sdxl')).toBeUndefined();
   });
 
   it('a ref naming another version than the file is refused', async () => {

@@ -23,7 +23,13 @@ export function registerApiCommands(program: Command): void {
         const port = options.port === undefined ? undefined : parseInteger('--port', options.port, { min: 0, max: 65535 });
         const system = await createSystem(loadConfig());
         const workers = options.withWorkers ? startWorkers(system) : undefined;
-        const api = await startApiServer(system, { port, host: options.host, logRequests: true });
+        const api = await startApiServer(system, { port, host: options.host, logRequests: true }).catch(async (error: unknown) => {
+          // A port in use, a host not on this machine: say so in one line and let go of Redis and PostgreSQL,
+          // whose open connections would otherwise keep the process alive.
+          await workers?.close();
+          await system.close();
+          throw listenError(error);
+        });
         system.logger.info({ url: api.url, workers: Boolean(workers) }, `API listening on ${api.url} (docs at ${api.url}/docs)`);
         await new Promise<void>((resolve) => {
           process.once('SIGINT', resolve);
@@ -78,4 +84,11 @@ export function registerApiCommands(program: Command): void {
         });
       }),
     );
+}
+
+function listenError(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') return new VettedError('INVALID_REQUEST', `${(error as Error).message}: another process is listening there; choose another --port (or PORT)`, { field: 'port' });
+  if (code === 'EADDRNOTAVAIL' || code === 'EACCES') return new VettedError('INVALID_REQUEST', `${(error as Error).message}: choose another --host/--port`, { field: 'host' });
+  return error;
 }

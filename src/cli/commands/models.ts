@@ -3,18 +3,21 @@ import type { Command } from 'commander';
 import { SHARED_TENANT } from '../../db/models-repository.ts';
 import { registerModel } from '../../services/model-catalog.ts';
 import { action, withSystem } from '../action.ts';
-import { parseModelRef } from '../option-parsers.ts';
+import { parseModelRef, parseTenant } from '../option-parsers.ts';
 import { inFile, readJsonFile } from '../io.ts';
 
 export function registerModelsCommand(program: Command): void {
   const models = program
     .command('models')
     .description('List the model catalog (or add to it with `vetted models add <file>`)')
-    .option('--tenant <id>', 'show the models visible to this tenant', SHARED_TENANT)
+    .option('--tenant <id>', `show the models visible to this tenant (its own and the shared ones, \`${SHARED_TENANT}\`); default: every tenant's`)
+    // `models add --tenant acme` must reach `add` (the program enables positional options too).
+    .enablePositionalOptions()
     .action(
-      action(async (options: { tenant: string }) => {
+      action(async (options: { tenant?: string }) => {
+        const tenant = options.tenant === undefined ? undefined : parseTenant(options.tenant, { shared: SHARED_TENANT });
         await withSystem(async (system) => {
-          const entries = await system.models.listCatalog(options.tenant);
+          const entries = await system.models.listCatalog(tenant);
           if (entries.length === 0) {
             console.log('The catalog is empty. Add a model with `vetted models add examples/models/flux-schnell.model.json`.');
             return;
@@ -32,9 +35,10 @@ export function registerModelsCommand(program: Command): void {
     .action(
       action(async (file: string, options: { ref?: string; tenant: string }) => {
         const ref = options.ref === undefined ? undefined : parseModelRef('--ref', options.ref);
+        const tenantId = parseTenant(options.tenant, { shared: SHARED_TENANT });
         const source = await readJsonFile(file, 'model file');
         await withSystem(async (system) => {
-          const registered = await registerModel(system, { tenantId: options.tenant, source, ref }).catch((error: unknown) => {
+          const registered = await registerModel(system, { tenantId, source, ref }).catch((error: unknown) => {
             throw inFile(file, 'model file', error);
           });
           const named = registered.modelSchema.model;

@@ -2,14 +2,14 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { toRunView } from '../../db/run-view.ts';
-import { VettedError } from '../../errors.ts';
+import { isVettedError, VettedError } from '../../errors.ts';
 import type { Decision, RunStatus } from '../../generated/contracts.ts';
 import { TRANSITIONS } from '../../run-states.ts';
 import { decide } from '../../services/decision-service.ts';
 import { submitRun } from '../../services/intake.ts';
 import { isPlainObject } from '../../stages/example-quarantine.ts';
 import { action, withSystem } from '../action.ts';
-import { parseChoice, parseInteger } from '../option-parsers.ts';
+import { parseChoice, parseInteger, parseTenant } from '../option-parsers.ts';
 import { inFile, printJson, readJsonFile } from '../io.ts';
 
 /** Every status, from the transitions table (a Record over RunStatus, so a new status cannot be missed). */
@@ -35,12 +35,13 @@ export function registerRunCommands(program: Command): void {
     .option('--tenant <id>', 'tenant the run belongs to', 'default')
     .action(
       action(async (options: { request: string; model?: string; tenant: string }) => {
+        const tenantId = parseTenant(options.tenant);
         const request = await readJsonFile(options.request, 'request file');
         if (!isPlainObject(request)) throw new VettedError('INVALID_REQUEST', `request file ${options.request}: must hold a JSON object`, { field: 'request' });
         if (options.model) request.modelSource = await readJsonFile(options.model, 'model file');
         await withSystem(async (system) => {
-          const { run, created } = await submitRun(system, { tenantId: options.tenant, request, actor: `cli:${userInfo().username}` }).catch((error: unknown) => {
-            throw inFile(options.request, 'request file', error);
+          const { run, created } = await submitRun(system, { tenantId, request, actor: `cli:${userInfo().username}` }).catch((error: unknown) => {
+            throw blameFile(options, error);
           });
           if (!created) process.stderr.write(`requestKey already used: returning the existing run (${run.status})\n`);
           console.log(run.id);
@@ -82,9 +83,9 @@ export function registerRunCommands(program: Command): void {
 
   program
     .command('decide <runId>')
-    .description('Resolve a parked run: approve, edit (with --set field=value) or reject')
+    .description('Resolve a parked run: approve, edit (with --set field=value), reject, or retry (a response review)')
     .requiredOption('--action <action>', DECISION_ACTIONS.join(' | '))
-    .option('--review <id>', 'the review being answered (default: the pending one, shown before deciding)')
+    .option('--review <id>', "the review being answered (default: the run's pending review; `vetted run <id>` shows it)")
     .option('--set <field=value...>', 'field edits for --action edit; values are JSON when they parse, else strings')
     .option('--reason <text>', 'why (kept in the audit trail)')
     .option('--override', 'approve despite blocking issues')
@@ -93,8 +94,10 @@ export function registerRunCommands(program: Command): void {
         const decisionAction = parseChoice('--action', options.action, DECISION_ACTIONS);
         await withSystem(async (system) => {
           const run = await system.runs.get(assertRunId(runId));
-          const reviewId = options.review ?? run?.pendingReview?.reviewId;
-          if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} has no pending review`, { field: 'runId' });
+          if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${runId}`, { field: 'runId' });
+          if (options.review !== undefined && !UUID.test(options.review)) throw new VettedError('INVALID_ID', `--review "${options.review}" is not a review id (a UUID)`, { field: 'review' });
+          const reviewId = options.review ?? run.pendingReview?.reviewId;
+          if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} is ${run.status}, with no pending review to decide`, { field: 'runId' });
           const body = {
             reviewId, action: decisionAction,
             ...(options.set ? { edits: parseEdits(options.set) } : {}),
@@ -106,6 +109,22 @@ export function registerRunCommands(program: Command): void {
         });
       }),
     );
+}
+
+/** The file a refusal is about: `--model`'s for what the inline model source holds, else the request file's. */
+function blameFile(options: { request: string; model?: string }, error: unknown): unknown {
+  const field = isVettedError(error) ? error.field : undefined;
+  if (options.model && field !== undefined && (field === 'modelSource' || field.startsWith('modelSource.'))) {
+    const rest = field === 'modelSource' ? 'source' : field.slice('modelSource.'.length);
+    const inner = error as VettedError;
+    return inFile(options.model, 'model file', new VettedError(inner.code, withoutModelSourcePrefix(inner.message), { field: rest, details: inner.details, cause: inner }));
+  }
+  return inFile(options.request, 'request file', error);
+}
+
+/** `request: modelSource: Unsupported…` → `Unsupported…`; `modelSource.example_input.x contains…` → `example_input.x contains…`. */
+function withoutModelSourcePrefix(message: string): string {
+  return message.replace(/^(request: )?modelSource(: |\.| )/, '');
 }
 
 function parseEdits(pairs: string[]): Record<string, unknown> {
