@@ -17,7 +17,9 @@ import { assertEditsNameInputs } from '../stages/edit-targets.ts';
 import { decideGate, informationReview, type GateDecision } from '../stages/gate.ts';
 import { extractModelSchema } from '../stages/schema-extractor/index.ts';
 import { validatePayload } from '../stages/validator/index.ts';
+import { VettedError } from '../errors.ts';
 import { normalizePolicy } from './intake.ts';
+import { assertSameModel } from './request-preflight.ts';
 
 export interface DryRunResult {
   modelSchema: ModelSchema;
@@ -34,7 +36,12 @@ export interface DryRunResult {
 
 export async function dryRun(input: { modelSource: unknown; request: unknown; builder: PayloadBuilder; config: Config }): Promise<DryRunResult> {
   const request = assertContract<GenerationRequest>('generation-request', input.request, 'request');
+  if (request.modelSource !== undefined) {
+    throw new VettedError('INVALID_REQUEST', 'request: modelSource is set, and --model gives the model too; dry-run uses --model, so remove one', { field: 'modelSource' });
+  }
   const { modelSchema, quarantine } = extractModelSchema(input.modelSource);
+  // A request naming another model would be checked against this one and run on that one: refuse, as intake does.
+  if (request.model) assertSameModel(request.model, modelSchema, 'the model file');
   const bundle = assembleContext(request, { maxAttachmentBytes: input.config.limits.maxAttachmentBytes });
   const policy = normalizePolicy(request.policy, input.config.defaults.policy);
   const review = informationReview(bundle, policy);

@@ -54,7 +54,7 @@ async function inlineSchema(system: System, source: unknown): Promise<ModelSchem
  * `model` may name what an inline source leaves open (a version object does not say which model it is),
  * but it may not contradict it.
  */
-function assertSameModel(reference: string, schema: ModelSchema): void {
+export function assertSameModel(reference: string, schema: ModelSchema, sentAs = 'the model sent inline as modelSource'): void {
   const [name, version] = reference.split(':');
   const clash =
     (schema.model !== null && schema.model !== name) || (version !== undefined && schema.version !== null && schema.version !== version);
@@ -62,7 +62,7 @@ function assertSameModel(reference: string, schema: ModelSchema): void {
   const inline = schema.version ? `${schema.model ?? '(unnamed)'}:${schema.version}` : (schema.model ?? '(unnamed)');
   throw new VettedError(
     'INVALID_REQUEST',
-    `request: model "${reference}" is not the model sent inline as modelSource (${inline}); send one of the two, or make them agree`,
+    `request: model "${reference}" is not ${sentAs} (${inline}); send one of the two, or make them agree`,
     { field: 'model' },
   );
 }

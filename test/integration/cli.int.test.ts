@@ -184,6 +184,19 @@ describe('one-shot commands', () => {
     expect((await vetted(['enqueue', '--request', plain, '--tenant', ''])).stderr).toContain('tenant "" must be');
   });
 
+  it('dry-run refuses a request naming another model, or a second model source, and honours its builder', async () => {
+    const flux = 'examples/models/flux-schnell.model.json';
+    const other = await vetted(['dry-run', '--model', flux, '--request', tempJson('other-model', { model: 'stability-ai/sdxl', prompt: 'a fox' })]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('model "stability-ai/sdxl" is not the model file');
+    const twice = await vetted(['dry-run', '--model', flux, '--request', tempJson('two-sources', { modelSource: { model: 'a/b', example_input: { prompt: 'x' } }, prompt: 'a fox' })]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('modelSource is set, and --model gives the model too');
+    const openai = await vetted(['dry-run', '--model', flux, '--request', tempJson('wants-openai', { builder: 'openai', prompt: 'a fox' })], { env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } });
+    expect(openai.code).toBe(2);
+    expect(openai.stderr).toContain('builder "openai" is not configured');
+  });
+
   it('decide names a missing run and a malformed review id', async () => {
     const missing = await vetted(['decide', '00000000-0000-4000-8000-000000000000', '--action', 'approve']);
     expect(missing.code).toBe(2);

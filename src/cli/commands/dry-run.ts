@@ -8,6 +8,7 @@ import { dryRun } from '../../services/dry-run.ts';
 import { extractModelSchema } from '../../stages/schema-extractor/index.ts';
 import { action } from '../action.ts';
 import { inFile, printJson, readJsonFile } from '../io.ts';
+import { isPlainObject } from '../../stages/example-quarantine.ts';
 
 export function registerDryRunCommands(program: Command): void {
   program
@@ -21,7 +22,9 @@ export function registerDryRunCommands(program: Command): void {
         const config = loadConfig();
         const modelSource = await readJsonFile(options.model, 'model file');
         const request = await readJsonFile(options.request, 'request file');
-        const builder = createAdapterRegistry(config).builder(options.builder ?? config.defaults.builder);
+        // As the worker does: --builder, else the request's own `builder`, else the configured default.
+        const requested = isPlainObject(request) && typeof request.builder === 'string' ? request.builder : undefined;
+        const builder = createAdapterRegistry(config).builder(options.builder ?? requested ?? config.defaults.builder);
         const result = await dryRun({ modelSource, request, builder, config }).catch((error: unknown) => {
           // Extraction errors are about the model file; everything else is about the request.
           const fromModel = isVettedError(error) && (error.code === 'MODEL_SOURCE_INVALID' || error.code === 'SCHEMA_UNSUPPORTED');
