@@ -13,6 +13,7 @@ import { findUnstorableText } from '../util/storable-text.ts';
 import { assertCallbackUrl } from './callback-target.ts';
 import { preflightRequest } from './request-preflight.ts';
 import { logContext } from './run-transitions.ts';
+import { canonicalHash } from '../util/canonical-hash.ts';
 
 export interface SubmitInput {
   tenantId: string;
@@ -53,6 +54,7 @@ export async function submitRun(system: System, input: SubmitInput): Promise<Sub
   await preflightRequest(system, input.tenantId, request);
 
   const id = system.newId();
+  const stored = redactRequest(system, request);
   const { run, created } = await system.runs.insert(
     {
       id,
@@ -69,10 +71,18 @@ export async function submitRun(system: System, input: SubmitInput): Promise<Sub
       builder,
       provider,
       policy: normalizePolicy(request.policy, system.config.defaults.policy),
-      request: redactRequest(system, request),
+      request: stored,
     },
     { type: 'run.created', actor: input.actor, data: { model: request.model ?? null, builder, provider } },
   );
+  // A key names one request: the same key with another body is a client bug (or two clients sharing keys),
+  // and answering with the first run would silently drop the second request.
+  if (!created && canonicalHash(run.request) !== canonicalHash(stored)) {
+    throw new VettedError('REQUEST_KEY_REUSED', `requestKey "${request.requestKey}" was first used for a different request (run ${run.id}); use a new key for a new request`, {
+      field: 'requestKey',
+      details: { runId: run.id },
+    });
+  }
   // A repeated requestKey whose first enqueue was lost (crash after the insert) gets its job back; the
   // job id is deterministic, so this never adds a second one.
   if (created || run.status === 'queued') {

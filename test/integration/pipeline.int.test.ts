@@ -251,6 +251,10 @@ describe('idempotent enqueue', () => {
     expect(first.created).toBe(true);
     expect(second.created).toBe(false);
     expect(second.run.id).toBe(first.run.id);
+    // The same key with another body is refused, naming the first run: it is not silently answered with it.
+    await expect(submitRun(system, { tenantId: TENANT, request: { ...request, prompt: 'twice' }, actor: 'test' })).rejects.toMatchObject({
+      code: 'REQUEST_KEY_REUSED', field: 'requestKey', details: { runId: first.run.id },
+    });
     await system.models.registerModel({ tenantId: 'other', refs: ['black-forest-labs/flux-schnell'], schemaKey: (await system.models.resolveRef(TENANT, 'black-forest-labs/flux-schnell'))!.schemaKey, source: {} });
     const other = await submitRun(system, { tenantId: 'other', request, actor: 'test' });
     expect(other.created).toBe(true);
