@@ -154,7 +154,7 @@ function describeAjvError(error: ErrorObject): FieldError {
 const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
 
 function describePattern(field: string, pattern: string): string {
-  if (pattern.startsWith(HTTP_URL_PATTERN)) return 'must be an http(s) URL';
+  if (pattern.startsWith(HTTP_URL_PATTERN)) return 'must be an http(s) URL with a host';
   if (field.endsWith('model')) return 'must look like owner/name or owner/name:version';
   return `must match ${pattern}`;
 }

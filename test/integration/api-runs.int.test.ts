@@ -143,6 +143,7 @@ describe('bad input gets a problem body naming the field', () => {
     [{ ...flux, attachments: [{ url: 'file:///etc/passwd', mimeType: 'image/png' }] }, 'attachments[0].url', 'http(s)'],
     [{ prompt: 'no model' }, 'model', 'required'],
     [{ ...flux, callbackUrl: 'ftp://x' }, 'callbackUrl', 'http(s)'],
+    [{ ...flux, attachments: [{ url: 'https:///x.png', mimeType: 'image/png' }] }, 'attachments[0].url', 'with a host'],
     // A union (a mode name or a policy object): the problem names the field inside the branch meant.
     [{ ...flux, policy: { mode: 'require_human', reviewTtlSeconds: 0 } }, 'policy.reviewTtlSeconds', '>= 1'],
     [{ ...flux, policy: { mode: 'auto', quorum: 100 } }, 'policy.quorum', '<='],
