@@ -21,6 +21,7 @@ import { createApiClient, type ApiClient } from '../demo/api-client.ts';
 import { createProgressTracker } from '../demo/progress.ts';
 import { DEMO_MODELS, DEMO_REQUESTS, type DemoRun } from '../demo/scenario.ts';
 import { printSummary } from '../demo/summary.ts';
+import { VettedError } from '../../errors.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const TENANT = 'demo';
@@ -65,7 +66,11 @@ async function runDemoWith(config: Config, sims: SimServers | undefined): Promis
     await progress.until((rows) => rows.every((r) => isTerminal(r.status) || r.status === 'awaiting_human'), DEADLINE_MS);
     await resolveParkedRuns(reviewer, runs);
     await progress.until((rows) => rows.every((r) => isTerminal(r.status)), DEADLINE_MS);
-    printSummary(runs, progress.latest());
+    const unexpected = printSummary(runs, progress.latest());
+    if (unexpected.length > 0) {
+      // Another worker on the same prefix with another configuration, or a regression: either way not a pass.
+      throw new VettedError('INTERNAL', `${unexpected.length} demo run(s) did not end as expected; see the summary (is another worker using prefix ${config.queuePrefix}?)`);
+    }
     if (sims) {
       const created = sims.replicate.created().map((p) => p.id);
       console.log(`  the Replicate simulator saw ${created.length} predictions, ${created.length - new Set(created).size} of them twice.`);

@@ -85,7 +85,9 @@ async function report(options: ReportOptions): Promise<void> {
   await withSystem(async (system) => {
     const summary = await summarizeShadowReports(system.database.db, { tenantId: options.tenant ?? null, since, model: options.model });
     if (options.html) {
-      await writeFile(options.html, renderShadowHtml(summary, { generatedAt: now, tenant: options.tenant ?? null, model: options.model }));
+      await writeFile(options.html, renderShadowHtml(summary, { generatedAt: now, tenant: options.tenant ?? null, model: options.model })).catch((error: NodeJS.ErrnoException) => {
+        throw new VettedError('INVALID_REQUEST', `--html ${options.html}: cannot write it (${error.code ?? error.message}); check the directory exists and is writable`, { field: 'html' });
+      });
       process.stderr.write(`wrote ${options.html}\n`);
     }
     print(summary, format);

@@ -21,6 +21,8 @@ export interface DemoRequest {
   /** What the reviewer does if this run parks. */
   resolution?: DemoResolution;
   expect: string;
+  /** The status the run must end in; any other makes the demo exit 1. */
+  ends: 'completed' | 'cancelled';
 }
 
 export const DEMO_MODELS: readonly DemoModel[] = [
@@ -36,6 +38,7 @@ export const DEMO_REQUESTS: readonly DemoRequest[] = [
     label: 'flux-schnell: text to image',
     request: { model: 'black-forest-labs/flux-schnell', prompt: 'a watercolor lighthouse at dawn, aspect ratio 16:9, 2 images, seed=1234' },
     expect: 'executes: prompt, aspect_ratio, num_outputs and seed come from the user; the rest are schema defaults',
+    ends: 'completed',
   },
   {
     label: 'real-esrgan: upscale, image forgotten',
@@ -46,6 +49,7 @@ export const DEMO_REQUESTS: readonly DemoRequest[] = [
       note: 'the reviewer supplies the missing image URL',
     },
     expect: 'parks: the required image is missing (the example image is never used)',
+    ends: 'completed',
   },
   {
     label: 'sdxl: a policy that asks a person',
@@ -56,6 +60,7 @@ export const DEMO_REQUESTS: readonly DemoRequest[] = [
     },
     resolution: { action: 'approve', note: 'the reviewer approves the payload as built' },
     expect: 'parks for approval (policy require_human), then executes',
+    ends: 'completed',
   },
   {
     label: 'whisper: transcribe an attachment',
@@ -65,12 +70,14 @@ export const DEMO_REQUESTS: readonly DemoRequest[] = [
       attachments: [{ url: 'https://example.com/audio/interview.wav', mimeType: 'audio/wav', name: 'interview.wav' }],
     },
     expect: 'executes: the audio attachment goes to the audio field',
+    ends: 'completed',
   },
   {
     label: 'sticker-maker: example-only model, rejected',
     request: { model: 'fofr/sticker-maker', prompt: 'a grumpy cactus sticker', policy: 'require_human' },
     resolution: { action: 'reject', reason: 'not on brand', note: 'the reviewer rejects it' },
     expect: 'parks for approval, then is rejected (cancelled)',
+    ends: 'cancelled',
   },
 ];
 

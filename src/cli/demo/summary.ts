@@ -2,7 +2,8 @@
 import type { Run } from '../../generated/contracts.ts';
 import type { DemoRun } from './scenario.ts';
 
-export function printSummary(runs: readonly DemoRun[], rows: Map<string, Run>): void {
+/** Prints the outcome of each run; returns the runs that did not end as their scenario says. */
+export function printSummary(runs: readonly DemoRun[], rows: Map<string, Run>): DemoRun[] {
   console.log('\nSummary:');
   for (const demoRun of runs) {
     const row = rows.get(demoRun.runId);
@@ -20,4 +21,9 @@ export function printSummary(runs: readonly DemoRun[], rows: Map<string, Run>): 
   const counts = new Map<string, number>();
   for (const row of rows.values()) counts.set(row.status, (counts.get(row.status) ?? 0) + 1);
   console.log(`\n  ${[...counts].map(([status, n]) => `${n} ${status}`).join(', ')}. Inspect one with \`vetted run <id> --events\`.`);
+  const unexpected = runs.filter((demoRun) => rows.get(demoRun.runId)?.status !== demoRun.scenario.ends);
+  for (const demoRun of unexpected) {
+    console.log(`  [${demoRun.index}] should have ended ${demoRun.scenario.ends}, but is ${rows.get(demoRun.runId)?.status ?? 'unknown'}`);
+  }
+  return unexpected;
 }
