@@ -120,6 +120,13 @@ const validateEnv = createAjv({ coerceTypes: true, useDefaults: true, strict: fa
  * @throws VettedError CONFIG_INVALID naming the variable.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Readonly<Config> {
+  // An empty value reads as unset, except the queue prefix: an empty one from a template would put this
+  // installation on the default prefix, that is on another installation's queues.
+  if (env.VETTED_QUEUE_PREFIX === '') {
+    throw new VettedError('CONFIG_INVALID', 'Environment variable VETTED_QUEUE_PREFIX is set but empty; unset it to use "vetted", or give a prefix', {
+      field: 'VETTED_QUEUE_PREFIX',
+    });
+  }
   const picked: Env = {};
   for (const key of Object.keys(ENV_SCHEMA.properties) as EnvKey[]) {
     const value = env[key];

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
     [{ PORT: 'eighty' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ VETTED_QUEUE_PREFIX: 'has:colon' }, 'VETTED_QUEUE_PREFIX'],
+    [{ VETTED_QUEUE_PREFIX: '' }, 'VETTED_QUEUE_PREFIX'],
     [{ VETTED_CONCURRENCY_BUILD: '0' }, 'VETTED_CONCURRENCY_BUILD'],
     [{ VETTED_BUILDER: 'gpt' }, 'VETTED_BUILDER'],
   ])('refuses %j naming the variable', (env, name) => {
