@@ -11,7 +11,12 @@ import type { Directive, DirectiveValue, RuleContext } from './directive-types.t
 import { endsToken, findEnumMember, hasEnum } from './value-reading.ts';
 
 const RATIO = /(?<![\p{L}\p{N}_:.])(\d{1,2}:\d{1,2})/gu;
-const RATIO_LEAD = /(?:^|[^\p{L}\p{N}_])(?:in|at|as)\s+$/iu;
+/**
+ * Words that introduce a bare ratio: `in 16:9`, `ratio 16:9`, `widescreen 16:9`, `portrait 9:16`. `ratio` is
+ * taken out with the value (it says nothing about the picture); `widescreen`, `portrait`, `landscape` stay in
+ * the prompt, where they still describe it.
+ */
+const RATIO_LEAD = /(?:^|[^\p{L}\p{N}_])(in|at|as|ratio|widescreen|portrait|landscape)\s+$/iu;
 
 /**
  * A plain-string field has no options to check a bare ratio against, so only ratios image tools commonly
@@ -35,8 +40,11 @@ export function ratioRule(context: RuleContext): Directive[] {
     const end = match.index + match[0].length;
     const value = bareRatioValue(field, match[0]);
     if (value === undefined || !endsToken(context.text, end)) continue;
-    const led = RATIO_LEAD.test(windowBefore(context.text, match.index)) && clauseEndsAt(context.text, end);
-    const ratio = makeDirective(context.text, match.index, end, 'loose', 'ratio', [{ field: field.name, value, fit: 'ok' }]);
+    const before = windowBefore(context.text, match.index);
+    const lead = RATIO_LEAD.exec(before);
+    const led = lead !== null && clauseEndsAt(context.text, end);
+    const start = led && lead[1]?.toLowerCase() === 'ratio' ? match.index - (before.length - before.toLowerCase().lastIndexOf('ratio')) : match.index;
+    const ratio = makeDirective(context.text, start, end, 'loose', 'ratio', [{ field: field.name, value, fit: 'ok' }]);
     found.push({ ...ratio, needsOwnClause: !led });
   }
   return found;

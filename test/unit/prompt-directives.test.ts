@@ -162,6 +162,16 @@ describe('aspect ratio', () => {
     },
   );
 
+  it.each([
+    ['a castle, ratio 16:9', '16:9', 'a castle'],
+    ['a castle, widescreen 16:9', '16:9', 'a castle, widescreen'],
+    ['a castle in portrait 9:16', '9:16', 'a castle in portrait'],
+  ])('reads %j after a word that introduces a ratio, keeping words that describe the picture', (text, ratio, prompt) => {
+    const scan = scanPromptDirectives(text, IMAGE_MODEL);
+    expect(scan.values.find((value) => value.field === 'aspect_ratio')?.value).toBe(ratio);
+    expect(removeSpans(text, scan.cuts)).toBe(prompt);
+  });
+
   it('leaves a bare ratio that is part of the description', () => {
     expect(valuesOf('a 1:1 scale model of a ship').aspect_ratio).toBeUndefined();
     expect(valuesOf('a 16:9 cinematic still of a ship').aspect_ratio).toBeUndefined();
