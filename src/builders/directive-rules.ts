@@ -5,7 +5,7 @@
  * the user wrote, read by value-reading.ts, so a directive can always cite its phrase as evidence.
  */
 import type { FieldSpec } from '../generated/contracts.ts';
-import { isFillerOnly, isNumeric, makeDirective, windowBefore } from './clause-words.ts';
+import { clauseEndsAt, isFillerOnly, isNumeric, makeDirective, windowBefore } from './clause-words.ts';
 import { WORD_CHAR, type Directive, type DirectiveForm, type RuleContext } from './directive-types.ts';
 import { ROLE_KEYWORDS, escapeRegExp, fieldNames, identifierWords, phrasePattern } from './field-vocabulary.ts';
 
@@ -134,6 +134,8 @@ function readSeparator(text: string, at: number): { end: number; kind: 'assign' 
 const SIZE = /(?<![\p{L}\p{N}_.])(\d{2,5})\s*[x×]\s*(\d{2,5})/gu;
 
 /** `768x512` → width 768 and height 512, when the model has both. The shape is unambiguous, so it ranks as named. */
+const ARTICLE_BEFORE = /(?:^|[^\p{L}\p{N}_])(?:a|an|the|my|this|that|one|old|new)\s+$/iu;
+
 export function sizeRule(context: RuleContext): Directive[] {
   const width = context.primary.get('width');
   const height = context.primary.get('height');
@@ -143,6 +145,9 @@ export function sizeRule(context: RuleContext): Directive[] {
     const end = match.index + match[0].length;
     const tail = readNumberToken(context.text, end - (match[2] ?? '').length);
     if (!tail) continue;
+    // `a 1920x1080 monitor on a desk`: an article right before and a word right after make it part of the
+    // picture, not its size.
+    if (ARTICLE_BEFORE.test(windowBefore(context.text, match.index)) && !clauseEndsAt(context.text, tail.end)) continue;
     const w = Number(match[1]);
     const h = Number(match[2]);
     found.push(

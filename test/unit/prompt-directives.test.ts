@@ -138,7 +138,7 @@ describe('width and height', () => {
     expect(valuesOf('1024 x 768 px, a dog')).toMatchObject({ width: 1024, height: 768 });
   });
 
-  it.each(['a 4x4 grid', 'upscale 2x', 'a 768x512x3 tensor'])('does not read a size from %j', (text) => {
+  it.each(['a 4x4 grid', 'upscale 2x', 'a 768x512x3 tensor', 'a 1920x1080 monitor on a desk', 'the 800x600 screen of an old laptop'])('does not read a size from %j', (text) => {
     const values = valuesOf(text);
     expect(values.width).toBeUndefined();
     expect(values.height).toBeUndefined();
