@@ -72,7 +72,10 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   const candidates = RULES.flatMap((rule) => rule(context));
   const breaks = clauseBreaks(text);
   const byStart = new SpanIndex(candidates);
-  const eligible = candidates.filter((candidate) => !candidate.needsOwnClause || inOwnClause(text, breaks, candidate, byStart));
+  const quoted = quotedSpans(text);
+  const eligible = candidates.filter(
+    (candidate) => !insideQuotes(candidate, quoted) && (!candidate.needsOwnClause || inOwnClause(text, breaks, candidate, byStart)),
+  );
   const accepted = addCaptures(context, breaks, resolveOverlaps(eligible));
   const cuts: Span[] = accepted.map(({ start, end }) => ({ start, end }));
   const label = promptLabel(text, context.primary.get('prompt'));
@@ -87,6 +90,15 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   ];
   const refusedFields = [...new Set(refused.map(({ field }) => field))];
   return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, notes };
+}
+
+/** `a sign reading "width 768"`: text in double quotes (straight or curly) is the picture's, never a setting. */
+function quotedSpans(text: string): Span[] {
+  return [...text.matchAll(/"[^"\n]*"|\u201C[^\u201D\n]*\u201D/gu)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+}
+
+function insideQuotes(candidate: Span, quoted: readonly Span[]): boolean {
+  return quoted.some((span) => span.start < candidate.start && candidate.end < span.end);
 }
 
 function ruleContext(text: string, schema: ModelSchema): RuleContext {

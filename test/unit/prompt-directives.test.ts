@@ -138,6 +138,11 @@ describe('width and height', () => {
     expect(valuesOf('1024 x 768 px, a dog')).toMatchObject({ width: 1024, height: 768 });
   });
 
+  it('never reads a setting inside double quotes (the words are the picture\'s)', () => {
+    expect(valuesOf('a sign reading "width 768" on a door, seed 42')).toEqual({ seed: 42 });
+    expect(valuesOf('a poster that says \u201C4 images\u201D')).toEqual({});
+  });
+
   it.each(['a 4x4 grid', 'upscale 2x', 'a 768x512x3 tensor', 'a 1920x1080 monitor on a desk', 'the 800x600 screen of an old laptop'])('does not read a size from %j', (text) => {
     const values = valuesOf(text);
     expect(values.width).toBeUndefined();
