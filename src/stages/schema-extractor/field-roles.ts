@@ -66,8 +66,8 @@ export const ROLE_RULES: readonly RoleRule[] = [
   { role: 'system_prompt', applies: (t, w) => isText(t) && w.includes('system') },
   { role: 'prompt', applies: (t, w) => isText(t) && isPromptName(w) },
   { role: 'seed', applies: (t, w) => isNumber(t) && last(w) === 'seed' },
-  { role: 'width', applies: (t, w) => isNumber(t) && last(w) === 'width' },
-  { role: 'height', applies: (t, w) => isNumber(t) && last(w) === 'height' },
+  { role: 'width', applies: (t, w) => isNumber(t) && isOutputSize(w, 'width') },
+  { role: 'height', applies: (t, w) => isNumber(t) && isOutputSize(w, 'height') },
   { role: 'aspect_ratio', applies: (_t, w) => w.includes('aspect') },
   { role: 'num_outputs', applies: (t, w) => isNumber(t) && isOutputCount(w) },
   { role: 'steps', applies: (t, w) => t.type === 'integer' && last(w) === 'steps' },
@@ -97,6 +97,17 @@ export function splitWords(text: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((word) => word !== '');
+}
+
+/** Words before `width`/`height` that still mean the size of what is made (`image_width`, `outWidth`, `max_width`). */
+const OUTPUT_SIZE_WORDS: ReadonlySet<string> = new Set(['image', 'img', 'output', 'out', 'target', 'video', 'canvas', 'custom', 'resize', 'sample', 'max', 'frame', 'generation', 'new']);
+
+/**
+ * `width`, `image_width`, `output_height`; not `tile_width`, `stroke_width` or `face_detection_input_width`,
+ * which size something else: a user's `1024x1024` must not land there.
+ */
+function isOutputSize(words: readonly string[], side: 'width' | 'height'): boolean {
+  return last(words) === side && words.slice(0, -1).every((word) => OUTPUT_SIZE_WORDS.has(word));
 }
 
 /** `negative_prompt`, `neg_prompt`, ControlNet's `n_prompt`, or a field whose title says `Negative Prompt`. */
