@@ -81,7 +81,8 @@ export function matchAttachments(
 export function attachmentKind(attachment: Attachment): MediaKind {
   const mime = attachment.mimeType.toLowerCase();
   if (mime.startsWith('image/')) return nameWords(attachment).includes('mask') ? 'mask' : 'image';
-  if (mime.startsWith('audio/')) return 'audio';
+  // Ogg files are usually sent as application/ogg, and usually hold audio (Vorbis, Opus).
+  if (mime.startsWith('audio/') || mime === 'application/ogg') return 'audio';
   if (mime.startsWith('video/')) return 'video';
   return 'file';
 }

@@ -121,6 +121,11 @@ describe('matchAttachments', () => {
     expect(unnamed.notes.some((note) => note.includes('by file type and order'))).toBe(true);
   });
 
+  it('reads application/ogg as audio', () => {
+    const speech = schemaOf([field('speaker_wav', 'audio_input', 'string', { required: true })]);
+    expect(assigned([file('voice.ogg', 'application/ogg')], speech)).toEqual({ speaker_wav: 'https://files.test/u/voice.ogg' });
+  });
+
   it('fills a list field with every compatible attachment, in order, and each attachment only once', () => {
     const schema = schemaOf([field('image', 'image_input', 'string', { required: true }), field('reference_images', 'image_input', 'array')]);
     const files = ['a.png', 'b.png', 'c.png'].map((name) => file(name, 'image/png'));

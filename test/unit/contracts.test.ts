@@ -24,8 +24,8 @@ describe('contracts', () => {
     expect(assertContract('generation-request', { prompt: 'a cat', model: 'acme/cat:v1.0-beta' }, 'request')).toMatchObject({ model: 'acme/cat:v1.0-beta' });
   });
 
-  it('accepts an attachment or callback URL whose scheme is written in capitals', () => {
-    const request = { prompt: 'a cat', model: 'acme/cat', attachments: [{ url: 'HTTPS://X.TEST/a.png', mimeType: 'image/png' }], callbackUrl: 'Http://hooks.test/x' };
+  it('accepts an attachment or callback URL whose scheme is written in capitals, and a mime type in capitals', () => {
+    const request = { prompt: 'a cat', model: 'acme/cat', attachments: [{ url: 'HTTPS://X.TEST/a.png', mimeType: 'IMAGE/PNG' }], callbackUrl: 'Http://hooks.test/x' };
     expect(assertContract('generation-request', request, 'request')).toEqual(request);
   });
 
