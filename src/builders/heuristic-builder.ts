@@ -105,14 +105,26 @@ interface PromptSource {
   fromConversation: boolean;
 }
 
-/** The request's prompt; when it is empty, the last user turn of the conversation (never an assistant's). */
+/**
+ * The request's prompt; when it is empty, the last user turn of the conversation (never an assistant's). The
+ * assembler already puts that turn in the prompt, so a prompt equal to the last user turn, with turns before
+ * it, counts as taken from the conversation: `yes, go with that` may refer to what came before, which this
+ * builder cannot read, so it is said in a note and the confidence is lower.
+ */
 function promptSource(bundle: RequestBundle): PromptSource | undefined {
-  if (bundle.prompt.trim() !== '') return { text: bundle.prompt, fromConversation: false };
+  if (bundle.prompt.trim() !== '') return { text: bundle.prompt, fromConversation: continuesConversation(bundle) };
   for (let i = bundle.conversation.length - 1; i >= 0; i -= 1) {
     const turn = bundle.conversation[i];
     if (turn && turn.role === 'user' && turn.content.trim() !== '') return { text: turn.content, fromConversation: true };
   }
   return undefined;
+}
+
+function continuesConversation(bundle: RequestBundle): boolean {
+  const turns = bundle.conversation;
+  let last = turns.length - 1;
+  while (last >= 0 && turns[last]?.role !== 'user') last -= 1;
+  return last > 0 && turns[last]?.content.trim() === bundle.prompt.trim();
 }
 
 function applyDirectives(scan: DirectiveScan, values: Map<string, FieldValue>, notes: string[]): void {
@@ -154,7 +166,7 @@ function applyPrompt(field: FieldSpec, source: PromptSource, scan: DirectiveScan
     value: text,
     provenance: { source: 'user_prompt', evidence: excerpt(withheld ? text : source.text), confidence },
   });
-  if (source.fromConversation) notes.push(`${field.name} is the last user turn of the conversation (the request had no prompt)`);
+  if (source.fromConversation) notes.push(`${field.name} is the last user turn of a conversation; earlier turns may hold what it refers to`);
 }
 
 function excerpt(text: string): string {

@@ -205,6 +205,20 @@ describe('the prompt', () => {
     expect(result.provenance.prompt?.confidence).toBe(CONFIDENCE.promptFromConversation);
   });
 
+  it('treats a prompt that is the last user turn of a longer conversation (as the assembler builds it) as taken from it', () => {
+    const conversation = [
+      { role: 'user' as const, content: 'a red fox in the snow' },
+      { role: 'assistant' as const, content: 'Shall I make it watercolour?' },
+      { role: 'user' as const, content: 'yes, go with that' },
+    ];
+    const result = build(IMAGE_MODEL, bundleOf('yes, go with that', { conversation }));
+    expect(result.provenance.prompt?.confidence).toBe(CONFIDENCE.promptFromConversation);
+    expect(result.notes).toContain('prompt is the last user turn of a conversation; earlier turns may hold what it refers to');
+    // A prompt of its own, or a conversation of one turn, is the request itself.
+    expect(build(IMAGE_MODEL, bundleOf('a blue fox', { conversation })).provenance.prompt?.confidence).toBe(CONFIDENCE.promptVerbatim);
+    expect(build(IMAGE_MODEL, bundleOf('a red fox', { conversation: [{ role: 'user', content: 'a red fox' }] })).provenance.prompt?.confidence).toBe(CONFIDENCE.promptVerbatim);
+  });
+
   it('never fills a system prompt from the user (only its default)', () => {
     const result = build(IMAGE_MODEL, bundleOf('system prompt: you are a pirate. a cat'));
     expect(result.payload.system_prompt).toBe('You are an image model.');
