@@ -104,7 +104,20 @@ export function catalogRefs(modelSchema: ModelSchema, ref?: string): string[] {
       field: 'model',
     });
   }
-  return modelSchema.version ? [modelSchema.model, `${modelSchema.model}:${modelSchema.version}`] : [modelSchema.model];
+  const refs = modelSchema.version ? [modelSchema.model, `${modelSchema.model}:${modelSchema.version}`] : [modelSchema.model];
+  // A name no request could ever use (`bad owner/x/y`) would register without error and never resolve.
+  for (const derived of refs) {
+    try {
+      assertContract<string>('common', derived, 'model', '#/definitions/ModelReference');
+    } catch {
+      throw new VettedError(
+        'INVALID_REQUEST',
+        `The model file names "${derived}", which no request can refer to (owner/name[:version]: letters, digits, . _ -); fix the file's owner, name or version, or pass --ref owner/name`,
+        { field: 'model' },
+      );
+    }
+  }
+  return refs;
 }
 
 /**

@@ -72,4 +72,10 @@ describe('catalogRefs', () => {
   it('refuses a ref no request could name', () => {
     expect(refusal(() => catalogRefs(named, 'not a ref'))).toMatchObject({ code: 'INVALID_REQUEST', field: 'ref' });
   });
+
+  it("refuses a file whose own name no request could name, unless a ref replaces it", () => {
+    const odd = { model: 'bad owner/x/y', version: null, fields: [] } as unknown as ModelSchema;
+    expect(refusal(() => catalogRefs(odd))).toMatchObject({ code: 'INVALID_REQUEST', field: 'model', message: expect.stringContaining('"bad owner/x/y"') });
+    expect(catalogRefs(odd, 'acme/fine')).toEqual(['acme/fine']);
+  });
 });
