@@ -177,6 +177,7 @@ describe('source shapes', () => {
     ['a model without a schema whose example is empty', { owner: 'a', name: 'b', latest_version: { id: 'v', openapi_schema: null }, default_example: { input: {} } }, 'default_example.input'],
     ['a tool config whose example is not an object', { model: 'a/b', example_input: ['x'] }, 'example_input'],
     ['an Input that is not an object schema', model({}, { input: { type: 'array' } }), 'latest_version.openapi_schema.components.schemas.Input.type'],
+    ['two shapes at once (a tool config and a version)', { model: 'a/b', example_input: { prompt: 'x' }, id: 'v', openapi_schema: { components: { schemas: { Input: { type: 'object' } } } } }, 'source'],
   ])('refuses %s with MODEL_SOURCE_INVALID naming the field', (_label, source, fieldName) => {
     const error = refusal(() => extractModelSchema(source));
     expect(error.code).toBe('MODEL_SOURCE_INVALID');

@@ -9,6 +9,7 @@ import { ExampleQuarantine } from '../example-quarantine.ts';
 import type { QuarantinedValue } from '../example-quarantine.ts';
 import type { FieldSpec, ModelSchema } from '../../generated/contracts.ts';
 import { canonicalHash } from '../../util/canonical-hash.ts';
+import { findUnstorableText } from '../../util/storable-text.ts';
 import { inferProperties } from './example-inference.ts';
 import { primaryPromptName } from './field-roles.ts';
 import { buildFieldSpecs, orderedNames } from './field-specs.ts';
@@ -17,7 +18,7 @@ import { convertOpenApiInput } from './openapi-input.ts';
 import { redactExampleText } from './redaction.ts';
 import { parseSource } from './source-shapes.ts';
 import type { ParsedSource } from './source-shapes.ts';
-import { WarningList } from './warnings.ts';
+import { invalidSource, WarningList } from './warnings.ts';
 
 export { classifyRole, primaryPromptName, ROLE_RULES } from './field-roles.ts';
 export type { RoleTraits } from './field-roles.ts';
@@ -54,6 +55,10 @@ interface Blueprint {
  */
 export function extractModelSchema(source: unknown, options: ExtractOptions = {}): ExtractionResult {
   const parsed = parseSource(source, options.model ?? null);
+  // Its examples and schema are stored in jsonb, which cannot hold these. Checked here, not in parseSource:
+  // a cache key is computed for every inline source, and only a source that extracted is ever cached.
+  const unstorable = findUnstorableText(source);
+  if (unstorable) throw invalidSource(unstorable.path, `${unstorable.path} ${unstorable.reason}`);
   const warnings = new WarningList();
   const blueprint = parsed.openapi === null ? fromExample(parsed, warnings) : fromOpenApi(parsed, warnings);
   const quarantine = ExampleQuarantine.fromExamples(parsed.example ?? undefined, blueprint.schemaExamples);

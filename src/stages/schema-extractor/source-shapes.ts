@@ -8,7 +8,6 @@
 import { isPlainObject } from './json.ts';
 import type { JsonObject } from './json.ts';
 import { invalidSource } from './warnings.ts';
-import { findUnstorableText } from '../../util/storable-text.ts';
 
 export type SourceKind = 'replicate_model' | 'replicate_version' | 'tool_config';
 
@@ -28,9 +27,10 @@ const MODEL_REFERENCE = /^([A-Za-z0-9][\w.-]*\/[\w.-]+)(?::([\w.-]+))?$/;
 
 export function parseSource(source: unknown, givenModel: string | null): ParsedSource {
   if (!isPlainObject(source)) throw invalidSource('source', 'The model source is not a JSON object');
-  // Its examples and schema are stored in jsonb, which cannot hold these.
-  const unstorable = findUnstorableText(source);
-  if (unstorable) throw invalidSource(unstorable.path, `${unstorable.path} ${unstorable.reason}`);
+  if (Object.hasOwn(source, 'example_input') && Object.hasOwn(source, 'openapi_schema')) {
+    // Read as either shape, half of it would be dropped without a word: the schema, or the example to quarantine.
+    throw invalidSource('source', 'The model source holds both "example_input" (a tool config) and "openapi_schema" (a version object); send one shape');
+  }
   if (Object.hasOwn(source, 'example_input')) return parseToolConfig(source);
   if (Object.hasOwn(source, 'openapi_schema')) return parseVersion(source, givenModel);
   if (Object.hasOwn(source, 'latest_version') || (Object.hasOwn(source, 'owner') && Object.hasOwn(source, 'name'))) {
