@@ -89,18 +89,37 @@ export function toggleRule(context: RuleContext): Directive[] {
       const end = match.index + match[0].length;
       found.push(makeDirective(context.text, match.index, end, 'loose', 'toggle', [{ field: field.name, value, fit: 'ok' }]));
     }
+    // `watermark off`, `safety checker on`: the switch after the name, in a clause of its own.
+    const postfix = fieldPattern(field, 'toggle-after', () => postfixTogglePattern(field));
+    for (const match of postfix ? context.text.matchAll(postfix) : []) {
+      const value = POSTFIX_ON.has((match[1] ?? '').toLowerCase()) !== negated;
+      const toggle = makeDirective(context.text, match.index, match.index + match[0].length, 'loose', 'toggle', [{ field: field.name, value, fit: 'ok' }]);
+      found.push({ ...toggle, needsOwnClause: true });
+    }
   }
   return found;
 }
 
-function togglePattern(field: FieldSpec): RegExp | null {
+const POSTFIX_ON: ReadonlySet<string> = new Set(['on', 'enabled']);
+
+function postfixTogglePattern(field: FieldSpec): RegExp | null {
+  const base = toggleBase(field);
+  return base === null ? null : new RegExp(`(?<![\\p{L}\\p{N}_-])${base}\\s+(on|off|enabled|disabled)(?!${WORD_CHAR})`, 'giu');
+}
+
+/** The field's name without a leading verb (`disable_safety_checker` → safety checker), as a pattern. */
+function toggleBase(field: FieldSpec): string | null {
   const words = identifierWords(field.name).split(' ');
   const head = words[0] ?? '';
   const base = NEGATING_PREFIX.has(head) || AFFIRMING_PREFIX.has(head) ? words.slice(1) : words;
   if (base.length === 0) return null;
   const last = escapeRegExp(base[base.length - 1] ?? '');
-  const basePattern = [...base.slice(0, -1).map(escapeRegExp), `${last}(?:ment|ments|ed|d|s|ing|er)?`].join('[\\s_-]+');
-  return new RegExp(`(?<![\\p{L}\\p{N}_-])${TOGGLE_VERB.source}\\s+(?:the\\s+)?${basePattern}(?!${WORD_CHAR})`, 'giu');
+  return [...base.slice(0, -1).map(escapeRegExp), `${last}(?:ment|ments|ed|d|s|ing|er)?`].join('[\\s_-]+');
+}
+
+function togglePattern(field: FieldSpec): RegExp | null {
+  const base = toggleBase(field);
+  return base === null ? null : new RegExp(`(?<![\\p{L}\\p{N}_-])${TOGGLE_VERB.source}\\s+(?:the\\s+)?${base}(?!${WORD_CHAR})`, 'giu');
 }
 
 const SCALE_NAMES = new Set(['scale', 'upscale', 'scale factor', 'upscale factor', 'upscaling factor']);

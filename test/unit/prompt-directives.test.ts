@@ -376,6 +376,13 @@ describe('booleans', () => {
     expect(valuesOf('a cat, apply watermark').apply_watermark).toBe(true);
   });
 
+  it('reads a switch written after the name (`watermark off`), in a clause of its own', () => {
+    expect(valuesOf('a cat, watermark off')).toEqual({ apply_watermark: false });
+    expect(valuesOf('a cat, safety checker off')).toEqual({ disable_safety_checker: true });
+    expect(valuesOf('a cat, face enhance on')).toEqual({ face_enhance: true });
+    expect(valuesOf('a cat with its watermark off the page')).toEqual({});
+  });
+
   it('does not switch a boolean on a mere mention', () => {
     expect(valuesOf('a face, enhanced colors').face_enhance).toBeUndefined();
   });
