@@ -230,6 +230,12 @@ describe('OpenAPI input conversion', () => {
     compiles(schema);
   });
 
+  it('refuses bounds no value fits, naming the field', () => {
+    expect(refusal(() => extractModelSchema(model({ steps: { type: 'integer', minimum: 10, maximum: 1 } })))).toMatchObject({
+      code: 'SCHEMA_UNSUPPORTED', field: 'steps', details: { construct: 'bounds' }, message: expect.stringContaining('lower bound 10 is above the upper bound 1'),
+    });
+  });
+
   it('drops a pattern with nested repetition (catastrophic backtracking), with a warning, and keeps a safe one', () => {
     const schema = schemaOf(model({ redos: { type: 'string', pattern: '(a+)+$' }, safe: { type: 'string', pattern: '^[a-z0-9_-]+$' } }));
     expect(property(schema, 'redos')).not.toHaveProperty('pattern');

@@ -67,6 +67,12 @@ export function applyNumeric(node: JsonObject, out: JsonObject, path: string, wa
     delete out.multipleOf;
     warnings.add(path, 'keyword_dropped', '"multipleOf" must be greater than 0; dropped');
   }
+  // No value fits `minimum: 10, maximum: 1`: every run would park on a range issue nobody can fix.
+  const low = typeof out.minimum === 'number' ? out.minimum : out.exclusiveMinimum;
+  const high = typeof out.maximum === 'number' ? out.maximum : out.exclusiveMaximum;
+  if (typeof low === 'number' && typeof high === 'number' && low > high) {
+    throw unsupported('bounds', path, `the lower bound ${low} is above the upper bound ${high}, so no value fits`);
+  }
 }
 
 /** minLength/maxLength/pattern; the pattern must be a JavaScript (Unicode-mode) regular expression. */

@@ -101,7 +101,8 @@ export function extractionCacheKey(source: unknown, options: ExtractOptions = {}
  * redaction): it is part of every cache key, so an upgraded process extracts again instead of serving what an
  * older extractor made, and catalog entries are re-pointed when next resolved (model-catalog.ts).
  * 2: field role `safety`; `n_prompt` and a "Negative Prompt" title read as the negative prompt; patterns with
- *    nested repetition dropped; width/height only for sizes of the output (not `tile_width`).
+ *    nested repetition dropped; width/height only for sizes of the output (not `tile_width`); bounds no
+ *    value fits refused.
  */
 export const EXTRACTOR_REVISION = 2;
 
