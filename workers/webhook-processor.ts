@@ -9,6 +9,7 @@ import type { WebhookJobData } from '../src/queue/queues.ts';
 import { postCallback } from '../src/services/callback-delivery.ts';
 import { SIGNATURE_HEADER, signWebhook } from '../src/services/webhook-signature.ts';
 import type { System } from '../src/system.ts';
+import { maskForView } from '../src/observability/redact.ts';
 
 export async function processWebhookJob(system: System, job: Job<WebhookJobData>): Promise<number> {
   const run = await system.runs.get(job.data.runId);
@@ -19,7 +20,8 @@ export async function processWebhookJob(system: System, job: Job<WebhookJobData>
   const [event] = await system.runs.listEvents(run.id, { afterId: BigInt(job.data.eventId) - 1n, limit: 1 });
   if (!event || String(event.id) !== job.data.eventId) return 0;
 
-  const body = JSON.stringify({
+  // Masked as the API masks what it shows (maskForView): a webhook is one more view of the run.
+  const body = JSON.stringify(maskForView({
     id: String(event.id),
     type: event.type,
     at: event.at.toISOString(),
@@ -29,7 +31,7 @@ export async function processWebhookJob(system: System, job: Job<WebhookJobData>
       pendingReview: run.pendingReview ? { reviewId: run.pendingReview.reviewId, checkpoint: run.pendingReview.checkpoint, reason: run.pendingReview.reason, question: run.pendingReview.question, expiresAt: run.pendingReview.expiresAt } : null,
       result: run.result, error: run.error,
     },
-  });
+  }));
   const timestamp = Math.floor(Date.now() / 1000);
   const headers = {
     'content-type': 'application/json',

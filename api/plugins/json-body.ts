@@ -23,11 +23,14 @@ export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') throw new VettedError('INVALID_JSON', 'The body is empty; send a JSON object', { field: 'body' });
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A leading byte-order mark is not JSON, but editors write it and Fastify's own parser accepts it.
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     throw new VettedError('INVALID_JSON', `The body is not valid JSON: ${(error as Error).message}`, { field: 'body' });
   }
-  const refused = prototypeKeyPath(value);
+  const found = prototypeKeyPath(value);
+  // A path 60,000 levels deep says nothing more than its end.
+  const refused = found !== undefined && found.length > 200 ? `…${found.slice(-200)}` : found;
   if (refused !== undefined) {
     throw new VettedError('INVALID_REQUEST', `${refused}: keys that can rewrite object prototypes ("__proto__", "constructor" holding "prototype") are refused; rename or remove it`, { field: refused });
   }

@@ -135,6 +135,8 @@ const SIZE = /(?<![\p{L}\p{N}_.])(\d{2,5})\s*[x×]\s*(\d{2,5})/gu;
 
 /** `768x512` → width 768 and height 512, when the model has both. The shape is unambiguous, so it ranks as named. */
 const ARTICLE_BEFORE = /(?:^|[^\p{L}\p{N}_])(?:a|an|the|my|this|that|one|old|new)\s+$/iu;
+/** `a 1024x768 image of a cat`: the size of what is made, which the article does not change. */
+const PICTURE_NOUN_AFTER = /^\s+(?:image|images|picture|pictures|photo|photos|pic|render|rendering|wallpaper|illustration|painting|poster|artwork|version|frame|video)(?![\p{L}\p{N}_])/iu;
 
 export function sizeRule(context: RuleContext): Directive[] {
   const width = context.primary.get('width');
@@ -147,7 +149,7 @@ export function sizeRule(context: RuleContext): Directive[] {
     if (!tail) continue;
     // `a 1920x1080 monitor on a desk`: an article right before and a word right after make it part of the
     // picture, not its size.
-    if (ARTICLE_BEFORE.test(windowBefore(context.text, match.index)) && !clauseEndsAt(context.text, tail.end)) continue;
+    if (ARTICLE_BEFORE.test(windowBefore(context.text, match.index)) && !clauseEndsAt(context.text, tail.end) && !PICTURE_NOUN_AFTER.test(context.text.slice(tail.end))) continue;
     const w = Number(match[1]);
     const h = Number(match[2]);
     found.push(

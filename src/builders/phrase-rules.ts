@@ -92,9 +92,10 @@ export function toggleRule(context: RuleContext): Directive[] {
     // `watermark off`, `safety checker on`: the switch after the name, in a clause of its own.
     const postfix = fieldPattern(field, 'toggle-after', () => postfixTogglePattern(field));
     for (const match of postfix ? context.text.matchAll(postfix) : []) {
-      const value = POSTFIX_ON.has((match[1] ?? '').toLowerCase()) !== negated;
+      const value = POSTFIX_ON.has((match[2] ?? '').toLowerCase()) !== negated;
       const toggle = makeDirective(context.text, match.index, match.index + match[0].length, 'loose', 'toggle', [{ field: field.name, value, fit: 'ok' }]);
-      found.push({ ...toggle, needsOwnClause: true });
+      // `with the watermark off` says what it means wherever it stands; a bare `watermark off` needs its own clause.
+      found.push({ ...toggle, needsOwnClause: match[1] === undefined });
     }
   }
   return found;
@@ -104,7 +105,7 @@ const POSTFIX_ON: ReadonlySet<string> = new Set(['on', 'enabled']);
 
 function postfixTogglePattern(field: FieldSpec): RegExp | null {
   const base = toggleBase(field);
-  return base === null ? null : new RegExp(`(?<![\\p{L}\\p{N}_-])${base}\\s+(on|off|enabled|disabled)(?!${WORD_CHAR})`, 'giu');
+  return base === null ? null : new RegExp(`(?<![\\p{L}\\p{N}_-])(with\\s+(?:the\\s+|its\\s+)?)?${base}\\s+(on|off|enabled|disabled)(?!${WORD_CHAR})`, 'giu');
 }
 
 /** The field's name without a leading verb (`disable_safety_checker` → safety checker), as a pattern. */
@@ -119,7 +120,8 @@ function toggleBase(field: FieldSpec): string | null {
 
 function togglePattern(field: FieldSpec): RegExp | null {
   const base = toggleBase(field);
-  return base === null ? null : new RegExp(`(?<![\\p{L}\\p{N}_-])${TOGGLE_VERB.source}\\s+(?:the\\s+)?${base}(?!${WORD_CHAR})`, 'giu');
+  // Not when a switch follows (`with the watermark off`): the postfix form reads that one.
+  return base === null ? null : new RegExp(`(?<![\\p{L}\\p{N}_-])${TOGGLE_VERB.source}\\s+(?:the\\s+)?${base}(?!${WORD_CHAR})(?!\\s+(?:on|off|enabled|disabled)(?!${WORD_CHAR}))`, 'giu');
 }
 
 const SCALE_NAMES = new Set(['scale', 'upscale', 'scale factor', 'upscale factor', 'upscaling factor']);

@@ -94,7 +94,8 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
 
 /** `a sign reading "width 768"`: text in double quotes (straight or curly) is the picture's, never a setting. */
 function quotedSpans(text: string): Span[] {
-  return [...text.matchAll(/"[^"\n]*"|\u201C[^\u201D\n]*\u201D/gu)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  // An opening `"` starts a word: `27"` is an inch mark, not a quotation.
+  return [...text.matchAll(/(?<![\p{L}\p{N}])"[^"\n]*"|\u201C[^\u201D\n]*\u201D/gu)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
 }
 
 function insideQuotes(candidate: Span, quoted: readonly Span[]): boolean {

@@ -11,8 +11,13 @@ export const REDACTED = '[redacted]';
 const SECRET_KEY_PATTERN =
   /^(authorization|cookie|password|passwd|secret|token|bearer|apikey|credentials?|private[_-]?key|(.*[_-])?(api[_-]?key|secret|password|token|access[_-]?key))$/i;
 
+/** Tokenizer settings, not credentials: `stop_token`, `eos_token`, `pad_token`. */
+const TOKENIZER_TOKEN = /^(stop|eos|bos|pad|sep|unk|mask|cls|start|end)[_-]token$/i;
+
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEY_PATTERN.test(key);
+  // camelCase names (`hfToken`, `clientSecret`) are read as if written with `_`.
+  const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2');
+  return SECRET_KEY_PATTERN.test(snake) && !TOKENIZER_TOKEN.test(snake);
 }
 
 export interface Redactor {

@@ -3,7 +3,9 @@
  * draft-07, all errors reported, ajv-formats, and our annotation keywords allowed.
  */
 import { Ajv, type Options } from 'ajv';
+import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
+import { RE2 } from 're2-wasm';
 
 // ajv-formats is CommonJS with `export default`; under NodeNext the default import is the module object's
 // default at runtime but typed as the namespace, hence the cast.
@@ -37,7 +39,30 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** The AJV dialect for model payloads (and the edits that go into them): createAjv, with `uri` meaning http(s). */
+/**
+ * Model schemas' `pattern`s run in RE2, whose time is linear in the input. A model source can arrive inline
+ * from any tenant, and JavaScript's backtracking engine takes exponential time on patterns such as
+ * `^(\w|\d)*$` against a crafted prompt: minutes in the worker's event loop, stalling every run in it.
+ * The extractor drops patterns RE2 cannot run (lookaround, backreferences), with a warning.
+ */
+const linearRegExp: RegExpEngine = Object.assign((pattern: string, flags: string) => new RE2(pattern, flags.includes('u') ? flags : `${flags}u`), {
+  code: 'new (require("re2-wasm").RE2)',
+});
+
+/** Whether a model schema's pattern can run in the payload validator's engine (see linearRegExp). */
+export function isLinearPattern(pattern: string): boolean {
+  try {
+    new RE2(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The AJV dialect for model payloads (and the edits that go into them): createAjv, with `uri` meaning http(s)
+ * and patterns run in linear time.
+ */
 export function createPayloadAjv(): Ajv {
-  return createAjv().addFormat('uri', { type: 'string', validate: isHttpUrl });
+  return createAjv({ code: { regExp: linearRegExp } }).addFormat('uri', { type: 'string', validate: isHttpUrl });
 }

@@ -20,7 +20,8 @@ export type AddressClass =
   | 'unspecified'
   | 'multicast'
   | 'broadcast'
-  | 'reserved';
+  | 'reserved'
+  | 'cloud metadata';
 
 export interface CallbackTargetPolicy {
   /** VETTED_WEBHOOK_ALLOW_PRIVATE: receivers on loopback and private networks are allowed. */
@@ -55,6 +56,15 @@ const RANGE_CLASSES: Readonly<Record<string, AddressClass>> = {
   broadcast: 'broadcast',
 };
 
+/**
+ * Cloud metadata services that live outside link-local space, so the allow-private flag would otherwise let
+ * them through: AWS's IPv6 endpoint (unique-local) and Alibaba's (carrier-grade NAT); the IPv4 link-local
+ * ones are listed too, for the message.
+ */
+const METADATA_ADDRESSES: ReadonlySet<string> = new Set(
+  ['169.254.169.254', '169.254.170.2', '100.100.100.200', 'fd00:ec2::254', 'fd00:ec2::23'].map((text) => ipaddr.parse(text).toNormalizedString()),
+);
+
 /** NAT64's well-known prefix: a gateway translates 64:ff9b::a.b.c.d to the IPv4 address in its last 32 bits. */
 const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 
@@ -71,6 +81,7 @@ export function classifyAddress(text: string): AddressClass | 'public' | undefin
 }
 
 function classOf(address: ipaddr.IPv4 | ipaddr.IPv6): AddressClass | 'public' {
+  if (METADATA_ADDRESSES.has(address.toNormalizedString())) return 'cloud metadata';
   if (address instanceof ipaddr.IPv4) return rangeClass(address.range());
   const embedded = embeddedIPv4(address);
   if (embedded) return classOf(embedded);

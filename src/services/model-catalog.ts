@@ -2,7 +2,7 @@
  * Finding the ModelSchema for a run: from the request's inline modelSource, or from the catalog by
  * reference. Extraction happens once per source content (cached in PostgreSQL under extractionCacheKey).
  */
-import { VettedError } from '../errors.ts';
+import { isVettedError, VettedError } from '../errors.ts';
 import type { GenerationRequest, ModelSchema } from '../generated/contracts.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { extractModelSchema, extractionCacheKey } from '../stages/schema-extractor/index.ts';
@@ -64,15 +64,32 @@ const currentKeys = new Set<string>();
 async function currentSchemaKey(system: System, entry: CatalogRef): Promise<string> {
   if (currentKeys.has(entry.schemaKey)) return entry.schemaKey;
   const source = await system.models.getRegisteredSource(entry);
-  if (!source || extractionCacheKey(source) === entry.schemaKey) {
+  const freshKey = source ? await currentKeyOf(system, entry, source) : undefined;
+  if (freshKey === undefined || freshKey === entry.schemaKey) {
     currentKeys.add(entry.schemaKey);
     return entry.schemaKey;
   }
-  const fresh = await extractAndStore(system, source);
-  await system.models.repointRef(entry, fresh.schemaKey);
-  system.logger.info({ event: 'MODEL_REEXTRACTED', ref: entry.ref, tenantId: entry.tenantId, from: entry.schemaKey, to: fresh.schemaKey }, 'MODEL_REEXTRACTED');
-  currentKeys.add(fresh.schemaKey);
-  return fresh.schemaKey;
+  await system.models.repointRef(entry, freshKey);
+  system.logger.info({ event: 'MODEL_REEXTRACTED', ref: entry.ref, tenantId: entry.tenantId, from: entry.schemaKey, to: freshKey }, 'MODEL_REEXTRACTED');
+  currentKeys.add(freshKey);
+  return freshKey;
+}
+
+/**
+ * The registered source's key under the running extractor (extracting it when the key is new), or undefined
+ * when this extractor refuses the source (its checks are stricter than the one it was registered under): the
+ * entry then keeps serving what it was registered with, and a warning says so, rather than every run naming
+ * it failing.
+ */
+async function currentKeyOf(system: System, entry: CatalogRef, source: Record<string, unknown>): Promise<string | undefined> {
+  try {
+    const key = extractionCacheKey(source);
+    return key === entry.schemaKey ? key : (await extractAndStore(system, source)).schemaKey;
+  } catch (error) {
+    if (!isVettedError(error) || error.status >= 500) throw error;
+    system.logger.warn({ event: 'MODEL_REEXTRACT_REFUSED', ref: entry.ref, tenantId: entry.tenantId, reason: error.message }, 'MODEL_REEXTRACT_REFUSED');
+    return undefined;
+  }
 }
 
 /**

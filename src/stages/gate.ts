@@ -73,10 +73,10 @@ export const GATE_RULES: readonly GateRule[] = [
     // would otherwise run on its defaults alone (sample prompts included) as if that were the user's wish.
     name: 'nothing the user gave is in the payload',
     applies: ({ bundle, candidate, schema }) =>
-      schema.fields.length > 0 && userGaveContent(bundle) && !usesTheRequest(candidate)
+      schema.fields.length > 0 && userGaveContent(bundle) && defaultsOnly(candidate)
         ? {
             reason: 'request_unused', kind: 'clarification', checkpoint: 'payload_review',
-            question: 'Nothing from the request (prompt, attachments, edits) made it into the payload; it would run on the model\'s defaults alone. Edit the fields that should carry the request, or reject the run.',
+            question: 'Nothing from the request (prompt, attachments, edits) made it into the payload: every value is the model\'s default. Edit the fields that should carry the request, or reject the run.',
           }
         : undefined,
   },
@@ -115,15 +115,16 @@ export const GATE_RULES: readonly GateRule[] = [
   },
 ];
 
-const FROM_THE_REQUEST: ReadonlySet<string> = new Set(['user_prompt', 'attachment', 'human_edit']);
-
 function userGaveContent(bundle: RequestBundle): boolean {
   return bundle.prompt.trim() !== '' || bundle.attachments.length > 0 || Object.keys(bundle.humanEdits).length > 0;
 }
 
-/** Some payload field is claimed from the request (the validator has already checked that the claims hold). */
-function usesTheRequest(candidate: CandidatePayload): boolean {
-  return Object.values(candidate.provenance).some((entry) => entry !== undefined && FROM_THE_REQUEST.has(entry.source));
+/**
+ * Every payload value is a schema default (or there is none). A value the builder chose (`inferred`, an LLM
+ * rewording the prompt) is the builder's reading of the request, flagged by the validator on its own.
+ */
+function defaultsOnly(candidate: CandidatePayload): boolean {
+  return Object.values(candidate.provenance).every((entry) => entry === undefined || entry.source === 'schema_default');
 }
 
 /**

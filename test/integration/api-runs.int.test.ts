@@ -163,6 +163,8 @@ describe('bad input gets a problem body naming the field', () => {
     const nested = await api.call('POST', '/api/runs', { key: api.keys.submitter, rawBody: '{"model":"a/b","userProfile":{"a":[{"constructor":{"prototype":{}}}]}}' });
     expect(json(nested)).toMatchObject({ status: 400, code: 'INVALID_REQUEST', field: 'userProfile.a[0].constructor.prototype' });
     expect(json(await api.call('POST', '/api/runs', { key: api.keys.submitter, rawBody: '{"prompt": 1,}' }))).toMatchObject({ code: 'INVALID_JSON', detail: expect.stringMatching(/position|Unexpected|Expected/) });
+    // A byte-order mark, as some editors write, is not an error.
+    expect((await api.call('POST', '/api/runs', { key: api.keys.submitter, rawBody: `\uFEFF${JSON.stringify(flux)}` })).statusCode).toBe(202);
     const huge = await api.call('POST', '/api/runs', { key: api.keys.submitter, rawBody: JSON.stringify({ ...flux, prompt: 'x'.repeat(2_000_000) }) });
     expect(json(huge)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
   });

@@ -47,7 +47,7 @@ const flux = { model: 'black-forest-labs/flux-schnell', prompt: 'a kite' };
 describe('intake', () => {
   it.each([
     ['http://127.0.0.1:9/x', 'loopback address (127.0.0.1)'],
-    ['http://169.254.169.254/latest', 'link-local address (169.254.169.254)'],
+    ['http://169.254.169.254/latest', 'cloud metadata address (169.254.169.254)'],
     ['http://localhost:6379/', 'loopback name (localhost)'],
     ['http://[::1]:5432/', 'loopback address ([::1])'],
     ['http://[::ffff:127.0.0.1]/', 'loopback address ([::ffff:7f00:1])'],

@@ -105,6 +105,22 @@ describe('an extractor upgrade', () => {
   });
 });
 
+describe('an extractor upgrade that refuses a registered source', () => {
+  it('keeps the entry serving what it was registered with, and warns, instead of failing every run', async () => {
+    const fresh = extractModelSchema(exampleModel('flux-schnell.model.json'));
+    const oldKey = 'sha256:registered-before-a-stricter-extractor';
+    await system.models.saveExtraction(oldKey, fresh.modelSchema, fresh.quarantine);
+    // Both shapes at once: refused by today's extractor, accepted by an older one.
+    const source = { model: 'black-forest-labs/flux-schnell', example_input: { prompt: 'x' }, id: 'v', openapi_schema: {} };
+    const entry = { tenantId: 'tenant-strict', ref: 'black-forest-labs/flux-schnell' };
+    await system.models.registerModel({ ...entry, refs: [entry.ref], schemaKey: oldKey, source });
+    const run = await settle(system, (await submit(system, { model: entry.ref, prompt: 'a lighthouse' }, entry.tenantId)).id);
+    expect(run.status).toBe('completed');
+    expect(run.schemaKey).toBe(oldKey);
+    expect(system.logs.some((l) => l.event === 'MODEL_REEXTRACT_REFUSED' && l.ref === entry.ref)).toBe(true);
+  });
+});
+
 describe('a request that parks', () => {
   it('parks awaiting_human with one pending review and no job in Redis, then an edit resolves it', async () => {
     const run = await settle(system, (await submit(system, { model: 'nightmareai/real-esrgan', prompt: 'upscale with face enhance' })).id);

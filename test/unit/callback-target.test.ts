@@ -22,7 +22,10 @@ describe('classifyAddress', () => {
     ['172.16.0.1', 'private'],
     ['172.31.255.255', 'private'],
     ['192.168.1.1', 'private'],
-    ['169.254.169.254', 'link-local'],
+    ['169.254.169.254', 'cloud metadata'],
+    ['169.254.1.1', 'link-local'],
+    ['fd00:ec2::254', 'cloud metadata'],
+    ['100.100.100.200', 'cloud metadata'],
     ['fe80::1', 'link-local'],
     ['fc00::1', 'unique-local'],
     ['fd12:3456::1', 'unique-local'],
@@ -38,7 +41,7 @@ describe('classifyAddress', () => {
     // IPv6 forms that carry an IPv4 address are judged by it.
     ['::ffff:127.0.0.1', 'loopback'],
     ['[::ffff:7f00:1]', 'loopback'],
-    ['::ffff:169.254.169.254', 'link-local'],
+    ['::ffff:169.254.169.254', 'cloud metadata'],
     ['::ffff:8.8.8.8', 'public'],
     ['64:ff9b::10.0.0.1', 'private'],
     ['64:ff9b::8.8.8.8', 'public'],
@@ -79,11 +82,11 @@ describe('assertCallbackUrl at intake', () => {
     ['http://10.0.0.1/', 'private', '10.0.0.1'],
     ['http://172.16.5.4/', 'private', '172.16.5.4'],
     ['http://192.168.0.10/', 'private', '192.168.0.10'],
-    ['http://169.254.169.254/latest/meta-data/', 'link-local', '169.254.169.254'],
+    ['http://169.254.169.254/latest/meta-data/', 'cloud metadata', '169.254.169.254'],
     ['http://[fe80::1]/', 'link-local', '[fe80::1]'],
     ['http://[fd00::1]/', 'unique-local', '[fd00::1]'],
     ['http://0.0.0.0:8080/', 'unspecified', '0.0.0.0'],
-    ['http://100.100.100.200/', 'carrier-grade NAT', '100.100.100.200'],
+    ['http://100.100.100.200/', 'cloud metadata', '100.100.100.200'],
     ['http://239.1.1.1/', 'multicast', '239.1.1.1'],
     ['http://255.255.255.255/', 'broadcast', '255.255.255.255'],
     ['http://198.18.0.1/', 'reserved', '198.18.0.1'],
@@ -120,7 +123,7 @@ describe('assertCallbackUrl at intake', () => {
     },
   );
 
-  it.each(['http://169.254.169.254/latest', 'http://[fe80::1]/', 'http://0.0.0.0/', 'http://224.0.0.1/', 'http://255.255.255.255/', 'http://240.0.0.1/'])(
+  it.each(['http://169.254.169.254/latest', 'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://[fe80::1]/', 'http://0.0.0.0/', 'http://224.0.0.1/', 'http://255.255.255.255/', 'http://240.0.0.1/'])(
     'allowPrivate still refuses %s (never a receiver; link-local is the cloud metadata service)',
     (url) => {
       expect(() => assertCallbackUrl(url, lenient)).toThrow(expect.objectContaining({ field: 'callbackUrl' }));
@@ -156,7 +159,7 @@ describe('addresses at delivery', () => {
     const { error } = await lookUp([{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }], strict, true);
     expect(error).toMatchObject({ name: 'VettedError', field: 'callbackUrl' });
     expect(error?.message).toContain('callbackUrl host hooks.example.com resolves to a loopback address (127.0.0.1)');
-    expect((await lookUp([{ address: '169.254.169.254', family: 4 }], lenient, false)).error).toMatchObject({ details: { addressClass: 'link-local' } });
+    expect((await lookUp([{ address: '169.254.169.254', family: 4 }], lenient, false)).error).toMatchObject({ details: { addressClass: 'cloud metadata' } });
     expect((await lookUp([{ address: '10.0.0.7', family: 4 }], lenient, false)).error).toBeNull();
   });
 

@@ -26,11 +26,12 @@ describe('decideGate', () => {
     expect(gate).toMatchObject({ action: 'park', reason: 'example_leak' });
   });
 
-  it('parks a payload that uses nothing from the request (defaults only), under any policy', () => {
+  it('parks a payload of schema defaults only when the request gave something, under any policy', () => {
     const defaultsOnly = candidate({ prompt_a: 'funky synth solo' }, { provenance: { prompt_a: { source: 'schema_default' } }, confidence: 0 });
     expect(decideGate(input({ candidate: defaultsOnly }))).toMatchObject({ action: 'park', reason: 'request_unused', checkpoint: 'payload_review' });
-    const inferredOnly = candidate({ prompt_a: 'x' }, { provenance: { prompt_a: { source: 'inferred' } } });
-    expect(decideGate(input({ candidate: inferredOnly }))).toMatchObject({ reason: 'request_unused' });
+    // A value the builder chose (an LLM rewording the prompt) is its reading of the request, not a default.
+    const inferredOnly = candidate({ prompt: 'A tranquil lake at golden hour' }, { provenance: { prompt: { source: 'inferred' } } });
+    expect(decideGate(input({ candidate: inferredOnly }))).toEqual({ action: 'execute' });
     // One field from the request is enough; a model with no inputs has nothing that could carry it.
     const mixed = candidate({ prompt: 'a cat', width: 1024 }, { provenance: { prompt: { source: 'user_prompt' }, width: { source: 'schema_default' } } });
     expect(decideGate(input({ candidate: mixed }))).toEqual({ action: 'execute' });

@@ -141,6 +141,13 @@ describe('width and height', () => {
   it('never reads a setting inside double quotes (the words are the picture\'s)', () => {
     expect(valuesOf('a sign reading "width 768" on a door, seed 42')).toEqual({ seed: 42 });
     expect(valuesOf('a poster that says \u201C4 images\u201D')).toEqual({});
+    // Inch marks are not quotation marks.
+    expect(valuesOf('a 27" monitor, width 768, on a 32" desk')).toEqual({ width: 768 });
+  });
+
+  it('reads the size of the picture itself (`a 1024x768 image of a cat`)', () => {
+    expect(valuesOf('a 1024x768 image of a cat')).toEqual({ width: 1024, height: 768 });
+    expect(valuesOf('make a 768x1024 picture of a dog')).toEqual({ width: 768, height: 1024 });
   });
 
   it.each(['a 4x4 grid', 'upscale 2x', 'a 768x512x3 tensor', 'a 1920x1080 monitor on a desk', 'the 800x600 screen of an old laptop'])('does not read a size from %j', (text) => {
@@ -380,7 +387,8 @@ describe('booleans', () => {
     expect(valuesOf('a cat, watermark off')).toEqual({ apply_watermark: false });
     expect(valuesOf('a cat, safety checker off')).toEqual({ disable_safety_checker: true });
     expect(valuesOf('a cat, face enhance on')).toEqual({ face_enhance: true });
-    expect(valuesOf('a cat with its watermark off the page')).toEqual({});
+    expect(valuesOf('a cat with the watermark off')).toEqual({ apply_watermark: false });
+    expect(valuesOf('a cat with watermark')).toEqual({ apply_watermark: true });
   });
 
   it('does not switch a boolean on a mere mention', () => {

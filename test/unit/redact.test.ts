@@ -41,6 +41,15 @@ describe('redaction of log arguments', () => {
   });
 });
 
+describe('isSecretKey', () => {
+  it.each(['api_key', 'hf_token', 'hfToken', 'apiToken', 'accessToken', 'clientSecret', 'apiKey', 'password'])('%s is a secret', (key) => {
+    expect(isSecretKey(key)).toBe(true);
+  });
+  it.each(['max_tokens', 'maxTokens', 'stop_token', 'eos_token', 'prompt', 'keyId', 'token_count'])('%s is not', (key) => {
+    expect(isSecretKey(key)).toBe(false);
+  });
+});
+
 describe('what the API shows (maskForView)', () => {
   it('masks userinfo and credential query values in URLs, and nothing else of them', () => {
     expect(maskUrlCredentials('https://cdn.test/a.png?X-Amz-Signature=abc123&X-Amz-Date=20260101&w=2')).toBe(

@@ -89,6 +89,7 @@ export function registerApiCommands(program: Command): void {
 function listenError(error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRINUSE') return new VettedError('INVALID_REQUEST', `${(error as Error).message}: another process is listening there; choose another --port (or PORT)`, { field: 'port' });
-  if (code === 'EADDRNOTAVAIL' || code === 'EACCES') return new VettedError('INVALID_REQUEST', `${(error as Error).message}: choose another --host/--port`, { field: 'host' });
+  if (code === 'EACCES') return new VettedError('INVALID_REQUEST', `${(error as Error).message}: ports below 1024 need privileges; choose another --port`, { field: 'port' });
+  if (code === 'EADDRNOTAVAIL') return new VettedError('INVALID_REQUEST', `${(error as Error).message}: no such address on this machine; choose another --host`, { field: 'host' });
   return error;
 }

@@ -3,11 +3,11 @@
  * draft-07's numeric form; pydantic's leaked `ge`/`le`/`gt`/`lt` become bounds, with a warning. A keyword
  * that does not apply to the node's type is dropped with a warning, because AJV's strict mode rejects it.
  */
-import isSafeRegex from 'safe-regex2';
 import { KEYWORDS_BY_GROUP, PYDANTIC_BOUNDS } from './keywords.ts';
 import type { JsonObject } from './json.ts';
 import type { WarningList } from './warnings.ts';
 import { unsupported } from './warnings.ts';
+import { isLinearPattern } from '../../schema/ajv.ts';
 
 type Group = keyof typeof KEYWORDS_BY_GROUP;
 
@@ -87,11 +87,10 @@ export function applyString(node: JsonObject, out: JsonObject, path: string, war
     // The validator would run this pattern with JavaScript semantics; a Python-only regex cannot be honoured.
     throw unsupported('pattern', path, 'not a valid JavaScript regular expression');
   }
-  // A model source can arrive inline from any tenant, and the validator runs its pattern on user text in the
-  // worker's event loop: `(a+)+$` against forty a's and a `!` takes minutes and stalls every run in that worker.
-  // Nested repetition is dropped; the model still checks the value when it runs.
-  if (!isSafeRegex(pattern)) {
-    warnings.add(path, 'keyword_dropped', '"pattern" has nested repetition, which can take exponential time to check; dropped');
+  // The payload validator runs patterns in RE2 (linear time; src/schema/ajv.ts), which has no lookaround or
+  // backreferences. Such a pattern is dropped; the model still checks the value when it runs.
+  if (!isLinearPattern(pattern)) {
+    warnings.add(path, 'keyword_dropped', '"pattern" uses lookaround or backreferences, which the linear-time regex engine cannot run; dropped');
     return;
   }
   out.pattern = pattern;
