@@ -100,9 +100,9 @@ export function extractionCacheKey(source: unknown, options: ExtractOptions = {}
  * Bump this whenever the extractor's output changes for the same source (a new field role, a stricter
  * redaction): it is part of every cache key, so an upgraded process extracts again instead of serving what an
  * older extractor made, and catalog entries are re-pointed when next resolved (model-catalog.ts).
- * 2: field role `safety`; `n_prompt` and a "Negative Prompt" title read as the negative prompt; patterns with
- *    nested repetition dropped; width/height only for sizes of the output (not `tile_width`); bounds no
- *    value fits refused.
+ * 2: field role `safety`; `n_prompt` and a "Negative Prompt" title read as the negative prompt; patterns
+ *    with lookaround or backreferences dropped (patterns run in RE2); width/height only for sizes of the
+ *    output (not `tile_width`); bounds no value fits refused.
  */
 export const EXTRACTOR_REVISION = 2;
 
