@@ -87,6 +87,13 @@ export function buildHeuristicPayload({ bundle, schema }: BuilderInput): Candida
 
 const MAX_QUOTED = 80;
 
+/** Words that only ask a prompt-less model to do its job, on what was attached. */
+const TASK_WORDS: ReadonlySet<string> = new Set([
+  'please', 'can', 'could', 'you', 'me', 'for', 'and', 'of', 'it', 'this', 'that', 'these', 'the', 'a', 'an', 'my', 'our',
+  'transcribe', 'transcription', 'upscale', 'upscaled', 'enhance', 'restore', 'process', 'run', 'do', 'make',
+  'file', 'audio', 'image', 'photo', 'picture', 'pic', 'video', 'recording', 'clip', 'interview', 'meeting',
+]);
+
 /**
  * A model with no prompt input (an upscaler, a transcriber) cannot take what is left of the request once its
  * settings are read (`translate this to English`, `upscale this photo`): say so, so a person checks that no
@@ -94,7 +101,9 @@ const MAX_QUOTED = 80;
  */
 function noteUnplacedText(source: PromptSource, scan: DirectiveScan, notes: string[]): boolean {
   const text = removeSpans(source.text, scan.cuts);
-  if (!/[\p{L}\p{N}]/u.test(text)) return false;
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  // `transcribe this`, `upscale my photo`: what the model does anyway, not a setting that went missing.
+  if (words.every((word) => TASK_WORDS.has(word))) return false;
   const quoted = text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
   notes.push(`the model has no prompt input: "${quoted}" is not in the payload; check that any setting it asks for is`);
   return true;

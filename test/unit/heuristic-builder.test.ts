@@ -16,7 +16,7 @@ import type {
   RequestBundle,
 } from '../../src/generated/contracts.ts';
 import { buildHeuristicPayload, createHeuristicBuilder } from '../../src/builders/heuristic-builder.ts';
-import { CONFIDENCE, NO_PROMPT_CAP } from '../../src/builders/confidence.ts';
+import { CONFIDENCE, NO_PROMPT_CAP, UNPLACED_TEXT_CAP } from '../../src/builders/confidence.ts';
 import { isVettedError } from '../../src/errors.ts';
 import { assertContract } from '../../src/schema/contracts.ts';
 import { collectBundleEvidence, evidenceContains, evidenceMentionsNumber, normalizeText } from '../../src/stages/bundle-evidence.ts';
@@ -242,6 +242,17 @@ describe('the prompt', () => {
     const result = build(numbered, bundleOf('a slow cello line'));
     expect(result.payload).toEqual({ prompt_a: 'a slow cello line', alpha: 0.5 });
     expect(result.provenance.prompt_a?.source).toBe('user_prompt');
+  });
+
+  it('for a model without a prompt input, names request text no setting took, and caps the confidence', () => {
+    const talk = file('talk.wav', 'audio/wav');
+    const asked = build(AUDIO_MODEL, bundleOf('transcribe this, and translate it to German', { attachments: [talk] }));
+    expect(asked.notes).toContain('the model has no prompt input: "transcribe this, and translate it to German" is not in the payload; check that any setting it asks for is');
+    expect(asked.confidence).toBe(UNPLACED_TEXT_CAP);
+    // Asking the model to do its job is not a missing setting.
+    const plain = build(AUDIO_MODEL, bundleOf('please transcribe this interview', { attachments: [talk] }));
+    expect(plain.notes).toEqual([]);
+    expect(plain.confidence).toBeGreaterThan(UNPLACED_TEXT_CAP);
   });
 
   it('leaves a required prompt out when nothing is left of it, and says so', () => {
