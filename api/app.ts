@@ -14,6 +14,7 @@ import { maskForView } from '../src/observability/redact.ts';
 import type { System } from '../src/system.ts';
 import { bearerToken, registerAuth } from './plugins/auth.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
+import { registerSecretFields } from './plugins/secret-fields.ts';
 import { frameworkErrors, onMaxParamLength, registerProblemDetails } from './plugins/problem-details.ts';
 import { registerContractValidation } from './plugins/validation.ts';
 import { registerControlRoutes } from './routes/control.ts';
@@ -44,7 +45,8 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerProblemDetails(app);
   registerJsonBody(app);
   // Every JSON answer: secrets the pipeline stores to execute (a model's token input, signed URLs) are masked.
-  app.addHook('preSerialization', async (_request, _reply, payload) => maskForView(payload));
+  registerSecretFields(app);
+  app.addHook('preSerialization', async (_request, reply, payload) => maskForView(payload, reply.secretFields ?? undefined));
   registerContractValidation(app);
   await registerDocs(app);
   await app.register(rateLimit, {

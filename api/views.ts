@@ -2,6 +2,7 @@
 import type { RunEventRow, RunRow } from '../src/db/schema/index.ts';
 import { toRunView } from '../src/db/run-view.ts';
 import type { ModelSchema, PendingReview, Run } from '../src/generated/contracts.ts';
+import { isSecretKey, REDACTED } from '../src/observability/redact.ts';
 import { canonicalHash } from '../src/util/canonical-hash.ts';
 
 export function runLinks(runId: string, review?: PendingReview | null): Record<string, string> {
@@ -52,11 +53,14 @@ export function fieldReview(review: PendingReview, schema: ModelSchema | undefin
   const fields = schema?.fields ?? Object.keys(payload).map((name) => ({ name, hasDefault: false, default: undefined, required: false }));
   return fields.map((spec) => {
     const present = Object.hasOwn(payload, spec.name);
+    // The value sits under `value`, not under its field's name, so the answer's masking cannot see it.
+    const hidden = ('role' in spec && spec.role === 'secret') || isSecretKey(spec.name);
+    const shown = (value: unknown) => (hidden && value !== null && value !== '' ? REDACTED : value);
     return {
       field: spec.name,
-      value: present ? payload[spec.name] : null,
+      value: present ? shown(payload[spec.name]) : null,
       hasDefault: spec.hasDefault,
-      ...(spec.hasDefault ? { default: spec.default } : {}),
+      ...(spec.hasDefault ? { default: shown(spec.default) } : {}),
       changed: present && (!spec.hasDefault || canonicalHash(spec.default) !== canonicalHash(payload[spec.name])),
       provenance: review.candidate?.provenance[spec.name] ?? null,
       required: spec.required,

@@ -6,6 +6,7 @@ import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { commonErrors, controlBody, decisionAccepted, ref, runIdParams } from '../schemas.ts';
 import { runResource } from '../views.ts';
+import { markSecretFields } from '../plugins/secret-fields.ts';
 
 const conflicts = { 409: ref('problem'), 422: ref('problem') };
 
@@ -22,7 +23,7 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
       body: ref('decision'),
       response: { 200: decisionAccepted, ...commonErrors, ...conflicts },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const caller = principal(request);
     const { run, plan } = await decide(system, {
       runId: request.params.id,
@@ -31,6 +32,7 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
       actor: { id: `key:${caller.keyId}`, canOverride: caller.permissions.has('override') },
       requirePayloadHash: true,
     });
+    await markSecretFields(system, reply, [run]);
     return { route: plan.route, run: runResource(run) };
   });
 
@@ -48,9 +50,10 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
     control('/api/runs/:id/pause', 'Pause a run (its stage job is handed back; a pending review stops counting down)', pauseRun),
     control('/api/runs/:id/resume', 'Resume a paused run where it was', resumeRun),
   ]) {
-    app.post<{ Params: { id: string }; Body: { reason?: string } | null }>(path, options, async (request) => {
+    app.post<{ Params: { id: string }; Body: { reason?: string } | null }>(path, options, async (request, reply) => {
       const caller = principal(request);
       const run = await action(system, { runId: request.params.id, tenantId: caller.tenantId, actor: `key:${caller.keyId}`, reason: request.body?.reason });
+      await markSecretFields(system, reply, [run]);
       return runResource(run);
     });
   }
@@ -58,8 +61,10 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
   app.delete<{ Params: { id: string } }>('/api/runs/:id', {
     config: { permission: 'runs:control' },
     schema: { tags: ['runs'], summary: 'Cancel a run (and the provider prediction under way, if any)', params: runIdParams, response: { 200: ref('run'), ...commonErrors, ...conflicts } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const caller = principal(request);
-    return runResource(await cancelRun(system, { runId: request.params.id, tenantId: caller.tenantId, actor: `key:${caller.keyId}` }));
+    const run = await cancelRun(system, { runId: request.params.id, tenantId: caller.tenantId, actor: `key:${caller.keyId}` });
+    await markSecretFields(system, reply, [run]);
+    return runResource(run);
   });
 }

@@ -6,6 +6,7 @@ import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { commonErrors, pendingReviewsQuery, reviewDetail, reviewIdParams, reviewSummaryPage } from '../schemas.ts';
 import { fieldReview, reviewSummary, runLinks } from '../views.ts';
+import { markSecretFields } from '../plugins/secret-fields.ts';
 
 export function registerReviewRoutes(app: FastifyInstance, system: System): void {
   app.get<{ Querystring: PendingFilters }>('/api/reviews/pending', {
@@ -24,12 +25,13 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
       params: reviewIdParams,
       response: { 200: reviewDetail, ...commonErrors },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const row = await findByReviewId(system.database.db, principal(request).tenantId, request.params.reviewId);
     if (!row?.pendingReview) {
       throw new VettedError('REVIEW_NOT_FOUND', `No pending review ${request.params.reviewId} (it may have been decided or expired)`, { field: 'reviewId' });
     }
     const schema = row.schemaKey ? await system.models.getSchema(row.schemaKey) : undefined;
+    await markSecretFields(system, reply, [row]);
     return {
       review: row.pendingReview,
       run: { id: row.id, status: row.status, model: row.model, policy: row.policy, traceId: row.traceId, threadId: row.threadId },

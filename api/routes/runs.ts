@@ -8,6 +8,7 @@ import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { activeRunsQuery, commonErrors, listRunsQuery, ref, runAccepted, runIdParams, runList, runPage, runState, sessionParams } from '../schemas.ts';
 import { runLinks, runResource } from '../views.ts';
+import { markSecretFields } from '../plugins/secret-fields.ts';
 
 interface ListQuery {
   status?: RunStatus[];
@@ -42,41 +43,45 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
   app.get<{ Querystring: ListQuery }>('/api/runs', {
     config: { permission: 'runs:read' },
     schema: { tags: ['runs'], summary: 'List runs, newest first, with cursor pagination', querystring: listRunsQuery, response: { 200: runPage, ...commonErrors } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const q = request.query;
     const page = await listRuns(system.database.db, principal(request).tenantId, {
       ...q,
       createdAfter: q.createdAfter ? new Date(q.createdAfter) : undefined,
       createdBefore: q.createdBefore ? new Date(q.createdBefore) : undefined,
     });
+    await markSecretFields(system, reply, page.items);
     return { items: page.items.map((row) => runResource(row)), nextCursor: page.nextCursor };
   });
 
   app.get<{ Querystring: { userId?: string; sessionId?: string } }>('/api/runs/active', {
     config: { permission: 'runs:read' },
     schema: { tags: ['runs'], summary: 'Runs a user or session can resume (not in a terminal state)', querystring: activeRunsQuery, response: { 200: runList, ...commonErrors } },
-  }, async (request) => {
+  }, async (request, reply) => {
     if (!request.query.userId && !request.query.sessionId) {
       throw new VettedError('INVALID_REQUEST', 'querystring: give userId or sessionId', { field: 'querystring.userId' });
     }
     const rows = await listActiveRuns(system.database.db, principal(request).tenantId, request.query);
+    await markSecretFields(system, reply, rows);
     return { items: rows.map((row) => runResource(row)) };
   });
 
   app.get<{ Params: { sessionId: string } }>('/api/sessions/:sessionId/runs/active', {
     config: { permission: 'runs:read' },
     schema: { tags: ['runs'], summary: "A session's resumable runs", params: sessionParams, response: { 200: runList, ...commonErrors } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const rows = await listActiveRuns(system.database.db, principal(request).tenantId, { sessionId: request.params.sessionId });
+    await markSecretFields(system, reply, rows);
     return { items: rows.map((row) => runResource(row)) };
   });
 
   app.get<{ Params: { id: string } }>('/api/runs/:id', {
     config: { permission: 'runs:read' },
     schema: { tags: ['runs'], summary: 'A run: status, stage, pending review, timings', params: runIdParams, response: { 200: ref('run'), ...commonErrors } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const row = await system.runs.get(request.params.id, principal(request).tenantId);
     if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${request.params.id}`, { field: 'id' });
+    await markSecretFields(system, reply, [row]);
     return runResource(row, await system.runs.listEvents(row.id), system.clock.now());
   });
 
@@ -88,9 +93,10 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
       params: runIdParams,
       response: { 200: runState, ...commonErrors },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const row = await system.runs.get(request.params.id, principal(request).tenantId);
     if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${request.params.id}`, { field: 'id' });
+    await markSecretFields(system, reply, [row]);
     const [events, decisions, executions] = await Promise.all([
       system.runs.listEvents(row.id),
       system.decisions.listForRun(row.id),

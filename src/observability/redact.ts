@@ -110,10 +110,11 @@ export function maskUrlCredentials(text: string): string {
 
 /**
  * What the API shows of stored data: values under secret-named keys (a model's `hf_token` input, in the
- * request edits, the payload, the result) and credentials inside URLs are masked. Storage keeps them, since
+ * request edits, the payload, the result), under `secretFields` (the model's inputs whose role is `secret`,
+ * whatever their names) and credentials inside URLs are masked. Storage keeps them, since
  * the provider needs the real values to run; nothing that reads the API needs them.
  */
-export function maskForView<T>(value: T): T {
+export function maskForView<T>(value: T, secretFields: ReadonlySet<string> = NO_FIELDS): T {
   const walk = (inner: unknown, depth: number): unknown => {
     if (typeof inner === 'string') return maskUrlCredentials(inner);
     if (inner === null || typeof inner !== 'object' || depth > 32) return inner;
@@ -123,9 +124,11 @@ export function maskForView<T>(value: T): T {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(inner)) {
       const scalar = typeof item === 'string' || typeof item === 'number';
-      out[key] = isSecretKey(key) && scalar && item !== '' ? REDACTED : walk(item, depth + 1);
+      out[key] = (isSecretKey(key) || secretFields.has(key)) && scalar && item !== '' ? REDACTED : walk(item, depth + 1);
     }
     return out;
   };
   return walk(value, 0) as T;
 }
+
+const NO_FIELDS: ReadonlySet<string> = new Set();

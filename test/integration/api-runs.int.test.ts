@@ -134,6 +134,24 @@ describe('secrets in what the API shows', () => {
     expect(json<{ bundle: { attachments: { url: string }[] } }>(await api.call('GET', `/api/runs/${id}`, { key: api.keys.submitter })).bundle.attachments[0]?.url).toContain('X-Amz-Signature=%5Bredacted%5D&w=1');
     expect((await api.system.runs.get(id))?.bundle?.attachments[0]?.url).toBe(signed);
   });
+
+  it("masks a model's secret input whatever its name, in the run, its state and its review", async () => {
+    const modelSource = {
+      id: 'v-secret-1',
+      openapi_schema: {
+        components: { schemas: { Input: { type: 'object', required: ['prompt'], properties: { prompt: { type: 'string', 'x-order': 0 }, weights_location: { type: 'string', 'x-cog-secret': true, 'x-order': 1 } } } } },
+      },
+    };
+    const id = await submitOk({ modelSource, prompt: 'a heron', edits: { weights_location: 'SECRET-VALUE-987' }, policy: 'require_human' });
+    const parked = await settle(api.system, id, ['awaiting_human']);
+    expect((parked.candidate?.payload as Record<string, unknown>).weights_location).toBe('SECRET-VALUE-987');
+    const reviewer = api.keys.reviewer;
+    for (const [path, key] of [[`/api/runs/${id}`, api.keys.submitter], [`/api/runs/${id}/state`, api.keys.submitter], [`/api/reviews/${parked.pendingReview!.reviewId}`, reviewer]] as const) {
+      const response = await api.call('GET', path, { key });
+      expect(response.statusCode, path).toBe(200);
+      expect(response.body, path).not.toContain('SECRET-VALUE-987');
+    }
+  });
 });
 
 describe('bad input gets a problem body naming the field', () => {
