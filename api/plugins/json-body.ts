@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { VettedError } from '../../src/errors.ts';
+import { childPath, walkJson } from '../../src/util/json-walk.ts';
 
 export function registerJsonBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -37,25 +38,13 @@ export function parseJsonBody(text: string): unknown {
   return value;
 }
 
-/** The dotted path of the first prototype-rewriting key, depth first; a loop, not recursion, for deep bodies. */
+/** The dotted path of the first prototype-rewriting key, depth first. */
 function prototypeKeyPath(root: unknown): string | undefined {
-  const stack: [unknown, string][] = [[root, '']];
-  while (stack.length > 0) {
-    const [value, path] = stack.pop() as [unknown, string];
-    if (value === null || typeof value !== 'object') continue;
-    const at = (key: string) => (path ? `${path}.${key}` : key);
-    if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--) stack.push([value[index], `${path}[${index}]`]);
-      continue;
-    }
-    if (Object.hasOwn(value, '__proto__')) return at('__proto__');
+  for (const { value, path } of walkJson(root)) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    if (Object.hasOwn(value, '__proto__')) return childPath(path, '__proto__');
     const ctor = Object.hasOwn(value, 'constructor') ? (value as Record<string, unknown>).constructor : undefined;
-    if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) return at('constructor.prototype');
-    const entries = Object.entries(value);
-    for (let index = entries.length - 1; index >= 0; index--) {
-      const [key, item] = entries[index] as [string, unknown];
-      stack.push([item, at(key)]);
-    }
+    if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) return childPath(path, 'constructor.prototype');
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
  * `--port`) and model references (`--ref`).
  */
 import { VettedError } from '../errors.ts';
-import { assertContract } from '../schema/contracts.ts';
+import { isModelReference } from '../schema/contracts.ts';
 import { assertTenantId } from '../tenants.ts';
 
 /** `--limit` → `limit`: the field a VettedError names. */
@@ -53,11 +53,8 @@ export function parseInteger(option: string, value: string, range: { min: number
  * @throws VettedError INVALID_REQUEST naming `option`.
  */
 export function parseModelRef(option: string, value: string): string {
-  try {
-    return assertContract<string>('common', value, option, '#/definitions/ModelReference');
-  } catch {
-    throw new VettedError('INVALID_REQUEST', `${option} ${value}: must look like owner/name or owner/name:version (letters, digits, . _ -)`, { field: fieldOf(option) });
-  }
+  if (isModelReference(value)) return value;
+  throw new VettedError('INVALID_REQUEST', `${option} ${value}: must look like owner/name or owner/name:version (letters, digits, . _ -)`, { field: fieldOf(option) });
 }
 
 /**

@@ -78,6 +78,16 @@ function validatorFor(name: ContractName, fragment: string): ValidateFunction {
  * field (all of them are in `details.errors`).
  * @param label what the data is, for the message ("request file", "body").
  */
+/** `owner/name` or `owner/name:version`, as requests, the catalog and the CLI name models (common ModelReference). */
+export function isModelReference(text: string): boolean {
+  try {
+    assertContract<string>('common', text, 'model', '#/definitions/ModelReference');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function assertContract<T>(name: ContractName, data: unknown, label: string, fragment = ''): T {
   const validate = validatorFor(name, fragment);
   if (validate(data)) return data as T;

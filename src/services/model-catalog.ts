@@ -4,7 +4,7 @@
  */
 import { isVettedError, VettedError } from '../errors.ts';
 import type { GenerationRequest, ModelSchema } from '../generated/contracts.ts';
-import { assertContract } from '../schema/contracts.ts';
+import { isModelReference } from '../schema/contracts.ts';
 import { extractModelSchema, extractionCacheKey } from '../stages/schema-extractor/index.ts';
 import type { CatalogRef } from '../db/models-repository.ts';
 import type { System } from '../system.ts';
@@ -102,11 +102,7 @@ async function currentKeyOf(system: System, entry: CatalogRef, source: Record<st
  */
 export function catalogRefs(modelSchema: ModelSchema, ref?: string): string[] {
   if (ref !== undefined) {
-    try {
-      assertContract<string>('common', ref, 'ref', '#/definitions/ModelReference');
-    } catch {
-      throw new VettedError('INVALID_REQUEST', `ref "${ref}" must look like owner/name or owner/name:version`, { field: 'ref' });
-    }
+    if (!isModelReference(ref)) throw new VettedError('INVALID_REQUEST', `ref "${ref}" must look like owner/name or owner/name:version`, { field: 'ref' });
     const [, refVersion] = ref.split(':');
     if (refVersion === undefined) return modelSchema.version ? [ref, `${ref}:${modelSchema.version}`] : [ref];
     if (modelSchema.version && refVersion !== modelSchema.version) {
@@ -123,16 +119,13 @@ export function catalogRefs(modelSchema: ModelSchema, ref?: string): string[] {
   }
   const refs = modelSchema.version ? [modelSchema.model, `${modelSchema.model}:${modelSchema.version}`] : [modelSchema.model];
   // A name no request could ever use (`bad owner/x/y`) would register without error and never resolve.
-  for (const derived of refs) {
-    try {
-      assertContract<string>('common', derived, 'model', '#/definitions/ModelReference');
-    } catch {
-      throw new VettedError(
-        'INVALID_REQUEST',
-        `The model file names "${derived}", which no request can refer to (owner/name[:version]: letters, digits, . _ -); fix the file's owner, name or version, or pass --ref owner/name`,
-        { field: 'model' },
-      );
-    }
+  const unusable = refs.find((derived) => !isModelReference(derived));
+  if (unusable !== undefined) {
+    throw new VettedError(
+      'INVALID_REQUEST',
+      `The model file names "${unusable}", which no request can refer to (owner/name[:version]: letters, digits, . _ -); fix the file's owner, name or version, or pass --ref owner/name`,
+      { field: 'model' },
+    );
   }
   return refs;
 }

@@ -4,34 +4,25 @@
  * instead of reaching the INSERT and coming back as a driver error with a stack trace.
  */
 
+import { childPath, walkJson } from './json-walk.ts';
+
 export interface UnstorableText {
   /** Dotted path of the string (or key) that holds it: `conversation[1].content`. */
   path: string;
   reason: string;
 }
 
-/** The first string or key, depth first, that jsonb cannot store; undefined when all is well. A loop, for deep values. */
+/** The first string or key, depth first, that jsonb cannot store; undefined when all is well. */
 export function findUnstorableText(root: unknown, rootPath = ''): UnstorableText | undefined {
-  const stack: [unknown, string][] = [[root, rootPath]];
-  while (stack.length > 0) {
-    const [value, path] = stack.pop() as [unknown, string];
+  for (const { value, path } of walkJson(root, rootPath)) {
     if (typeof value === 'string') {
       const reason = unstorableReason(value);
       if (reason) return { path: path || 'value', reason };
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--) stack.push([value[index], `${path}[${index}]`]);
-      continue;
-    }
-    const entries = Object.entries(value);
-    for (let index = entries.length - 1; index >= 0; index--) {
-      const [key, item] = entries[index] as [string, unknown];
-      const at = path ? `${path}.${key}` : key;
-      const keyReason = unstorableReason(key);
-      if (keyReason) return { path: at, reason: `its name ${keyReason}` };
-      stack.push([item, at]);
+    } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const key of Object.keys(value)) {
+        const reason = unstorableReason(key);
+        if (reason) return { path: childPath(path, key), reason: `its name ${reason}` };
+      }
     }
   }
   return undefined;
