@@ -7,9 +7,9 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { keyIdOf } from '../src/services/api-keys.ts';
-import { createEventHub, type EventHub } from '../src/services/event-hub.ts';
-import { registerScrapeGauges } from '../src/observability/metrics.ts';
+import { keyIdOf } from '../src/auth/api-keys.ts';
+import { createEventHub, type EventHub } from '../src/db/event-hub.ts';
+import { registerScrapeGauges } from '../src/observability/scrape-gauges.ts';
 import { maskForView } from '../src/observability/redact.ts';
 import type { System } from '../src/system.ts';
 import { bearerToken, registerAuth } from './plugins/auth.ts';
@@ -60,7 +60,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
 
   const hub: EventHub = createEventHub(system.config.databaseUrl, system.logger);
   app.addHook('onClose', () => hub.close());
-  registerScrapeGauges(system.metrics, system.database.db, system.queues);
+  registerScrapeGauges(system.metrics, system.metricsQueries, system.queues);
 
   registerRunRoutes(app, system);
   registerControlRoutes(app, system);

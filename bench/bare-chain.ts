@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import pg from 'pg';
-import { STAGE_NAMES, type StageName } from '../src/pipeline.ts';
+import { STAGE_NAMES, type StageName } from '../src/engine/stages.ts';
 import { createRedisConnection, redisOptionsFromUrl, stageJobOptions } from '../src/queue/queues.ts';
 import { createCostMeter } from './cost-meter.ts';
 import { measureLoads, type LoadTarget } from './load-driver.ts';

@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.ts';
-import type { StageName } from '../src/pipeline.ts';
+import type { StageName } from '../src/engine/stages.ts';
 import { createRedisConnection } from '../src/queue/queues.ts';
 import type { Cleanup } from './cleanup.ts';
 import { deleteKeys, scanKeys } from './redis-keys.ts';

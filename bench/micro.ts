@@ -13,7 +13,7 @@
 import { assembleContext } from '../src/stages/context-assembler.ts';
 import { extractModelSchema, extractionCacheKey } from '../src/stages/schema-extractor/index.ts';
 import { validatePayload } from '../src/stages/validator/index.ts';
-import { extractAndStore } from '../src/services/model-catalog.ts';
+import { extractAndStore } from '../src/catalog/model-catalog.ts';
 import { createSystem, type System } from '../src/system.ts';
 import type { Phase } from './phase.ts';
 import type { MicroRow } from './report.ts';

@@ -11,8 +11,7 @@
  * in every load phase. The bare version's worker runs in a child of its own.
  */
 import { createSystem, type System } from '../src/system.ts';
-import { createApiKey } from '../src/services/api-keys.ts';
-import { STAGE_QUEUE_NAMES } from '../src/queue/queues.ts';
+import { stageQueueName } from '../src/queue/queues.ts';
 import { createApiClient, type ApiClient } from './api-client.ts';
 import { Cleanup } from './cleanup.ts';
 import { createCompletionTracker } from './completion.ts';
@@ -97,7 +96,7 @@ async function startVettedStack(context: BenchContext, local: Cleanup): Promise<
   local.defer('close the review system', () => system.close());
   await registerBenchModels(system);
   await checkRequestsExecute(system);
-  const { key } = await createApiKey(system.database.db, { tenantId: BENCH_TENANT, role: 'admin', label: 'bench review' });
+  const { key } = await system.apiKeys.create({ tenantId: BENCH_TENANT, role: 'admin', label: 'bench review' });
 
   const workers = await startWorkerProcess(
     { kind: 'vetted', env: environment.vettedEnv(prefix), concurrency: { ...environment.concurrency }, poolSize: environment.poolSize },
@@ -114,7 +113,7 @@ async function startVettedStack(context: BenchContext, local: Cleanup): Promise<
   local.defer('close the API client', async () => client.close());
 
   const tracker = (queue: string) => createCompletionTracker(environment.redisUrl, prefix, queue);
-  const trackers = { parked: await tracker(STAGE_QUEUE_NAMES.validate), executed: await tracker(STAGE_QUEUE_NAMES.execute) };
+  const trackers = { parked: await tracker(stageQueueName('validate')), executed: await tracker(stageQueueName('execute')) };
   local.defer('close the review trackers', () => Promise.all([trackers.parked.close(), trackers.executed.close()]).then(() => undefined));
   return {
     system,

@@ -12,7 +12,7 @@
  * `decision` parks untimed, waits for the previous run to finish (so the system is idle), and times from
  * just before the decision is sent to the execute job's `active` event: a worker took the execution.
  */
-import { STAGE_QUEUE_NAMES } from '../src/queue/queues.ts';
+import { stageQueueName } from '../src/queue/queues.ts';
 import type { System } from '../src/system.ts';
 import type { ApiClient } from './api-client.ts';
 import type { CompletionTracker } from './completion.ts';
@@ -107,7 +107,7 @@ export function createVettedReview(system: System, api: ApiClient, prefix: strin
     return `Their runs (including ${parking.size} not decided yet): ${rows.map((r) => `${r.n} ${r.status} at ${r.stage}`).join(', ') || 'none found'}.`;
   };
 
-  const common = { system: 'vetted review', prefix, lastQueue: STAGE_QUEUE_NAMES.execute, describe };
+  const common = { system: 'vetted review', prefix, lastQueue: stageQueueName('execute'), describe };
   let previous: { id: string; decidedAt: number; tag: string } | undefined;
   const awaitPrevious = async () => {
     if (!previous) return;

@@ -10,8 +10,8 @@
  * the next run starts, so the CPU of every shadow report is counted and none spills into the next figure.
  * The drain time is shown; so is the throughput counting it, which is what a sustained load would see.
  */
-import { STAGE_NAMES } from '../src/pipeline.ts';
-import { SHADOW_WORK_KIND, shadowBenchEnv, shadowProgress, waitForShadowDrain, type ShadowProgress } from '../src/shadow/index.ts';
+import { STAGE_NAMES } from '../src/engine/stages.ts';
+import { SHADOW_WORK_KIND, shadowBenchEnv, shadowProgress, waitForShadowDrain, type ShadowProgress } from './shadow-support.ts';
 import type { System } from '../src/system.ts';
 import type { LoadTarget } from './load-driver.ts';
 import type { Phase, PhaseResult } from './phase.ts';

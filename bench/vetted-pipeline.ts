@@ -6,9 +6,9 @@
  * with this one (`sdk`: other adapters; `shadow`: shadow mode on).
  */
 import { loadConfig } from '../src/config.ts';
-import { STAGE_QUEUE_NAMES } from '../src/queue/queues.ts';
-import { dryRun } from '../src/services/dry-run.ts';
-import { submitRun } from '../src/services/intake.ts';
+import { stageQueueName } from '../src/queue/queues.ts';
+import { dryRun } from '../src/preview/dry-run.ts';
+import { submitRun } from '../src/intake/submit-run.ts';
 import { createSystem, type System } from '../src/system.ts';
 import type { WorkKind } from '../workers/start-workers.ts';
 import { createCostMeter } from './cost-meter.ts';
@@ -101,7 +101,7 @@ export function vettedTarget(system: System, prefix: string, as: { system: strin
   return {
     system: as.system,
     prefix,
-    lastQueue: STAGE_QUEUE_NAMES.execute,
+    lastQueue: stageQueueName('execute'),
     async submit(index, tag) {
       const { run } = await submitRun(system, { tenantId: tenant(tag), request: benchRequest(index, undefined, as.adapters), actor: 'bench' });
       return run.id;
@@ -140,10 +140,10 @@ export async function checkRequestsExecute(system: System, adapters: Readonly<Be
   const config = loadConfig({ VETTED_POLICY: 'auto' });
   for (const [index, model] of BENCH_MODELS.entries()) {
     const request = benchRequest(index, undefined, adapters);
-    const result = await dryRun({ modelSource: await readModelSource(model.file), request, builder: system.adapters.builder(adapters.builder), config });
+    const result = await dryRun({ modelSource: await readModelSource(model.file), request, builder: adapters.builder, config, adapters: system.adapters });
     if (result.decision !== 'execute') {
       const blocking = result.issues.filter((issue) => issue.severity === 'blocking').map((issue) => `${issue.path} ${issue.code}`);
-      throw new Error(`bench request ${index} (${model.ref}, ${adapters.builder} builder) would park, not execute: ${result.gate.action} ${blocking.join(', ')}`);
+      throw new Error(`bench request ${index} (${model.ref}, ${adapters.builder} builder) would park, not execute: ${result.review?.reason ?? result.decision} ${blocking.join(', ')}`);
     }
   }
 }

@@ -9,7 +9,7 @@
  */
 import { startApiServer } from '../api/server.ts';
 import { loadConfig } from '../src/config.ts';
-import { STAGE_NAMES } from '../src/pipeline.ts';
+import { STAGE_NAMES } from '../src/engine/stages.ts';
 import { createSystem } from '../src/system.ts';
 import { startWorkers } from '../workers/start-workers.ts';
 import { startBareChainWorkers } from './bare-chain.ts';

@@ -6,7 +6,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { StageName } from '../src/pipeline.ts';
+import type { StageName } from '../src/engine/stages.ts';
 import type { WorkKind } from '../workers/start-workers.ts';
 import type { CallCounts } from './call-counter.ts';
 

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuilderName, ProviderName } from '../src/config.ts';
 import type { GenerationRequest, RunPolicy } from '../src/generated/contracts.ts';
-import { SHARED_TENANT } from '../src/db/models-repository.ts';
-import { registerModel } from '../src/services/model-catalog.ts';
+import { SHARED_TENANT } from '../src/catalog/catalog-store.ts';
+import { registerModel } from '../src/catalog/model-catalog.ts';
 import type { System } from '../src/system.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

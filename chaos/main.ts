@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { createDb } from '../src/db/client.ts';
 import { createQueues, type QueueSet } from '../src/queue/queues.ts';
-import { createApiKey } from '../src/services/api-keys.ts';
+import { createApiKeysRepository } from '../src/db/api-keys-repository.ts';
 import { startSimServers, type CreatedPrediction, type SimServers } from '../src/sim/index.ts';
 import { runFaults, type FaultRecord } from './faults.ts';
 import { driveLoad, type Submission } from './load.ts';
@@ -209,8 +209,9 @@ function migrate(env: Record<string, string>, logDir: string): Promise<void> {
 async function createKeys(databaseUrl: string): Promise<{ submitter: string; reviewer: string }> {
   const database = createDb(databaseUrl, { max: 1 });
   try {
-    const submitter = await createApiKey(database.db, { tenantId: TENANT, role: 'submitter', label: 'chaos load' });
-    const reviewer = await createApiKey(database.db, { tenantId: TENANT, role: 'reviewer', label: 'chaos reviewer' });
+    const keys = createApiKeysRepository(database.db);
+    const submitter = await keys.create({ tenantId: TENANT, role: 'submitter', label: 'chaos load' });
+    const reviewer = await keys.create({ tenantId: TENANT, role: 'reviewer', label: 'chaos reviewer' });
     return { submitter: submitter.key, reviewer: reviewer.key };
   } finally {
     await database.close();

@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { CreatedPrediction } from '../src/sim/index.ts';
-import type { StageName } from '../src/pipeline.ts';
+import type { StageName } from '../src/engine/stages.ts';
 import { stageJobId, type QueueSet } from '../src/queue/queues.ts';
 import { log, sleep } from './log.ts';
 import type { Submission } from './load.ts';

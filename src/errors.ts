@@ -76,6 +76,11 @@ export function isVettedError(error: unknown): error is VettedError {
   );
 }
 
+/** A code read back from storage (a run's error) as a catalogue code; anything unknown is INTERNAL. */
+export function errorCodeOf(code: string | undefined): ErrorCode {
+  return code !== undefined && Object.hasOwn(ERROR_CATALOGUE, code) ? (code as ErrorCode) : 'INTERNAL';
+}
+
 /** Compile-time exhaustiveness for switches over unions. */
 export function assertNever(value: never, what = 'value'): never {
   throw new VettedError('INTERNAL', `Unhandled ${what}: ${JSON.stringify(value)}`);

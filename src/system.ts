@@ -3,38 +3,42 @@
  * (no module singletons). Workers, the API, the CLI and the tests all start here.
  */
 import { randomUUID } from 'node:crypto';
-import { createAdapterRegistry, type AdapterOverrides, type AdapterRegistry } from './adapters/registry.ts';
+import { createAdapterRegistry, type AdapterOverrides } from './adapters/registry.ts';
 import { configSecrets, type Config } from './config.ts';
-import { createDb, ensureDatabaseExists, migrateDatabase, serviceUnavailable, type Database } from './db/client.ts';
-import { VettedError } from './errors.ts';
-import { createDecisionsRepository, type DecisionsRepository } from './db/decisions-repository.ts';
-import { createExecutionsRepository, type ExecutionsRepository } from './db/executions-repository.ts';
-import { createModelsRepository, type ModelsRepository } from './db/models-repository.ts';
-import { createRunsRepository, type RunsRepository } from './db/runs-repository.ts';
+import { createApiKeysRepository, type ApiKeysRepository } from './db/api-keys-repository.ts';
+import { openDatabase, pingDatabase, serviceUnavailable, type Database } from './db/client.ts';
+import { createMetricsQueries, type MetricsQueries } from './db/metrics-queries.ts';
+import { createModelsRepository } from './db/models-repository.ts';
+import { createPgRunStore } from './db/pg-run-store.ts';
+import { createRunQueries, type RunQueries } from './db/run-queries.ts';
+import { createShadowReportsRepository, type ShadowReportsRepository } from './db/shadow-reports-repository.ts';
+import { createShadowSettingsRepository, type ShadowSettingsRepository } from './db/shadow-settings-repository.ts';
+import type { Engine } from './engine/engine.ts';
 import { connectionErrorReporter, type ConnectionErrorReporter } from './observability/connection-errors.ts';
-import { createLogger, type Logger } from './observability/logger.ts';
-import { createMetrics, type Metrics } from './observability/metrics.ts';
-import { createRedactor, type Redactor } from './observability/redact.ts';
+import { createLogger } from './observability/logger.ts';
+import { createMetrics } from './observability/metrics.ts';
+import { createRedactor } from './observability/redact.ts';
 import { systemClock, type Clock } from './ports.ts';
 import { createQueues, createRedisConnection, type QueueSet } from './queue/queues.ts';
+import { triggerShadow } from './shadow/trigger.ts';
 import { withTimeout } from './util/with-timeout.ts';
 
-export interface System {
-  config: Readonly<Config>;
-  database: Database;
-  runs: RunsRepository;
-  models: ModelsRepository;
-  executions: ExecutionsRepository;
-  decisions: DecisionsRepository;
-  queues: QueueSet;
-  adapters: AdapterRegistry;
-  logger: Logger;
+/**
+ * The run engine over PostgreSQL and BullMQ (its store, catalog and dispatch), plus the read-side repositories
+ * the API and the CLI use. Every field that touches PostgreSQL is a repository from src/db.
+ */
+export interface System extends Engine {
+  readonly database: Database;
+  readonly queues: QueueSet;
+  readonly runQueries: RunQueries;
+  readonly apiKeys: ApiKeysRepository;
+  readonly shadowReports: ShadowReportsRepository;
+  readonly shadowSettings: ShadowSettingsRepository;
+  readonly metricsQueries: MetricsQueries;
   /** Logs a connection error at most once per source and interval (observability/connection-errors.ts). */
-  reportConnectionError: ConnectionErrorReporter;
-  metrics: Metrics;
-  redact: Redactor;
-  clock: Clock;
-  newId: () => string;
+  readonly reportConnectionError: ConnectionErrorReporter;
+  /** Resolves when PostgreSQL answers (readiness). */
+  pingDatabase(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,21 +61,7 @@ export interface SystemOptions {
 export async function createSystem(config: Readonly<Config>, options: SystemOptions = {}): Promise<System> {
   const redact = createRedactor(configSecrets(config));
   const logger = createLogger({ level: config.logLevel, redact, destination: options.logDestination });
-  if (options.migrate !== false) await ensureDatabaseExists(config.databaseUrl);
-  const database = createDb(config.databaseUrl, { max: options.poolSize });
-  try {
-    await database.pool.query('select 1');
-  } catch (error) {
-    await database.close();
-    throw serviceUnavailable('PostgreSQL', config.databaseUrl, error);
-  }
-  if (options.migrate !== false) {
-    await migrateDatabase(database).catch(async (error: unknown) => {
-      await database.close();
-      const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message.split('\n')[0]) : String(error);
-      throw new VettedError('SERVICE_UNAVAILABLE', `Applying the migrations in drizzle/ failed (${reason}). The database may hold tables from an incompatible build; point DATABASE_URL at a fresh database or fix the schema.`, { cause: error });
-    });
-  }
+  const database = await openDatabase(config.databaseUrl, { max: options.poolSize, migrate: options.migrate !== false });
   try {
     await probeRedis(config.redisUrl);
   } catch (error) {
@@ -88,14 +78,18 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     await Promise.all([withTimeout(queues.close(), 1000, 'closing the queues').catch(() => undefined), database.close()]);
     throw serviceUnavailable('Redis', config.redisUrl, error);
   }
-  return {
+  const system: System = {
     config,
     database,
-    runs: createRunsRepository(database.db, database.pool),
+    store: createPgRunStore(database),
     models: createModelsRepository(database.db),
-    executions: createExecutionsRepository(database.db, database.pool),
-    decisions: createDecisionsRepository(database.db),
+    runQueries: createRunQueries(database.db),
+    apiKeys: createApiKeysRepository(database.db),
+    shadowReports: createShadowReportsRepository(database.db),
+    shadowSettings: createShadowSettingsRepository(database.db),
+    metricsQueries: createMetricsQueries(database.db),
     queues,
+    dispatch: queues,
     adapters: createAdapterRegistry(config, options.adapters),
     logger,
     reportConnectionError,
@@ -103,11 +97,15 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     redact,
     clock: options.clock ?? systemClock,
     newId: randomUUID,
+    // Shadow mode compares V2 with each stored build, detached: it can neither delay nor fail the run.
+    onBuilt: (run, buildAttempt) => void triggerShadow(system, { run, buildAttempt }),
+    pingDatabase: () => pingDatabase(database),
     async close() {
       await queues.close().catch(() => undefined);
       await database.close().catch(() => undefined);
     },
   };
+  return system;
 }
 
 /**

@@ -1,13 +1,13 @@
-/** Runs the periodic housekeeping the maintenance job scheduler produces. */
+/** Runs the periodic housekeeping the maintenance job scheduler produces: the reconciler. */
 import type { Job } from 'bullmq';
+import { reconcile, type ReconcileResult } from '../src/engine/reconciler.ts';
 import type { MaintenanceJobData } from '../src/queue/queues.ts';
-import { reconcile, type ReconcileResult } from '../src/services/reconciler.ts';
 import type { System } from '../src/system.ts';
 
 export const RECONCILE_SCHEDULER_ID = 'reconcile';
 
 export async function processMaintenanceJob(system: System, job: Job<MaintenanceJobData>): Promise<ReconcileResult> {
-  const result = await reconcile(system, { graceMs: system.config.reconciler.graceMs });
+  const result = await reconcile(system, system.queues, { graceMs: system.config.reconciler.graceMs });
   if (result.requeued > 0 || result.expiriesRestored > 0) system.logger.warn({ ...result, jobId: job.id }, 'reconciler restored lost work');
   return result;
 }

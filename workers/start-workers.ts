@@ -1,19 +1,19 @@
 /**
- * One BullMQ Worker per stage in src/pipeline.ts, plus the review-expiry and webhook workers, each on its
- * own Redis connection (workers block on it). Used by `vetted worker`, `vetted demo`, the benchmarks and
- * the tests.
+ * The BullMQ workers: one per stage of the stage table (src/engine/stages.ts), plus the review-expiry,
+ * webhook, maintenance and shadow workers, each on its own Redis connection (workers block on it). Used by
+ * `vetted worker`, `vetted demo`, the benchmarks and the tests.
  */
-import { Worker, type Processor, type RateLimiterOptions } from 'bullmq';
-import { STAGE_NAMES, type StageName } from '../src/pipeline.ts';
-import { EXPIRY_QUEUE_NAME, MAINTENANCE_QUEUE_NAME, redisOptionsFromUrl, SHADOW_QUEUE_NAME, STAGE_QUEUE_NAMES, WEBHOOK_QUEUE_NAME } from '../src/queue/queues.ts';
+import { Worker, type Processor, type RateLimiterOptions, type WorkerOptions } from 'bullmq';
+import { deliverWebhook } from '../src/delivery/webhook-delivery.ts';
+import { processStageJob } from '../src/engine/processor.ts';
+import { STAGE_NAMES, stageNamed, type StageDefinition, type StageName } from '../src/engine/stages.ts';
+import { EXPIRY_QUEUE_NAME, MAINTENANCE_QUEUE_NAME, redisOptionsFromUrl, SHADOW_QUEUE_NAME, WEBHOOK_QUEUE_NAME } from '../src/queue/queues.ts';
+import { shadowRun } from '../src/shadow/shadow-run.ts';
 import type { System } from '../src/system.ts';
 import { processExpiryJob } from './expiry-processor.ts';
 import { processMaintenanceJob, scheduleReconciler } from './maintenance-processor.ts';
-import { processShadowJob } from './shadow-processor.ts';
-import { processStageJob } from './stage-processor.ts';
-import { processWebhookJob } from './webhook-processor.ts';
 
-/** What a worker process can be asked to run: the stages, and the two auxiliary queues. */
+/** What a worker process can be asked to run: the stages, and the auxiliary queues. */
 export const WORK_KINDS = [...STAGE_NAMES, 'expiry', 'webhooks', 'maintenance', 'shadow'] as const;
 export type WorkKind = StageName | 'expiry' | 'webhooks' | 'maintenance' | 'shadow';
 
@@ -64,51 +64,54 @@ function createWorker(system: System, kind: WorkKind, options: StartWorkersOptio
     // A worker killed mid-job leaves it stalled; it goes back to the queue up to this many times.
     maxStalledCount: 3,
     ...(options.stall ? { lockDuration: options.stall.lockDurationMs, stalledInterval: options.stall.stalledIntervalMs } : {}),
-  };
-  if (kind === 'expiry') {
-    const processor: Processor = (job, token) => processExpiryJob(system, job, token);
-    return new Worker(EXPIRY_QUEUE_NAME, processor, { ...common, concurrency: 4 });
+  } satisfies WorkerOptions;
+  switch (kind) {
+    case 'expiry':
+      return new Worker(EXPIRY_QUEUE_NAME, ((job, token) => processExpiryJob(system, job, token)) as Processor, { ...common, concurrency: 4 });
+    case 'maintenance':
+      return maintenanceWorker(system, common);
+    case 'shadow':
+      // V2 beside V3 (shadow mode): the same work as a build, so the build stage's concurrency.
+      return new Worker(SHADOW_QUEUE_NAME, ((job) => shadowRun(system, job.data)) as Processor, { ...common, concurrency: options.concurrency?.build ?? system.config.concurrency.build });
+    case 'webhooks':
+      return new Worker(WEBHOOK_QUEUE_NAME, ((job) => deliverWebhook(system, job.data)) as Processor, { ...common, concurrency: 8 });
+    default:
+      return stageWorker(system, stageNamed(kind), common, options);
   }
-  if (kind === 'maintenance') {
-    // The reconciler's schedule lives in Redis, so a Redis that lost its data loses it too: upsert it now
-    // and again every interval (idempotent), so it comes back without a restart.
-    const upsert = () => scheduleReconciler(system).catch((error: unknown) => system.logger.error({ err: error }, 'could not schedule the reconciler'));
-    void upsert();
-    const timer = setInterval(upsert, system.config.reconciler.intervalMs);
-    timer.unref();
-    const processor: Processor = (job) => processMaintenanceJob(system, job);
-    const worker = new Worker(MAINTENANCE_QUEUE_NAME, processor, { ...common, concurrency: 1 });
-    worker.on('closing', () => clearInterval(timer));
-    return worker;
-  }
-  if (kind === 'shadow') {
-    // V2 beside V3 (shadow mode): the same work as a build, so the build stage's concurrency.
-    const processor: Processor = (job) => processShadowJob(system, job);
-    return new Worker(SHADOW_QUEUE_NAME, processor, { ...common, concurrency: options.concurrency?.build ?? system.config.concurrency.build });
-  }
-  if (kind === 'webhooks') {
-    const processor: Processor = (job) => processWebhookJob(system, job);
-    return new Worker(WEBHOOK_QUEUE_NAME, processor, { ...common, concurrency: 8 });
-  }
+}
+
+function stageWorker(system: System, stage: StageDefinition, common: WorkerOptions, options: StartWorkersOptions): Worker {
   const processor: Processor = (job) => processStageJob(system, job);
-  return new Worker(STAGE_QUEUE_NAMES[kind], processor, {
+  return new Worker(stage.queue.name, processor, {
     ...common,
-    concurrency: options.concurrency?.[kind] ?? system.config.concurrency[kind],
-    ...(kind === 'execute' ? executeLimiter(system) : {}),
+    concurrency: options.concurrency?.[stage.name] ?? system.config.concurrency[stage.name],
+    ...(stage.queue.rateLimited ? rateLimiter(system) : {}),
   });
 }
 
-/** Only the five pipeline stages (benchmarks measure the pipeline without the auxiliary queues). */
+function maintenanceWorker(system: System, common: WorkerOptions): Worker {
+  // The reconciler's schedule lives in Redis, so a Redis that lost its data loses it too: upsert it now
+  // and again every interval (idempotent), so it comes back without a restart.
+  const upsert = () => scheduleReconciler(system).catch((error: unknown) => system.logger.error({ err: error }, 'could not schedule the reconciler'));
+  void upsert();
+  const timer = setInterval(upsert, system.config.reconciler.intervalMs);
+  timer.unref();
+  const worker = new Worker(MAINTENANCE_QUEUE_NAME, ((job) => processMaintenanceJob(system, job)) as Processor, { ...common, concurrency: 1 });
+  worker.on('closing', () => clearInterval(timer));
+  return worker;
+}
+
+/** Only the pipeline's stages (benchmarks measure the pipeline without the auxiliary queues). */
 export function startStageWorkers(system: System, options: Omit<StartWorkersOptions, 'kinds'> = {}): RunningWorkers {
   return startWorkers(system, { ...options, kinds: STAGE_NAMES });
 }
 
 /**
- * VETTED_REPLICATE_RATE_LIMIT as a BullMQ limiter on the execute queue: at most that many execute jobs start
- * per second in this worker (BullMQ applies the limit per queue across its workers). It caps every provider's
+ * VETTED_REPLICATE_RATE_LIMIT as a BullMQ limiter on a rate-limited stage's queue: at most that many jobs
+ * start per second (BullMQ applies the limit per queue across its workers). It caps every provider's
  * executions, which is what matters for Replicate; a 429 that still happens is retried with backoff.
  */
-function executeLimiter(system: System): { limiter?: RateLimiterOptions } {
+function rateLimiter(system: System): { limiter?: RateLimiterOptions } {
   const perSecond = system.config.replicate.rateLimitPerSecond;
   if (perSecond === undefined) return {};
   // BullMQ counts whole jobs per window: 0.5/s becomes 1 job per 2 seconds.

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { VettedError } from '../../src/errors.ts';
-import { verifyApiKey, type Permission, type Principal } from '../../src/services/api-keys.ts';
+import type { Permission, Principal } from '../../src/auth/api-keys.ts';
 import type { System } from '../../src/system.ts';
 
 const KEY_CACHE_TTL_MS = 10_000;
@@ -34,7 +34,7 @@ export function registerAuth(app: FastifyInstance, system: System): void {
   async function principalOf(token: string): Promise<Principal> {
     const cached = cache.get(token);
     if (cached) return cached;
-    const principal = await verifyApiKey(system.database.db, token);
+    const principal = await system.apiKeys.verify(token);
     cache.set(token, principal);
     return principal;
   }

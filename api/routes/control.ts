@@ -1,7 +1,7 @@
 /** Decisions on parked runs, and pause / resume / cancel. */
 import type { FastifyInstance } from 'fastify';
-import { decide } from '../../src/services/decision-service.ts';
-import { cancelRun, pauseRun, resumeRun } from '../../src/services/run-control.ts';
+import { decide } from '../../src/review/decide.ts';
+import { cancelRun, pauseRun, resumeRun } from '../../src/control/run-control.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { commonErrors, controlBody, decisionAccepted, ref, runIdParams } from '../schemas.ts';

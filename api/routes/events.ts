@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { VettedError } from '../../src/errors.ts';
 import type { RunEventRow } from '../../src/db/schema/index.ts';
-import type { EventHub } from '../../src/services/event-hub.ts';
+import type { EventHub } from '../../src/db/event-hub.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { commonErrors, eventStreamAnswer, eventsQuery, runIdParams } from '../schemas.ts';
@@ -37,7 +37,7 @@ export function registerEventRoutes(app: FastifyInstance, system: System, hub: E
       response: { 200: eventStreamAnswer, ...commonErrors },
     },
   }, async (request, reply) => {
-    const run = await system.runs.get(request.params.id, principal(request).tenantId);
+    const run = await system.store.get(request.params.id, principal(request).tenantId);
     if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${request.params.id}`, { field: 'id' });
     let last = startingAfter(request);
 
@@ -52,7 +52,7 @@ export function registerEventRoutes(app: FastifyInstance, system: System, hub: E
     const flush = () => {
       flushing = flushing.then(async () => {
         if (closed) return;
-        for (const event of await system.runs.listEvents(run.id, { afterId: last })) {
+        for (const event of await system.store.events(run.id, { afterId: last })) {
           out.write(frame(event));
           last = event.id;
         }

@@ -1,7 +1,7 @@
 /** The review queue: what a reviewer needs to decide, oldest first. */
 import type { FastifyInstance } from 'fastify';
 import { VettedError } from '../../src/errors.ts';
-import { findByReviewId, listPendingReviews, type PendingFilters } from '../../src/db/run-queries.ts';
+import type { PendingFilters } from '../../src/db/run-queries.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { commonErrors, pendingReviewsQuery, reviewDetail, reviewIdParams, reviewSummaryPage } from '../schemas.ts';
@@ -13,7 +13,7 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
     config: { permission: 'reviews:read' },
     schema: { tags: ['reviews'], summary: "The caller's tenant's pending reviews, oldest first", querystring: pendingReviewsQuery, response: { 200: reviewSummaryPage, ...commonErrors } },
   }, async (request) => {
-    const page = await listPendingReviews(system.database.db, principal(request).tenantId, request.query, system.clock.now());
+    const page = await system.runQueries.listPendingReviews(principal(request).tenantId, request.query, system.clock.now());
     return { items: page.items.map(reviewSummary), nextCursor: page.nextCursor };
   });
 
@@ -26,7 +26,7 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
       response: { 200: reviewDetail, ...commonErrors },
     },
   }, async (request, reply) => {
-    const row = await findByReviewId(system.database.db, principal(request).tenantId, request.params.reviewId);
+    const row = await system.runQueries.findByReviewId(principal(request).tenantId, request.params.reviewId);
     if (!row?.pendingReview) {
       throw new VettedError('REVIEW_NOT_FOUND', `No pending review ${request.params.reviewId} (it may have been decided or expired)`, { field: 'reviewId' });
     }

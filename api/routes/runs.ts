@@ -2,8 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { VettedError } from '../../src/errors.ts';
 import type { RunStatus } from '../../src/generated/contracts.ts';
-import { listActiveRuns, listRuns } from '../../src/db/run-queries.ts';
-import { submitRun } from '../../src/services/intake.ts';
+import { submitRun } from '../../src/intake/submit-run.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { activeRunsQuery, commonErrors, listRunsQuery, ref, runAccepted, runIdParams, runList, runPage, runState, sessionParams } from '../schemas.ts';
@@ -45,7 +44,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
     schema: { tags: ['runs'], summary: 'List runs, newest first, with cursor pagination', querystring: listRunsQuery, response: { 200: runPage, ...commonErrors } },
   }, async (request, reply) => {
     const q = request.query;
-    const page = await listRuns(system.database.db, principal(request).tenantId, {
+    const page = await system.runQueries.list(principal(request).tenantId, {
       ...q,
       createdAfter: q.createdAfter ? new Date(q.createdAfter) : undefined,
       createdBefore: q.createdBefore ? new Date(q.createdBefore) : undefined,
@@ -61,7 +60,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
     if (!request.query.userId && !request.query.sessionId) {
       throw new VettedError('INVALID_REQUEST', 'querystring: give userId or sessionId', { field: 'querystring.userId' });
     }
-    const rows = await listActiveRuns(system.database.db, principal(request).tenantId, request.query);
+    const rows = await system.runQueries.listActive(principal(request).tenantId, request.query);
     await markSecretFields(system, reply, rows);
     return { items: rows.map((row) => runResource(row)) };
   });
@@ -70,7 +69,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
     config: { permission: 'runs:read' },
     schema: { tags: ['runs'], summary: "A session's resumable runs", params: sessionParams, response: { 200: runList, ...commonErrors } },
   }, async (request, reply) => {
-    const rows = await listActiveRuns(system.database.db, principal(request).tenantId, { sessionId: request.params.sessionId });
+    const rows = await system.runQueries.listActive(principal(request).tenantId, { sessionId: request.params.sessionId });
     await markSecretFields(system, reply, rows);
     return { items: rows.map((row) => runResource(row)) };
   });
@@ -79,10 +78,10 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
     config: { permission: 'runs:read' },
     schema: { tags: ['runs'], summary: 'A run: status, stage, pending review, timings', params: runIdParams, response: { 200: ref('run'), ...commonErrors } },
   }, async (request, reply) => {
-    const row = await system.runs.get(request.params.id, principal(request).tenantId);
+    const row = await system.store.get(request.params.id, principal(request).tenantId);
     if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${request.params.id}`, { field: 'id' });
     await markSecretFields(system, reply, [row]);
-    return runResource(row, await system.runs.listEvents(row.id), system.clock.now());
+    return runResource(row, await system.store.events(row.id), system.clock.now());
   });
 
   app.get<{ Params: { id: string } }>('/api/runs/:id/state', {
@@ -94,13 +93,13 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
       response: { 200: runState, ...commonErrors },
     },
   }, async (request, reply) => {
-    const row = await system.runs.get(request.params.id, principal(request).tenantId);
+    const row = await system.store.get(request.params.id, principal(request).tenantId);
     if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${request.params.id}`, { field: 'id' });
     await markSecretFields(system, reply, [row]);
     const [events, decisions, executions] = await Promise.all([
-      system.runs.listEvents(row.id),
-      system.decisions.listForRun(row.id),
-      system.executions.listForRun(row.id),
+      system.store.events(row.id),
+      system.store.decisions(row.id),
+      system.store.ledger.listForRun(row.id),
     ]);
     return {
       run: runResource(row, events, system.clock.now()),

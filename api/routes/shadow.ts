@@ -5,9 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ShadowReportRow } from '../../src/db/schema/index.ts';
-import { listShadowReports } from '../../src/db/shadow-reports-repository.ts';
-import { DEFAULT_WINDOWS, summarizeWindows } from '../../src/db/shadow-summary-queries.ts';
-import { parseWindows } from '../../src/shadow/since.ts';
+import { DEFAULT_WINDOWS, parseWindows } from '../../src/shadow/since.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { commonErrors, shadowReportPage, shadowSummaryAnswer } from '../schemas.ts';
@@ -54,7 +52,7 @@ export function registerShadowRoutes(app: FastifyInstance, system: System): void
     },
   }, async (request) => {
     const q = request.query;
-    const page = await listShadowReports(system.database.db, principal(request).tenantId, {
+    const page = await system.shadowReports.list(principal(request).tenantId, {
       model: q.model,
       field: q.field,
       since: q.since ? new Date(q.since) : undefined,
@@ -75,7 +73,7 @@ export function registerShadowRoutes(app: FastifyInstance, system: System): void
   }, async (request) => {
     const windows = request.query.windows ? parseWindows(request.query.windows, 'querystring.windows') : DEFAULT_WINDOWS;
     const now = system.clock.now();
-    const summaries = await summarizeWindows(system.database.db, { tenantId: principal(request).tenantId, model: request.query.model }, windows, now);
+    const summaries = await system.shadowReports.summarizeWindows({ tenantId: principal(request).tenantId, model: request.query.model }, windows, now);
     return { generatedAt: now.toISOString(), model: request.query.model ?? null, windows: summaries.map(({ window, summary }) => ({ window, ...summary })) };
   });
 }

@@ -18,7 +18,7 @@ export function registerSystemRoutes(app: FastifyInstance, system: System): void
       }
     };
     const results = Object.fromEntries(
-      await Promise.all([check('postgres', () => system.database.pool.query('select 1')), check('redis', () => system.queues.connection.ping())]),
+      await Promise.all([check('postgres', () => system.pingDatabase()), check('redis', () => system.queues.connection.ping())]),
     );
     const ready = Object.values(results).every((r) => r === 'ok');
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: results });

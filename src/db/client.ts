@@ -35,6 +35,34 @@ export function createDb(databaseUrl: string, options: { max?: number } = {}): D
   return { db, pool, close: () => pool.end() };
 }
 
+/**
+ * Opens the database a process works on: creates it if missing and migrates it (unless `migrate` is false),
+ * and checks it answers.
+ * @throws VettedError SERVICE_UNAVAILABLE naming PostgreSQL and what to do, or that the migrations failed.
+ */
+export async function openDatabase(databaseUrl: string, options: { max?: number; migrate: boolean }): Promise<Database> {
+  if (options.migrate) await ensureDatabaseExists(databaseUrl);
+  const database = createDb(databaseUrl, { max: options.max });
+  try {
+    await database.pool.query('select 1');
+  } catch (error) {
+    await database.close();
+    throw serviceUnavailable('PostgreSQL', databaseUrl, error);
+  }
+  if (!options.migrate) return database;
+  await migrateDatabase(database).catch(async (error: unknown) => {
+    await database.close();
+    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message.split('\n')[0]) : String(error);
+    throw new VettedError('SERVICE_UNAVAILABLE', `Applying the migrations in drizzle/ failed (${reason}). The database may hold tables from an incompatible build; point DATABASE_URL at a fresh database or fix the schema.`, { cause: error });
+  });
+  return database;
+}
+
+/** PostgreSQL answers (readiness probes). */
+export async function pingDatabase(database: Database): Promise<void> {
+  await database.pool.query('select 1');
+}
+
 export async function migrateDatabase(database: Database): Promise<void> {
   // The lock and the migration share one connection: the lock is per session, and a pool of one would
   // otherwise wait on itself.

@@ -1,33 +1,14 @@
 /**
- * The model catalog and the extraction cache. ModelSchemas are immutable per key, so a process keeps the
+ * The CatalogStore (src/catalog/catalog-store.ts) over PostgreSQL: the model catalog and the extraction cache. ModelSchemas are immutable per key, so a process keeps the
  * ones it has read in memory; PostgreSQL stays the source of truth shared by every worker.
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { ModelSchema } from '../generated/contracts.ts';
 import { ExampleQuarantine } from '../stages/example-quarantine.ts';
+import { SHARED_TENANT, type CatalogEntry, type CatalogRef, type CatalogStore } from '../catalog/catalog-store.ts';
 import type { Db } from './client.ts';
 import { modelExamples, models, modelSchemas } from './schema/index.ts';
-
-/** Catalog entries registered with this tenant id are visible to every tenant. */
-export const SHARED_TENANT = '*';
-
-export interface CatalogEntry {
-  ref: string;
-  tenantId: string;
-  schemaKey: string;
-  model: string | null;
-  version: string | null;
-  fields: number;
-  createdAt: Date;
-}
-
-/** A catalog reference resolved to its schema. */
-export interface CatalogRef {
-  tenantId: string;
-  ref: string;
-  schemaKey: string;
-}
 
 /**
  * How long a process trusts a resolved reference. Every run's extract stage resolves one, so this saves a
@@ -35,9 +16,7 @@ export interface CatalogRef {
  */
 const REF_CACHE_TTL_MS = 5000;
 
-export type ModelsRepository = ReturnType<typeof createModelsRepository>;
-
-export function createModelsRepository(db: Db, options: { cacheSize?: number } = {}) {
+export function createModelsRepository(db: Db, options: { cacheSize?: number } = {}): CatalogStore {
   const schemaCache = new LRUCache<string, ModelSchema>({ max: options.cacheSize ?? 1000 });
   const quarantineCache = new LRUCache<string, ExampleQuarantine>({ max: options.cacheSize ?? 1000 });
   const refCache = new LRUCache<string, CatalogRef>({ max: 10_000, ttl: REF_CACHE_TTL_MS });

@@ -23,74 +23,18 @@ import { createHash } from 'node:crypto';
 import { getTableColumns } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
 import type pg from 'pg';
-import type { RunEventType, RunStatus, StageName } from '../generated/contracts.ts';
-import type { LedgerRecord } from '../stages/executor.ts';
+import type { Committed, EventInput, StoreWrite, WriteGuard } from '../engine/store.ts';
 import { runs, type NewRunRow, type RunRow } from './schema/index.ts';
 
-/** Values a move may set: plain data only (counters and clocks have their own switches). */
-export type RunPatch = Partial<Omit<RunRow, 'id' | 'status' | 'tenantId' | 'traceId' | 'threadId' | 'createdAt' | 'updatedAt'>>;
-
-export interface MoveGuard {
-  stage?: StageName;
-  attempt?: number;
-  pendingReviewId?: string;
-}
-
-export interface MoveSpec {
-  runId: string;
-  /** The statuses the run may be in for the move to apply; anything else makes it a no-op. */
-  from: readonly RunStatus[];
-  to: RunStatus;
-  /** Extra compare-and-set conditions: the stage visit (`stage`, `attempt`) or the pending review id. */
-  guard?: MoveGuard;
-  set?: RunPatch;
-  /** Start a new stage visit: attempt + 1 (the job ids of the new visit use it). */
-  bumpAttempt?: boolean;
-  /** A new ledger step for the next execution (a response review's retry). */
-  bumpExecutionSeq?: boolean;
-  event?: MoveEvent;
-  /** The reviewer's decision that causes this move, recorded in the same statement (see the header). */
-  decision?: DecisionRecord;
-  /**
-   * The execution outcome this move records in the ledger (executions), in the same statement: the record is
-   * written only while the run is at the guarded visit, and the move happens only if the record was written,
-   * so the two commit together or not at all. A miss (undefined) then means the run left the visit or an
-   * earlier attempt recorded the step; the caller asks the ledger which (see executeOnce's recordWithMove).
-   */
-  ledger?: LedgerRecord;
-  /**
-   * The run exactly as it stands at the visit the guard pins (stage and attempt). When given, the statement
-   * returns only the columns PostgreSQL computes, and the moved row is this one with the move applied: the
-   * database does not print, and pg does not parse, the wide jsonb columns the caller already holds. Sound
-   * because a stage visit's row changes only through the move that ends the visit (visit-handoff.ts).
-   */
+/**
+ * A write as this module runs it: the store's write, plus the row it may start from (`base`). When given,
+ * the statement returns only the columns PostgreSQL computes, and the moved row is this one with the write
+ * applied: the database does not print, and pg does not parse, the wide jsonb columns the caller already
+ * holds. Sound only when the guard pins the stage visit the row was read at (pg-run-store.ts checks), because
+ * a stage visit's row changes only through the write that ends the visit (visit-handoff.ts).
+ */
+export interface MoveSpec extends StoreWrite {
   base?: RunRow;
-}
-
-export interface MoveEvent {
-  type: RunEventType;
-  actor: string;
-  data: Record<string, unknown>;
-}
-
-/** The decision audit row (table `decisions`) a move records when a reviewer's decision caused it. */
-export interface DecisionRecord {
-  reviewId: string;
-  actor: string;
-  action: string;
-  /** The body as received, secrets redacted. */
-  raw: Record<string, unknown>;
-  /** What Vetted made of it: the route taken, the resulting status. */
-  parsed: Record<string, unknown>;
-  edits: Record<string, unknown> | null;
-  override: boolean;
-  /** Written before the move's own event, so the trail reads the decision, then what it caused. */
-  event?: MoveEvent;
-}
-
-export interface MoveResult {
-  run: RunRow;
-  eventId: bigint | null;
 }
 
 const COLUMNS = getTableColumns(runs);
@@ -98,13 +42,13 @@ const COLUMNS = getTableColumns(runs);
 const SQL_NAME = new Map<string, string>(Object.entries(COLUMNS).map(([key, column]) => [key, column.keyAsName ? toSnakeCase(column.name) : column.name]));
 const FROM_SQL_NAME = new Map<string, string>([...SQL_NAME].map(([key, name]) => [name, key]));
 const JSON_KEYS = new Set(Object.entries(COLUMNS).filter(([, column]) => column.columnType === 'PgJsonb').map(([key]) => key));
-const GUARD_COLUMNS: Record<keyof MoveGuard, string> = { stage: 'stage', attempt: 'attempt', pendingReviewId: 'pending_review_id' };
+const GUARD_COLUMNS: Record<keyof WriteGuard, string> = { stage: 'stage', attempt: 'attempt', pendingReviewId: 'pending_review_id' };
 
 interface Shape {
   name: string;
   text: string;
   setKeys: string[];
-  guardKeys: (keyof MoveGuard)[];
+  guardKeys: (keyof WriteGuard)[];
 }
 
 /** What a move computes in the database; the rest of a moved row is known to the caller (MoveSpec.base). */
@@ -141,7 +85,7 @@ function shapeOf(spec: MoveSpec): Shape {
  */
 const SET_VALUES_FROM = 3;
 
-function buildText(setKeys: string[], guardKeys: (keyof MoveGuard)[], spec: MoveSpec): string {
+function buildText(setKeys: string[], guardKeys: (keyof WriteGuard)[], spec: MoveSpec): string {
   let n = SET_VALUES_FROM;
   const assignments = ['status = $1', 'updated_at = now()'];
   for (const key of setKeys) {
@@ -254,7 +198,7 @@ function insertShapeOf(values: Record<string, unknown>): InsertShape {
  * Inserts a run and its run.created event as one statement. Undefined when a run with the same tenant and
  * requestKey exists (the caller returns that one).
  */
-export async function insertRun(pool: pg.Pool, values: NewRunRow, event: { type: RunEventType; actor: string; data: Record<string, unknown> }): Promise<RunRow | undefined> {
+export async function insertRun(pool: pg.Pool, values: NewRunRow, event: EventInput): Promise<RunRow | undefined> {
   const record = values as Record<string, unknown>;
   const shape = insertShapeOf(record);
   const params = shape.keys.map((key) => sqlValue(key, record[key]));
@@ -280,7 +224,7 @@ function assignSent(row: Record<string, unknown>, keys: readonly string[], param
 }
 
 /** Runs one move. Undefined when the guard failed. */
-export async function moveRun(pool: pg.Pool, spec: MoveSpec): Promise<MoveResult | undefined> {
+export async function moveRun(pool: pg.Pool, spec: MoveSpec): Promise<Committed | undefined> {
   const shape = shapeOf(spec);
   const values = valuesOf(spec, shape);
   const result = await pool.query<Record<string, unknown>>({ name: shape.name, text: shape.text, values });

@@ -1,5 +1,5 @@
 /**
- * Read-side queries for the API: run listings with cursor pagination, resumable runs, and the pending
+ * Read-side queries for the API (the RunQueries repository, held by the System): run listings with cursor pagination, resumable runs, and the pending
  * review queue (oldest first). Every query takes the tenant: there is no unscoped read here.
  */
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
@@ -54,7 +54,7 @@ export function decodeCursor(cursor: string): CursorPosition {
 }
 
 /** Newest first; the cursor is the (createdAt, id) of the last item, so pages never skip or repeat. */
-export async function listRuns(db: Db, tenantId: string, filters: RunFilters): Promise<Page<RunRow>> {
+async function listRuns(db: Db, tenantId: string, filters: RunFilters): Promise<Page<RunRow>> {
   const conditions: (SQL | undefined)[] = [
     eq(runs.tenantId, tenantId),
     filters.status?.length ? inArray(runs.status, filters.status) : undefined,
@@ -73,7 +73,7 @@ export async function listRuns(db: Db, tenantId: string, filters: RunFilters): P
 }
 
 /** Runs a session can still resume: not in a terminal state, most recently changed first. */
-export async function listActiveRuns(db: Db, tenantId: string, scope: { userId?: string; sessionId?: string }, limit = 100): Promise<RunRow[]> {
+async function listActiveRuns(db: Db, tenantId: string, scope: { userId?: string; sessionId?: string }, limit = 100): Promise<RunRow[]> {
   return db
     .select()
     .from(runs)
@@ -101,7 +101,7 @@ export interface PendingFilters {
 }
 
 /** The review queue: runs awaiting a human, oldest review first (served by the partial indexes on pending_review_id). */
-export async function listPendingReviews(db: Db, tenantId: string, filters: PendingFilters, now: Date): Promise<Page<RunRow>> {
+async function listPendingReviews(db: Db, tenantId: string, filters: PendingFilters, now: Date): Promise<Page<RunRow>> {
   const conditions: (SQL | undefined)[] = [
     eq(runs.tenantId, tenantId),
     // The predicate of the review-queue indexes; the status test then leaves out paused reviews.
@@ -120,7 +120,7 @@ export async function listPendingReviews(db: Db, tenantId: string, filters: Pend
   return pageOf(rows, filters.limit, (row) => ({ at: row.parkedAt ?? row.createdAt, id: row.id }));
 }
 
-export async function findByReviewId(db: Db, tenantId: string, reviewId: string): Promise<RunRow | undefined> {
+async function findByReviewId(db: Db, tenantId: string, reviewId: string): Promise<RunRow | undefined> {
   const [row] = await db.select().from(runs).where(and(eq(runs.pendingReviewId, reviewId), eq(runs.tenantId, tenantId)));
   return row;
 }
@@ -129,4 +129,16 @@ function pageOf<T>(rows: T[], limit: number, position: (row: T) => CursorPositio
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(position(last)) : null };
+}
+
+export type RunQueries = ReturnType<typeof createRunQueries>;
+
+/** The API's run listings, bound to one database. */
+export function createRunQueries(db: Db) {
+  return {
+    list: (tenantId: string, filters: RunFilters) => listRuns(db, tenantId, filters),
+    listActive: (tenantId: string, scope: { userId?: string; sessionId?: string }) => listActiveRuns(db, tenantId, scope),
+    listPendingReviews: (tenantId: string, filters: PendingFilters, now: Date) => listPendingReviews(db, tenantId, filters, now),
+    findByReviewId: (tenantId: string, reviewId: string) => findByReviewId(db, tenantId, reviewId),
+  };
 }

@@ -2,7 +2,8 @@
  * The reads every stage of every run makes, prepared once per process (drizzle `.prepare`), so neither the
  * query builder nor PostgreSQL's planner runs per job. The writes are in run-moves.ts.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { StageVisit } from '../engine/store.ts';
 import type { Db } from './client.ts';
 import { runs, type RunRow } from './schema/index.ts';
 
@@ -20,22 +21,6 @@ export function createRunStatements(db: Db) {
     )
     .prepare('vetted_claim_visit');
 
-  // Only extract changes the status when it starts (queued → extracting); later stages were moved to their
-  // status by the previous stage's commit, so starting them is a read.
-  const claimExtract = db
-    .update(runs)
-    .set({ status: 'extracting', stageStartedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(runs.id, sql.placeholder('id')),
-        eq(runs.stage, 'extract'),
-        eq(runs.attempt, sql.placeholder('attempt')),
-        inArray(runs.status, ['queued', 'extracting']),
-      ),
-    )
-    .returning()
-    .prepare('vetted_claim_extract');
-
   const getById = db.select().from(runs).where(eq(runs.id, sql.placeholder('id'))).prepare('vetted_run_by_id');
   const getScoped = db
     .select()
@@ -44,11 +29,9 @@ export function createRunStatements(db: Db) {
     .prepare('vetted_run_by_id_scoped');
 
   return {
-    async claim(input: { runId: string; stage: RunRow['stage']; attempt: number; status: RunRow['status'] }): Promise<RunRow | undefined> {
-      const rows =
-        input.stage === 'extract'
-          ? await claimExtract.execute({ id: input.runId, attempt: input.attempt })
-          : await claimVisit.execute({ id: input.runId, stage: input.stage, attempt: input.attempt, status: input.status });
+    /** The run at exactly this visit (a read: the move that opened the visit already set its status). */
+    async claim(visit: StageVisit): Promise<RunRow | undefined> {
+      const rows = await claimVisit.execute({ id: visit.runId, stage: visit.stage, attempt: visit.attempt, status: visit.status });
       return rows[0];
     },
 
@@ -56,6 +39,5 @@ export function createRunStatements(db: Db) {
       const rows = tenantId === undefined ? await getById.execute({ id: runId }) : await getScoped.execute({ id: runId, tenantId });
       return rows[0];
     },
-
   };
 }

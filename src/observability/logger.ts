@@ -60,3 +60,8 @@ export function createLogger(options: { level: string; redact: Redactor; destina
 export function logEvent(logger: Logger, event: LogEventName, context: LogContext, fields: Record<string, unknown> = {}, level: 'info' | 'warn' = 'info'): void {
   logger[level]({ event, ...context, ...fields }, event);
 }
+
+/** The ids every log line about a run carries. */
+export function logContext(run: { id: string; traceId: string; threadId: string }): LogContext {
+  return { runId: run.id, traceId: run.traceId, threadId: run.threadId };
+}

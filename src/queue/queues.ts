@@ -4,18 +4,11 @@
  */
 import { Queue, type JobsOptions, type RedisOptions } from 'bullmq';
 import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
-import { STAGE_NAMES, type StageName } from '../pipeline.ts';
+import type { Dispatch, StageJob, WebhookJob } from '../engine/dispatch.ts';
+import { STAGES, stageNamed, type StageName } from '../engine/stages.ts';
 
-/** A stage job: which run, which stage, and which visit of that stage (runs.attempt). */
-export interface StageJobData {
-  runId: string;
-  stage: StageName;
-  /**
-   * The run's `attempt` when the job was enqueued. It grows each time the run enters a stage, so a job left
-   * over from an earlier visit recognises itself as stale. BullMQ's own attemptsMade counts retries.
-   */
-  attempt: number;
-}
+/** A stage job (src/engine/dispatch.ts): which run, which stage, which visit. */
+export type StageJobData = StageJob;
 
 /**
  * Expire the pending reviews whose time is up: a delayed job per expiry *bucket* (all reviews due by
@@ -27,11 +20,7 @@ export interface ExpiryJobData {
 }
 
 /** POST one run event to the run's callback URL. */
-export interface WebhookJobData {
-  runId: string;
-  /** run_events.id as a string (job data is JSON). */
-  eventId: string;
-}
+export type WebhookJobData = WebhookJob;
 
 /** Periodic housekeeping (the reconciler), produced by a BullMQ job scheduler. */
 export interface MaintenanceJobData {
@@ -58,23 +47,6 @@ const WEBHOOK_JOB_OPTIONS: JobsOptions = { attempts: 10, backoff: { type: 'expon
 // Shadow reports are evidence, not work anyone waits for: a few tries for a database blip, then let it go.
 const SHADOW_JOB_OPTIONS: JobsOptions = { attempts: 3, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600, count: 1000 } };
 
-export const STAGE_QUEUE_NAMES: Readonly<Record<StageName, string>> = {
-  extract: 'vetted-extract',
-  assemble: 'vetted-assemble',
-  build: 'vetted-build',
-  validate: 'vetted-validate',
-  execute: 'vetted-execute',
-};
-
-/** Retries per stage: pure stages fail fast, the ones that call out (LLM, provider) get more room. */
-const STAGE_JOB_OPTIONS: Readonly<Record<StageName, JobsOptions>> = {
-  extract: { attempts: 5, backoff: { type: 'exponential', delay: 500 } },
-  assemble: { attempts: 5, backoff: { type: 'exponential', delay: 500 } },
-  build: { attempts: 6, backoff: { type: 'exponential', delay: 1000 } },
-  validate: { attempts: 5, backoff: { type: 'exponential', delay: 500 } },
-  execute: { attempts: 8, backoff: { type: 'exponential', delay: 1000 } },
-};
-
 /**
  * Redis must not grow with history: PostgreSQL has the history. Completed jobs go at once (a parked run
  * leaves nothing behind); failed ones are kept a week, at most 1,000 per queue, for debugging.
@@ -84,8 +56,15 @@ const RETENTION: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600, count: 1000 },
 };
 
+/** A stage's job options: its attempts and backoff from the stage table, and the retention above. */
 export function stageJobOptions(stage: StageName): JobsOptions {
-  return { ...RETENTION, ...STAGE_JOB_OPTIONS[stage] };
+  const { attempts, backoff } = stageNamed(stage).queue;
+  return { ...RETENTION, attempts, backoff };
+}
+
+/** The stage's queue name, from the stage table. */
+export function stageQueueName(stage: StageName): string {
+  return stageNamed(stage).queue.name;
 }
 
 /** Deterministic job id: enqueueing the same visit twice is a no-op while the first job exists. */
@@ -117,7 +96,7 @@ export function createRedisConnection(redisUrl: string, options: IORedisOptions 
   return new Redis({ ...(redisOptionsFromUrl(redisUrl) as IORedisOptions), ...options });
 }
 
-export interface QueueSet {
+export interface QueueSet extends Dispatch {
   readonly prefix: string;
   readonly connection: Redis;
   readonly stages: Readonly<Record<StageName, Queue<StageJobData>>>;
@@ -157,10 +136,7 @@ export function createQueues(redisUrl: string, prefix: string, onError: (error: 
   const connection = createRedisConnection(redisUrl);
   connection.on('error', onError);
   const stages = Object.fromEntries(
-    STAGE_NAMES.map((stage) => [
-      stage,
-      new Queue<StageJobData>(STAGE_QUEUE_NAMES[stage], { connection, prefix, defaultJobOptions: stageJobOptions(stage) }),
-    ]),
+    STAGES.map((stage) => [stage.name, new Queue<StageJobData>(stage.queue.name, { connection, prefix, defaultJobOptions: stageJobOptions(stage.name) })]),
   ) as Record<StageName, Queue<StageJobData>>;
   const expiry = new Queue<ExpiryJobData>(EXPIRY_QUEUE_NAME, { connection, prefix, defaultJobOptions: EXPIRY_JOB_OPTIONS });
   const webhooks = new Queue<WebhookJobData>(WEBHOOK_QUEUE_NAME, { connection, prefix, defaultJobOptions: WEBHOOK_JOB_OPTIONS });

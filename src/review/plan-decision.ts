@@ -1,7 +1,7 @@
 /**
- * What a reviewer's decision means for a parked run, decided without I/O. The caller (the decision
- * service) then applies the plan with one compare-and-set in PostgreSQL, so of two concurrent decisions
- * exactly one lands.
+ * What a reviewer's decision means for a parked run, decided without I/O. The caller (src/review/decide.ts)
+ * commits it as one `decide` move (src/engine/moves.ts): a compare-and-set on the pending review, so of two
+ * concurrent decisions exactly one lands.
  */
 import { VettedError } from '../errors.ts';
 import type {
@@ -32,9 +32,19 @@ export interface PlanDecisionInput {
   now: Date;
 }
 
+/**
+ * The model's schema changed while the run waited: the payload goes back to validate against the new schema
+ * (`schemaKey`, `schemaHash`), and a person is asked again whatever the gate's other rules say.
+ */
+export interface SchemaRecheck {
+  reason: 'schema_changed';
+  schemaKey: string;
+  schemaHash: string;
+}
+
 export type DecisionPlan =
   | { route: 'execute'; override: boolean; newExecutionStep: boolean }
-  | { route: 'validate'; candidate: CandidatePayload; edits: Record<string, unknown> }
+  | { route: 'validate'; candidate: CandidatePayload; edits: Record<string, unknown>; recheck?: SchemaRecheck }
   | { route: 'build'; edits: Record<string, unknown> }
   | { route: 'complete' }
   | { route: 'cancel'; reason: string }

@@ -5,21 +5,23 @@
  * after its row was pushed out, reads the run as before. Each row is taken once.
  */
 import { LRUCache } from 'lru-cache';
-import type { RunRow } from '../db/schema/index.ts';
-import type { System } from '../system.ts';
+import type { RunRow } from '../engine/store.ts';
+
+/** Whose rows: keyed by the process's run store (a test system spread into a new object shares it). */
+interface RowsOwner {
+  store: object;
+}
 
 /** Rows kept at most; more than the shadow jobs one process has waiting at any moment under load. */
 const CAPACITY = 1000;
 
-// Keyed by the database handle, like the settings cache in trigger.ts: a test system spreads a System into
-// a new object but shares its database.
-const rowsByDatabase = new WeakMap<object, LRUCache<string, RunRow>>();
+const rowsByStore = new WeakMap<object, LRUCache<string, RunRow>>();
 
-function rowsOf(system: System): LRUCache<string, RunRow> {
-  let rows = rowsByDatabase.get(system.database);
+function rowsOf(owner: RowsOwner): LRUCache<string, RunRow> {
+  let rows = rowsByStore.get(owner.store);
   if (!rows) {
     rows = new LRUCache<string, RunRow>({ max: CAPACITY });
-    rowsByDatabase.set(system.database, rows);
+    rowsByStore.set(owner.store, rows);
   }
   return rows;
 }
@@ -27,12 +29,12 @@ function rowsOf(system: System): LRUCache<string, RunRow> {
 const keyOf = (runId: string, buildAttempt: number) => `${runId}.${buildAttempt}`;
 
 /** Keeps the row the build visit `buildAttempt` ended with, for that build's shadow job. */
-export function keepBuiltRow(system: System, run: RunRow, buildAttempt: number): void {
+export function keepBuiltRow(system: RowsOwner, run: RunRow, buildAttempt: number): void {
   rowsOf(system).set(keyOf(run.id, buildAttempt), run);
 }
 
 /** The kept row of that build visit, once; undefined when this process has none. */
-export function takeBuiltRow(system: System, runId: string, buildAttempt: number): RunRow | undefined {
+export function takeBuiltRow(system: RowsOwner, runId: string, buildAttempt: number): RunRow | undefined {
   const rows = rowsOf(system);
   const key = keyOf(runId, buildAttempt);
   const row = rows.get(key);

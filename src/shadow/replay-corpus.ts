@@ -9,7 +9,7 @@ import path from 'node:path';
 import { isVettedError, VettedError } from '../errors.ts';
 import type { GenerationRequest, ModelSchema } from '../generated/contracts.ts';
 import { assertContract } from '../schema/contracts.ts';
-import { assembleContext } from '../stages/context-assembler.ts';
+import { checkAttachments } from '../stages/context-assembler.ts';
 import { isPlainObject, type ExampleQuarantine } from '../stages/example-quarantine.ts';
 import { extractModelSchema } from '../stages/schema-extractor/index.ts';
 
@@ -21,6 +21,8 @@ export interface ReplayModel {
   aliases: ReadonlySet<string>;
   schema: ModelSchema;
   quarantine: ExampleQuarantine;
+  /** The file's content, as the runs of a replay send it inline (modelSource). */
+  source: unknown;
 }
 
 export interface ReplayRequest {
@@ -59,7 +61,7 @@ async function loadModel(file: string): Promise<ReplayModel> {
     const stem = base.replace(/\.(model|version|tool)$/, '');
     const name = modelSchema.model ?? stem;
     const aliases = new Set([name, base, stem, ...(modelSchema.version ? [`${name}:${modelSchema.version}`] : [])]);
-    return { name, file, aliases, schema: modelSchema, quarantine };
+    return { name, file, aliases, schema: modelSchema, quarantine, source };
   } catch (error) {
     throw withLabel(label, error);
   }
@@ -100,7 +102,7 @@ function parseLine(raw: string, context: LineContext): ReplayRequest {
   if (request.modelSource !== undefined) throw lineError(label, context.line, 'modelSource', 'is not used in a replay; the models come from --models');
   try {
     const checked = assertContract<GenerationRequest>('generation-request', request, label);
-    assembleContext(checked, { maxAttachmentBytes: context.limits.maxAttachmentBytes });
+    checkAttachments(checked.attachments ?? [], context.limits.maxAttachmentBytes);
     return { line: context.line, model: target, request: checked };
   } catch (error) {
     throw withLabel(label, error, context.line);

@@ -1,13 +1,20 @@
 /**
  * Replay: a corpus through both builders in process, with no queue and no database. For each request and
- * each model it is for: assemble the bundle, build V3 with the builder, build V2 with the same builder
- * wrapped in the legacy V2 builder, and compare (the same shadowBuild the shadow worker runs).
+ * each model it is for, V3 is the pipeline itself: the request goes through intake and the stage table on an
+ * in-process engine (src/engine/runner.ts) until its candidate is stored (the validate stage is held). V2 is
+ * the same builder wrapped in the legacy V2 builder, and the two are compared (the same shadowBuild the
+ * shadow worker runs).
  */
+import { createAdapterRegistry, type AdapterRegistry } from '../adapters/registry.ts';
+import type { Config } from '../config.ts';
+import { createInProcessEngine, type InProcessEngine } from '../engine/in-process.ts';
+import { runToRest } from '../engine/runner.ts';
+import type { RunRow } from '../engine/store.ts';
 import { VettedError, isVettedError } from '../errors.ts';
+import { submitRun } from '../intake/submit-run.ts';
 import type { PayloadBuilder } from '../ports.ts';
-import { assembleContext } from '../stages/context-assembler.ts';
 import { failedComparison, shadowBuild } from './compare.ts';
-import { createLegacyV2Builder } from './legacy-v2-builder.ts';
+import { createLegacyV2Builder, type LegacyV2Builder } from './legacy-v2-builder.ts';
 import type { ReplayModel, ReplayRequest } from './replay-corpus.ts';
 import type { ShadowComparison } from './types.ts';
 
@@ -16,7 +23,7 @@ export interface ReplayInput {
   requests: readonly ReplayRequest[];
   /** The V3 builder; V2 wraps the same one. */
   builder: PayloadBuilder;
-  maxAttachmentBytes: number;
+  config: Readonly<Config>;
 }
 
 /** One request against one model. */
@@ -44,25 +51,44 @@ export interface ReplayModelSummary {
   fieldsDiffering: number;
 }
 
+const REPLAY_TENANT = 'replay';
+
 /** Runs every request against its model (or every model), in corpus order. */
 export async function replayCorpus(input: ReplayInput): Promise<ReplayOutcome[]> {
+  const engine = createInProcessEngine({ config: input.config, adapters: everyBuilderIs(input.builder, input.config) });
   const legacy = createLegacyV2Builder(input.builder);
   const outcomes: ReplayOutcome[] = [];
   for (const entry of input.requests) {
     const targets = entry.model === null ? input.models : input.models.filter((m) => m.name === entry.model);
-    const bundle = assembleContext(entry.request, { maxAttachmentBytes: input.maxAttachmentBytes });
     for (const model of targets) {
-      let comparison: ShadowComparison;
-      try {
-        const v3 = await input.builder.build({ bundle, schema: model.schema });
-        comparison = await shadowBuild({ bundle, schema: model.schema, quarantine: model.quarantine, v3, v3IsBuilderOutput: true, legacy });
-      } catch (error) {
-        comparison = failedComparison(`V3 builder (${input.builder.name}) failed: ${describe(error)}`, null, null);
-      }
-      outcomes.push({ model: model.name, line: entry.line, comparison });
+      outcomes.push({ model: model.name, line: entry.line, comparison: await replayOne(engine, entry, model, input.builder.name, legacy) });
     }
   }
   return outcomes;
+}
+
+async function replayOne(engine: InProcessEngine, entry: ReplayRequest, model: ReplayModel, builderName: string, legacy: LegacyV2Builder): Promise<ShadowComparison> {
+  try {
+    const { run } = await submitRun(engine, { tenantId: REPLAY_TENANT, request: { ...entry.request, modelSource: model.source }, actor: 'cli:replay' });
+    const built = await runToRest(engine, run.id, { hold: ['validate'] });
+    if (built.status !== 'validating' || !built.candidate || !built.bundle) return failedComparison(whyNoCandidate(built, builderName), null, null);
+    return await shadowBuild({ bundle: built.bundle, schema: model.schema, quarantine: model.quarantine, v3: built.candidate, v3IsBuilderOutput: true, legacy });
+  } catch (error) {
+    return failedComparison(`V3 was refused: ${describe(error)}`, null, null);
+  }
+}
+
+/** Why the V3 run has no candidate to compare: its builder gave up, it parked before building, or it failed. */
+function whyNoCandidate(run: RunRow, builderName: string): string {
+  const review = run.pendingReview;
+  if (review?.reason === 'builder_failed') return `V3 builder (${builderName}) failed: ${review.issues[0]?.message ?? 'no reason given'}`;
+  if (review) return `V3 parked for a person before a candidate was stored (${review.reason})`;
+  return `V3 ${run.status}${run.error ? `: [${run.error.code}] ${run.error.message}` : ''}`;
+}
+
+/** The replay's builder answers for every builder name a request may give. */
+function everyBuilderIs(builder: PayloadBuilder, config: Readonly<Config>): AdapterRegistry {
+  return { ...createAdapterRegistry(config), builder: () => builder };
 }
 
 /** Per model (every model of the folder, in its order) and in total. Failed comparisons count as requests only. */

@@ -24,6 +24,13 @@ export interface LookBack {
   ms: number;
 }
 
+/** The windows GET /api/shadow/summary reports when the caller names none. */
+export const DEFAULT_WINDOWS: readonly LookBack[] = [
+  { name: '1h', ms: 3_600_000 },
+  { name: '24h', ms: 86_400_000 },
+  { name: '7d', ms: 7 * 86_400_000 },
+];
+
 /** At most this many windows per summary request: each one is two grouped queries. */
 export const MAX_WINDOWS = 6;
 

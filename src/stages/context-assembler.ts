@@ -49,7 +49,26 @@ function lastUserTurn(conversation: GenerationRequest['conversation'] & object):
   return undefined;
 }
 
+/**
+ * Checks a request's attachments as the assembler will, without assembling anything: intake refuses a bad
+ * one before the run is stored.
+ * @throws VettedError ATTACHMENT_REJECTED naming `attachments[i].<field>`.
+ */
+export function checkAttachments(attachments: readonly Attachment[], maxBytes: number): void {
+  attachments.forEach((attachment, index) => checkedUrl(attachment, index, maxBytes));
+}
+
 function normalizeAttachment(attachment: Attachment, index: number, maxBytes: number): Attachment {
+  const url = checkedUrl(attachment, index, maxBytes);
+  return {
+    url: attachment.url,
+    mimeType: attachment.mimeType.toLowerCase(),
+    name: attachment.name ?? fileNameFromUrl(url),
+    ...(attachment.sizeBytes === undefined ? {} : { sizeBytes: attachment.sizeBytes }),
+  };
+}
+
+function checkedUrl(attachment: Attachment, index: number, maxBytes: number): URL {
   const field = `attachments[${index}]`;
   let url: URL;
   try {
@@ -69,12 +88,7 @@ function normalizeAttachment(attachment: Attachment, index: number, maxBytes: nu
       { field: `${field}.sizeBytes`, details: { limit: maxBytes } },
     );
   }
-  return {
-    url: attachment.url,
-    mimeType: attachment.mimeType.toLowerCase(),
-    name: attachment.name ?? fileNameFromUrl(url),
-    ...(attachment.sizeBytes === undefined ? {} : { sizeBytes: attachment.sizeBytes }),
-  };
+  return url;
 }
 
 function fileNameFromUrl(url: URL): string {

@@ -33,8 +33,20 @@ export interface LedgerVisit {
 export type LedgerAnswer = { fresh: boolean; row: LedgerEntry } | undefined;
 
 /** The idempotency ledger as the executor needs it (implemented by the executions repository). */
+export interface LedgerBegin extends LedgerVisit {
+  runId: string;
+  step: string;
+  provider: string;
+  payloadHash: string;
+  /**
+   * The provider has no effect outside Vetted (the dry provider): a ledger may then record the step later,
+   * with the run's move that ends the visit, instead of before the provider runs (src/engine/visit-ledger.ts).
+   */
+  sideEffectFree?: boolean;
+}
+
 export interface ExecutionLedger {
-  begin(input: { runId: string; step: string; provider: string; payloadHash: string } & LedgerVisit): Promise<LedgerAnswer>;
+  begin(input: LedgerBegin): Promise<LedgerAnswer>;
   recordHandle(runId: string, step: string, predictionId: string): Promise<void>;
   finish(runId: string, step: string, result: ExecutionResult): Promise<void>;
   /** Deletes a `started` row that has no provider handle (nothing was created); a row with a handle stays. */
@@ -61,8 +73,8 @@ export function isNotStartedError(error: unknown): error is ProviderNotStartedEr
 }
 
 /**
- * A finished step the executor did not write: the caller records it in the same statement as the run's move
- * that ends the visit (MoveSpec.ledger in src/db/run-moves.ts), so the ledger and the run commit together.
+ * A finished step recorded with the run's move rather than on its own (StoreWrite.ledger in
+ * src/engine/store.ts): the ledger and the run then commit together, in one statement.
  */
 export interface LedgerRecord {
   step: string;
@@ -73,17 +85,11 @@ export interface LedgerRecord {
 
 export type ExecuteOutcome =
   | { kind: 'executed' | 'reused' | 'resumed' | 'repeated'; result: ExecutionResult }
-  /**
-   * A side-effect-free provider ran and nothing is recorded yet (`recordWithMove`): `record` goes into the
-   * run's next move. If that move cannot record it (the run left the visit, or an earlier attempt recorded the
-   * step), run the stage again without `recordWithMove`: the ledger's own answer then decides.
-   */
-  | { kind: 'executed_unrecorded'; result: ExecutionResult; record: LedgerRecord }
   /** Started before, no outcome and no way to find out: never guess, ask a person. */
   | { kind: 'uncertain'; predictionId: string | null }
   /**
-   * The run left the visit (`runAttempt`) before the step was recorded: nothing is recorded, and a provider
-   * with side effects was not called (a side-effect-free one may have run; its answer is dropped).
+   * The run left the visit (`runAttempt`) before the step was recorded: nothing is recorded, and the provider
+   * was not called.
    */
   | { kind: 'superseded' };
 
@@ -94,18 +100,13 @@ export interface ExecuteOnceInput {
   ledger: ExecutionLedger;
   /** The run's attempt at the execute stage, so the ledger refuses a run that has moved on (LedgerVisit). */
   runAttempt?: number;
-  /**
-   * For a side-effect-free provider: leave the ledger write to the run's move (`executed_unrecorded`), one
-   * statement instead of two. Only for a visit's first try, when no outcome can be recorded yet (see
-   * executeUnrecorded). Providers with side effects always go through the ledger first.
-   */
-  recordWithMove?: boolean;
 }
 
 export async function executeOnce(input: ExecuteOnceInput): Promise<ExecuteOutcome> {
   const { request, provider, ledger } = input;
-  if (provider.sideEffectFree && input.recordWithMove) return executeUnrecorded(input);
-  const begun = await ledger.begin({ runId: request.runId, step: request.step, provider: provider.name, payloadHash: input.payloadHash, runAttempt: input.runAttempt });
+  const begun = await ledger.begin({
+    runId: request.runId, step: request.step, provider: provider.name, payloadHash: input.payloadHash, runAttempt: input.runAttempt, sideEffectFree: provider.sideEffectFree,
+  });
   if (!begun) return { kind: 'superseded' };
   if (begun.fresh) return { kind: 'executed', result: await runAndRecord(input) };
 
@@ -118,17 +119,6 @@ export async function executeOnce(input: ExecuteOnceInput): Promise<ExecuteOutco
   }
   if (provider.sideEffectFree) return { kind: 'repeated', result: await runAndRecord(input) };
   return { kind: 'uncertain', predictionId: entry.predictionId };
-}
-
-/**
- * A provider with no effect outside Vetted runs before anything is recorded, and the run's move that ends the
- * visit records the outcome in the same statement (MoveSpec.ledger). Taken only on a visit's first try: a
- * step whose move committed has left the visit, so its job can no longer claim it, and anything else (a
- * retry, a move that missed) goes through the ledger first, so a recorded step is never run again.
- */
-async function executeUnrecorded({ request, payloadHash, provider }: ExecuteOnceInput): Promise<ExecuteOutcome> {
-  const result = await provider.execute(request, async () => undefined);
-  return { kind: 'executed_unrecorded', result, record: { step: request.step, provider: provider.name, payloadHash, result } };
 }
 
 async function runAndRecord({ request, provider, ledger }: ExecuteOnceInput): Promise<ExecutionResult> {

@@ -21,6 +21,11 @@ export interface GateInput {
   bundle: RequestBundle;
   /** Hash of a payload a person already approved or wrote; require_human does not ask twice for it. */
   approvedPayloadHash: string | null;
+  /**
+   * A decision sent the run back to be checked again whatever else holds (runs.recheck): the model's schema
+   * changed while the run waited, so the approval was of a payload checked against another schema.
+   */
+  recheck?: 'schema_changed' | null;
 }
 
 export type ReviewKind = PendingReview['kind'];
@@ -44,8 +49,18 @@ interface GateRule {
 const blocking = (input: GateInput) => input.issues.filter((issue) => issue.severity === 'blocking');
 const fieldsOf = (issues: readonly ValidationIssue[]) => [...new Set(issues.map((i) => i.path.replace(/^\//, '').split('/')[0]))].join(', ');
 
-/** Priority order: zero trust first, then correctness, then policy. */
+/** Priority order: a person's approval made void first, then zero trust, then correctness, then policy. */
 export const GATE_RULES: readonly GateRule[] = [
+  {
+    name: "the model's schema changed under a person's decision",
+    applies: ({ recheck, schema }) =>
+      recheck === 'schema_changed'
+        ? {
+            reason: 'schema_changed', kind: 'approval', checkpoint: 'payload_review',
+            question: `The model's schema changed while this run waited (now ${schema.version ?? schema.schemaHash.slice(0, 12)}). Review the payload against it.`,
+          }
+        : undefined,
+  },
   {
     name: 'example values leaked into the payload',
     applies: (input) => {

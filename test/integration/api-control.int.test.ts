@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhookSignature } from '../../src/services/webhook-signature.ts';
+import { verifyWebhookSignature } from '../../src/delivery/webhook-signature.ts';
 import { settle } from '../support/pipeline.ts';
 import { eventually } from '../support/test-system.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
@@ -42,7 +42,7 @@ describe('pause, resume, cancel', () => {
     expect(json(await api.call('POST', `/api/runs/${id}/resume`, { key: api.keys.reviewer }))).toMatchObject({ status: 'awaiting_human', pendingReview: { reviewId: parked.pendingReview!.reviewId } });
     const cancelled = json(await api.call('DELETE', `/api/runs/${id}`, { key: api.keys.submitter }));
     expect(cancelled).toMatchObject({ status: 'cancelled', error: { code: 'CANCELLED' } });
-    const events = (await api.system.runs.listEvents(id)).map((e) => e.type);
+    const events = (await api.system.store.events(id)).map((e) => e.type);
     expect(events).toEqual(expect.arrayContaining(['run.paused', 'run.resumed', 'run.cancelled']));
   });
 
@@ -55,14 +55,14 @@ describe('pause, resume, cancel', () => {
       // must still end completed, executed once.
       expect(json(pause)).toMatchObject({ code: 'RUN_STATE_CONFLICT' });
       expect((await settle(api.system, id, ['completed'])).status).toBe('completed');
-      return expect(await api.system.executions.listForRun(id)).toHaveLength(1);
+      return expect(await api.system.store.ledger.listForRun(id)).toHaveLength(1);
     }
     expect(json(pause)).toMatchObject({ status: 'paused' });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await api.system.runs.get(id))?.status).toBe('paused');
+    expect((await api.system.store.get(id))?.status).toBe('paused');
     await api.call('POST', `/api/runs/${id}/resume`, { key: api.keys.submitter });
     expect((await settle(api.system, id, ['completed'])).status).toBe('completed');
-    expect(await api.system.executions.listForRun(id)).toHaveLength(1);
+    expect(await api.system.store.ledger.listForRun(id)).toHaveLength(1);
   });
 });
 
@@ -73,7 +73,7 @@ describe('expiry', () => {
     const expired = await settle(api.system, id, ['expired'], 20_000);
     expect(expired.error).toMatchObject({ code: 'REVIEW_EXPIRED' });
     expect(expired.pendingReview).toBeNull();
-    expect((await api.system.runs.listEvents(id)).at(-1)).toMatchObject({ type: 'run.expired', data: { reviewId: parked.pendingReview!.reviewId } });
+    expect((await api.system.store.events(id)).at(-1)).toMatchObject({ type: 'run.expired', data: { reviewId: parked.pendingReview!.reviewId } });
     expect(api.system.logs.some((l) => l.event === 'HITL_EXPIRED' && l.runId === id && l.traceId === parked.traceId)).toBe(true);
     const late = await api.call('POST', `/api/runs/${id}/decision`, { key: api.keys.reviewer, body: { reviewId: parked.pendingReview!.reviewId, action: 'reject' } });
     expect(late.statusCode).toBe(409);
@@ -136,7 +136,7 @@ describe('webhooks', () => {
 
   it('refuses a callbackUrl when the server has no webhook secret', async () => {
     const { createTestSystem } = await import('../support/test-system.ts');
-    const { submitRun } = await import('../../src/services/intake.ts');
+    const { submitRun } = await import('../../src/intake/submit-run.ts');
     const bare = await createTestSystem();
     try {
       await expect(submitRun(bare, { tenantId: 't1', actor: 'test', request: { ...approvalNeeded, callbackUrl: 'https://example.test/h' } })).rejects.toMatchObject({ field: 'callbackUrl' });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingReview, Run } from '../../src/generated/contracts.ts';
 import { assertContract } from '../../src/schema/contracts.ts';
-import { registerModel } from '../../src/services/model-catalog.ts';
+import { registerModel } from '../../src/catalog/model-catalog.ts';
 import { exampleModel, settle } from '../support/pipeline.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
 
@@ -66,7 +66,7 @@ describe('decisions', () => {
     expect(json(bad)).toMatchObject({ status: 400, code: 'EDIT_INVALID', field: 'edits.scale' });
     const unknown = await decide(runId, { reviewId: review.reviewId, payloadHash: review.payloadHash, action: 'edit', edits: { colour: 'red' } });
     expect(json(unknown)).toMatchObject({ code: 'EDIT_INVALID', field: 'edits.colour' });
-    expect((await api.system.runs.get(runId))?.pendingReviewId).toBe(review.reviewId);
+    expect((await api.system.store.get(runId))?.pendingReviewId).toBe(review.reviewId);
   });
 
   it('approve executes; reject cancels with the reason; a terminal run refuses further actions with 409', async () => {
@@ -98,7 +98,7 @@ describe('decisions', () => {
     expect(json(await decide(runId, { ...body, override: true }))).toMatchObject({ status: 403, field: 'override' });
     expect((await decide(runId, { ...body, override: true }, api.keys.override)).statusCode).toBe(200);
     await settle(api.system, runId, ['completed', 'failed']);
-    const [decision] = await api.system.decisions.listForRun(runId);
+    const [decision] = await api.system.store.decisions(runId);
     expect(decision).toMatchObject({ override: true, action: 'approve' });
   });
 
@@ -111,12 +111,12 @@ describe('decisions', () => {
     expect(codes.filter((c) => c === 200)).toHaveLength(1);
     expect(codes.filter((c) => c === 409)).toHaveLength(49);
     await settle(api.system, runId, ['completed']);
-    const decisions = await api.system.decisions.listForRun(runId);
+    const decisions = await api.system.store.decisions(runId);
     expect(decisions).toHaveLength(1);
     expect(decisions[0]?.parsed).toMatchObject({ route: 'execute', status: 'executing', checkpoint: 'payload_review' });
-    expect(await api.system.executions.listForRun(runId)).toHaveLength(1);
+    expect(await api.system.store.ledger.listForRun(runId)).toHaveLength(1);
     // The losers left no trace: one decision event, written just before the move it caused.
-    const types = (await api.system.runs.listEvents(runId)).map((e) => e.type);
+    const types = (await api.system.store.events(runId)).map((e) => e.type);
     expect(types.filter((t) => t === 'review.decided')).toHaveLength(1);
     expect(types.slice(types.indexOf('review.decided'), types.indexOf('review.decided') + 2)).toEqual(['review.decided', 'run.resumed']);
   });
@@ -136,7 +136,7 @@ describe('decisions', () => {
 
   it('a re-registration under a new key with the same JSON Schema (an extractor upgrade) does not ask again', async () => {
     const { runId, review } = await parked(approvalNeeded);
-    const before = await api.system.runs.get(runId);
+    const before = await api.system.store.get(runId);
     const schema = await api.system.models.getSchema(before!.schemaKey!);
     await api.system.models.saveExtraction('sha256:same-schema-new-key', schema!, await api.system.models.getQuarantine(before!.schemaKey!));
     const entry = await api.system.models.resolveRef(before!.tenantId, 'black-forest-labs/flux-schnell');
@@ -154,14 +154,20 @@ describe('decisions', () => {
     source.latest_version.id = 'v2-with-a-new-field';
     source.latest_version.openapi_schema.components.schemas.Input.properties.style = { type: 'string', title: 'Style', default: 'none', 'x-order': 20 };
     await registerModel(api.system, { tenantId: 't1', source });
+    // The decision is recorded and the engine checks the payload against the new schema: a person is asked again.
     const response = await decide(runId, { reviewId: review.reviewId, payloadHash: review.payloadHash, action: 'approve' });
-    const problem = json<{ code: string; currentReviewId: string }>(response);
-    expect(problem.code).toBe('SCHEMA_CHANGED');
-    const run = await api.system.runs.get(runId);
-    expect(run).toMatchObject({ status: 'awaiting_human', pendingReviewId: problem.currentReviewId, schemaKey: expect.stringMatching(/^version:v2-with-a-new-field@[a-f0-9]{64}$/) });
-    expect(run?.pendingReview?.reason).toBe('schema_changed');
-    expect(await api.system.executions.listForRun(runId)).toHaveLength(0);
-    const [decision] = await api.system.decisions.listForRun(runId);
-    expect(decision?.parsed).toEqual({ route: 'refused', reason: 'schema_changed', newReviewId: problem.currentReviewId });
+    expect(json(response)).toMatchObject({ route: 'validate' });
+    const run = await settle(api.system, runId, ['awaiting_human']);
+    expect(run).toMatchObject({ status: 'awaiting_human', recheck: null, schemaKey: expect.stringMatching(/^version:v2-with-a-new-field@[a-f0-9]{64}$/) });
+    expect(run.pendingReview).toMatchObject({ reason: 'schema_changed', checkpoint: 'payload_review' });
+    expect(run.pendingReviewId).not.toBe(review.reviewId);
+    expect(await api.system.store.ledger.listForRun(runId)).toHaveLength(0);
+    const [decision] = await api.system.store.decisions(runId);
+    expect(decision?.parsed).toMatchObject({ route: 'validate', recheck: 'schema_changed', schemaKey: run.schemaKey });
+    // The review against the new schema is an ordinary one: approving it executes, once.
+    const again = await decide(runId, { reviewId: run.pendingReviewId, payloadHash: run.pendingReview?.payloadHash, action: 'approve' });
+    expect(json(again)).toMatchObject({ route: 'execute' });
+    await settle(api.system, runId, ['completed']);
+    expect(await api.system.store.ledger.listForRun(runId)).toHaveLength(1);
   });
 });

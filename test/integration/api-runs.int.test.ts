@@ -29,7 +29,7 @@ describe('POST /api/runs and GET /api/runs/:id', () => {
     const accepted = json<{ id: string; status: string; created: boolean; links: Record<string, string> }>(response);
     expect(accepted).toMatchObject({ status: 'queued', created: true, links: { self: `/api/runs/${accepted.id}`, events: `/api/runs/${accepted.id}/events` } });
     expect(response.headers.location).toBe(`/api/runs/${accepted.id}`);
-    expect(await api.system.runs.get(accepted.id)).toBeDefined();
+    expect(await api.system.store.get(accepted.id)).toBeDefined();
 
     await settle(api.system, accepted.id, ['completed']);
     const run = json(await api.call('GET', `/api/runs/${accepted.id}`, { key: api.keys.submitter }));
@@ -132,7 +132,7 @@ describe('secrets in what the API shows', () => {
       expect(body, path).not.toContain('SIGNATURE-VALUE-123');
     }
     expect(json<{ bundle: { attachments: { url: string }[] } }>(await api.call('GET', `/api/runs/${id}`, { key: api.keys.submitter })).bundle.attachments[0]?.url).toContain('X-Amz-Signature=%5Bredacted%5D&w=1');
-    expect((await api.system.runs.get(id))?.bundle?.attachments[0]?.url).toBe(signed);
+    expect((await api.system.store.get(id))?.bundle?.attachments[0]?.url).toBe(signed);
   });
 
   it("masks a model's secret input whatever its name, in the run, its state and its review", async () => {

@@ -5,12 +5,11 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UnrecoverableError, type Job } from 'bullmq';
+import { UnrecoverableError } from 'bullmq';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { WebhookJobData } from '../../src/queue/queues.ts';
 import { assertContract } from '../../src/schema/contracts.ts';
-import { postCallback, type Resolver } from '../../src/services/callback-delivery.ts';
-import { processWebhookJob } from '../../workers/webhook-processor.ts';
+import { postCallback, type Resolver } from '../../src/delivery/callback-delivery.ts';
+import { deliverWebhook } from '../../src/delivery/webhook-delivery.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
 
 let api: ApiHarness;
@@ -100,16 +99,15 @@ describe('delivery', () => {
 
   it('the webhook worker fails a refused target for good (a run accepted before the flag was turned off)', async () => {
     const id = api.system.newId();
-    await api.system.runs.insert(
+    await api.system.store.insert(
       {
         id, tenantId: 't1', status: 'queued', stage: 'extract', attempt: 0, traceId: api.system.newId(), threadId: id,
         builder: 'heuristic', provider: 'dry', policy: { mode: 'auto' }, request: { ...flux, callbackUrl: `http://127.0.0.1:${port}/hooks` },
       },
-      { type: 'run.created', actor: 'test' },
+      { type: 'run.created', actor: 'test', data: {} },
     );
-    const [event] = await api.system.runs.listEvents(id);
-    const job = { data: { runId: id, eventId: String(event!.id) } } as Job<WebhookJobData>;
-    const failure = processWebhookJob(api.system, job);
+    const [event] = await api.system.store.events(id);
+    const failure = deliverWebhook(api.system, { runId: id, eventId: String(event!.id) });
     await expect(failure).rejects.toBeInstanceOf(UnrecoverableError);
     await expect(failure).rejects.toThrow('callbackUrl points at a loopback address (127.0.0.1)');
     expect(received).toEqual([]);

@@ -3,7 +3,7 @@
  * fallback poll could have done it), only its own run wakes it, and unsubscribing stops the wakes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventHub, EVENT_POLL_MS, FALLBACK_POLL_MS, type EventHub } from '../../src/services/event-hub.ts';
+import { createEventHub, EVENT_POLL_MS, FALLBACK_POLL_MS, type EventHub } from '../../src/db/event-hub.ts';
 import { registerExamples, submit } from '../support/pipeline.ts';
 import { createTestSystem, type TestSystem } from '../support/test-system.ts';
 
@@ -49,7 +49,7 @@ describe('event hub', () => {
     expect(await nextWake(otherWakes, 0, FALLBACK_POLL_MS / 2)).toBeDefined();
 
     const before = Date.now();
-    await system.runs.appendEvent(watched, { type: 'run.requeued', actor: 'test', data: {} });
+    await system.store.appendEvent(watched, { type: 'run.requeued', actor: 'test', data: {} });
     const woke = await nextWake(wakes, before, FALLBACK_POLL_MS / 2);
     expect(woke).toBeDefined();
     // Far sooner than the fallback poll: the hub noticed the event (a generous bound, not a benchmark).
@@ -60,7 +60,7 @@ describe('event hub', () => {
     unsubscribe();
     unsubscribeOther();
     const afterUnsubscribe = Date.now();
-    await system.runs.appendEvent(watched, { type: 'run.requeued', actor: 'test', data: {} });
+    await system.store.appendEvent(watched, { type: 'run.requeued', actor: 'test', data: {} });
     await new Promise((resolve) => setTimeout(resolve, EVENT_POLL_MS * 3));
     expect(wakes.filter((at) => at > afterUnsubscribe)).toEqual([]);
   });

@@ -9,7 +9,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/db/schema/index.ts';
-import { ROLE_PERMISSIONS, type Permission } from '../../src/services/api-keys.ts';
+import { ROLE_PERMISSIONS, type Permission } from '../../src/auth/api-keys.ts';
 import { assertContract } from '../../src/schema/contracts.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
 import {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { decide } from '../../src/services/decision-service.ts';
+import { decide } from '../../src/review/decide.ts';
 import { startOpenAiSim, type OpenAiSim } from '../../src/sim/index.ts';
 import { startStageWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { jobsInRedis, registerExamples, settle, submit, TENANT } from '../support/pipeline.ts';
@@ -67,7 +67,7 @@ describe('an LLM that fails parks the run for a person, with the reason', () => 
     expect(run.pendingReview?.question).toMatch(reason);
     expect(run.pendingReview?.issues).toContainEqual(expect.objectContaining({ code: 'builder_error', message: expect.stringMatching(reason) }));
     expect(await jobsInRedis(system, run.id)).toBe(0);
-    expect(await system.executions.listForRun(run.id)).toHaveLength(0);
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(0);
   });
 
   it('a retry once the LLM is healthy builds again and executes exactly once', async () => {
@@ -78,7 +78,7 @@ describe('an LLM that fails parks the run for a person, with the reason', () => 
     await decide(system, { runId: run.id, tenantId: TENANT, actor: reviewer, body: { reviewId: run.pendingReview!.reviewId, action: 'retry' } });
     const done = await settle(system, run.id, ['completed', 'failed', 'cancelled']);
     expect(done).toMatchObject({ status: 'completed', candidate: { builder: 'openai', payload: { prompt: 'a heron' } } });
-    expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
   });
 });
 

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expiryBucket, expiryJobId } from '../../src/queue/queues.ts';
-import { submitRun } from '../../src/services/intake.ts';
+import { submitRun } from '../../src/intake/submit-run.ts';
 import { extractModelSchema, extractionCacheKey } from '../../src/stages/schema-extractor/index.ts';
-import { decide } from '../../src/services/decision-service.ts';
+import { decide } from '../../src/review/decide.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { exampleModel, jobsInRedis, registerExamples, settle, submit, TENANT } from '../support/pipeline.ts';
 import { createTestSystem, type TestSystem } from '../support/test-system.ts';
@@ -40,10 +40,10 @@ describe('a request that can run', () => {
     expect((run.result?.output as { input: unknown }).input).toEqual(payload);
     expect(JSON.stringify(payload)).not.toContain('gateau');
 
-    const events = await system.runs.listEvents(run.id);
+    const events = await system.store.events(run.id);
     expect(events.map((e) => e.type)).toEqual(['run.created', 'stage.completed', 'stage.completed', 'stage.completed', 'stage.completed', 'run.completed']);
     expect(events.every((e) => e.traceId === run.traceId && e.threadId === run.threadId)).toBe(true);
-    expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
     expect(await jobsInRedis(system, run.id)).toBe(0);
   });
 
@@ -145,7 +145,7 @@ describe('a request that parks', () => {
     expect((done.result?.output as { input: Record<string, unknown> }).input.image).toBe('https://cdn.test/me.jpg');
     expect(done.candidate?.provenance.image?.source).toBe('human_edit');
 
-    const decisions = await system.decisions.listForRun(run.id);
+    const decisions = await system.store.decisions(run.id);
     expect(decisions).toHaveLength(1);
     expect(decisions[0]).toMatchObject({ actor: 'reviewer:alice', action: 'edit', reviewId: review.reviewId, override: false });
     expect(decisions[0]?.edits).toEqual({ image: 'https://cdn.test/me.jpg' });
@@ -157,15 +157,15 @@ describe('a request that parks', () => {
     await decide(system, { runId: run.id, tenantId: TENANT, actor: reviewer, body: { reviewId: run.pendingReview!.reviewId, action: 'approve' } });
     const done = await settle(system, run.id, ['completed']);
     expect(done.approvedPayloadHash).toBe(run.pendingReview!.payloadHash);
-    expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
   });
 
   it('reject cancels the run with the reason', async () => {
     const run = await settle(system, (await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a fox', policy: 'require_human' })).id);
     await decide(system, { runId: run.id, tenantId: TENANT, actor: reviewer, body: { reviewId: run.pendingReview!.reviewId, action: 'reject', reason: 'not today' } });
-    const done = await system.runs.get(run.id);
+    const done = await system.store.get(run.id);
     expect(done).toMatchObject({ status: 'cancelled', error: { code: 'REJECTED', message: 'not today' }, pendingReview: null });
-    expect(await system.executions.listForRun(run.id)).toHaveLength(0);
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(0);
   });
 
   it('of 20 concurrent decisions on one review, exactly one lands', async () => {
@@ -178,17 +178,17 @@ describe('a request that parks', () => {
     for (const outcome of outcomes.filter((o) => o.status === 'rejected')) {
       expect(['DECISION_CONFLICT', 'RUN_STATE_CONFLICT']).toContain((outcome as PromiseRejectedResult).reason.code);
     }
-    expect(await system.decisions.listForRun(run.id)).toHaveLength(1);
+    expect(await system.store.decisions(run.id)).toHaveLength(1);
     await settle(system, run.id, ['completed']);
-    expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
   });
 });
 
 describe('bad input', () => {
   const notStored = async (request: Record<string, unknown>) => {
-    const before = await system.runs.listByStatus(['queued', 'failed'], { tenantId: TENANT, limit: 1000 });
+    const before = await system.store.list({ kind: 'recent', statuses: ['queued', 'failed'], tenantId: TENANT, limit: 1000 });
     const refused = await submitRun(system, { tenantId: TENANT, actor: 'test', request }).then(() => undefined, (error: unknown) => error);
-    expect(await system.runs.listByStatus(['queued', 'failed'], { tenantId: TENANT, limit: 1000 })).toHaveLength(before.length);
+    expect(await system.store.list({ kind: 'recent', statuses: ['queued', 'failed'], tenantId: TENANT, limit: 1000 })).toHaveLength(before.length);
     return refused;
   };
 
@@ -222,9 +222,9 @@ describe('bad input', () => {
     // Stored without intake's checks: what a worker does when the catalog lost the model after intake.
     [{ model: 'nobody/nothing', prompt: 'x' }, 'MODEL_NOT_FOUND', 'model'],
   ])('%j fails the run in the worker with %s naming the field', async (request, code, field) => {
-    const { run: stored } = await system.runs.insert(
+    const { run: stored } = await system.store.insert(
       { id: system.newId(), tenantId: TENANT, status: 'queued', stage: 'extract', attempt: 0, traceId: system.newId(), threadId: 'th', model: request.model, builder: 'heuristic', provider: 'dry', policy: { mode: 'auto' }, request },
-      { type: 'run.created', actor: 'test' },
+      { type: 'run.created', actor: 'test', data: {} },
     );
     await system.queues.enqueueStage({ runId: stored.id, stage: 'extract', attempt: 0 });
     const run = await settle(system, stored.id, ['failed']);
@@ -253,7 +253,7 @@ describe('listing runs', () => {
     const newer = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'second of two', policy: 'require_human' });
     await settle(system, older.id, ['awaiting_human']);
     await settle(system, newer.id, ['awaiting_human']);
-    const listed = await system.runs.listByStatus(['awaiting_human'], { tenantId: TENANT, limit: 1000 });
+    const listed = await system.store.list({ kind: 'recent', statuses: ['awaiting_human'], tenantId: TENANT, limit: 1000 });
     expect(listed[0]?.id).toBe(newer.id);
     expect(listed.map((run) => run.id).filter((id) => id === older.id || id === newer.id)).toEqual([newer.id, older.id]);
   });
@@ -276,6 +276,6 @@ describe('idempotent enqueue', () => {
     expect(other.created).toBe(true);
     expect(other.run.id).not.toBe(first.run.id);
     await settle(system, first.run.id, ['completed']);
-    expect(await system.executions.listForRun(first.run.id)).toHaveLength(1);
+    expect(await system.store.ledger.listForRun(first.run.id)).toHaveLength(1);
   });
 });

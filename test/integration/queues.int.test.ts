@@ -4,8 +4,8 @@
  */
 import { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STAGE_NAMES } from '../../src/pipeline.ts';
-import { redisOptionsFromUrl, STAGE_QUEUE_NAMES, stageJobId } from '../../src/queue/queues.ts';
+import { STAGE_NAMES } from '../../src/engine/stages.ts';
+import { redisOptionsFromUrl, stageJobId, stageQueueName } from '../../src/queue/queues.ts';
 import { startWorkers } from '../../workers/start-workers.ts';
 import { registerExamples, settle, submit } from '../support/pipeline.ts';
 import { createTestSystem, eventually, type TestSystem } from '../support/test-system.ts';
@@ -22,7 +22,7 @@ describe('stage queues', () => {
   it('one queue per stage, in pipeline order, under the configured prefix', () => {
     expect(Object.keys(system.queues.stages)).toEqual([...STAGE_NAMES]);
     for (const stage of STAGE_NAMES) {
-      expect(system.queues.stages[stage].name).toBe(STAGE_QUEUE_NAMES[stage]);
+      expect(system.queues.stages[stage].name).toBe(stageQueueName(stage));
       expect(system.queues.stages[stage].opts.prefix).toBe(system.config.queuePrefix);
     }
   });
@@ -61,7 +61,7 @@ describe('a worker that dies mid-stage', () => {
     // a goodbye (force-closed: no lock renewal, no failure recorded), as a killed process would. The jobs
     // the tests above left waiting go first, so that the job it takes is this run's.
     await system.queues.stages.extract.drain();
-    const doomed = new Worker(STAGE_QUEUE_NAMES.extract, () => new Promise(() => undefined), {
+    const doomed = new Worker(stageQueueName('extract'), () => new Promise(() => undefined), {
       connection: redisOptionsFromUrl(system.config.redisUrl),
       prefix: system.config.queuePrefix,
       lockDuration: 1000,
@@ -80,8 +80,8 @@ describe('a worker that dies mid-stage', () => {
       const done = await settle(system, run.id, ['completed', 'failed'], 30_000);
       expect(done.status).toBe('completed');
       expect(stalled).toEqual([jobId]);
-      expect(await system.executions.listForRun(run.id)).toHaveLength(1);
-      const events = await system.runs.listEvents(run.id);
+      expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
+      const events = await system.store.events(run.id);
       expect(events.filter((event) => event.type === 'run.completed')).toHaveLength(1);
     } finally {
       await workers.close();

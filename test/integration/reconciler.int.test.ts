@@ -1,7 +1,7 @@
 /** The reconciler on real Redis and PostgreSQL: work lost from Redis comes back, exactly once. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expiryBucket, expiryJobId } from '../../src/queue/queues.ts';
-import { reconcile } from '../../src/services/reconciler.ts';
+import { reconcile } from '../../src/engine/reconciler.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { registerExamples, settle, submit } from '../support/pipeline.ts';
 import { createTestSystem, deleteRedisPrefix, type TestSystem } from '../support/test-system.ts';
@@ -25,23 +25,23 @@ const request = { model: 'black-forest-labs/flux-schnell', prompt: 'a sailing bo
 describe('reconcile', () => {
   it('leaves runs whose job is still in Redis alone', async () => {
     const run = await submit(system, request);
-    expect(await reconcile(system, { graceMs: 0 })).toMatchObject({ requeued: 0 });
-    expect((await system.runs.get(run.id))?.attempt).toBe(0);
+    expect(await reconcile(system, system.queues, { graceMs: 0 })).toMatchObject({ requeued: 0 });
+    expect((await system.store.get(run.id))?.attempt).toBe(0);
   });
 
   it('after Redis lost its data, requeues every in-flight run once, even with two reconcilers at the same time', async () => {
     const runs = await Promise.all(Array.from({ length: 5 }, () => submit(system, request)));
     await deleteRedisPrefix(system.config.queuePrefix);
-    const [a, b] = await Promise.all([reconcile(system, { graceMs: 0 }), reconcile(system, { graceMs: 0 })]);
+    const [a, b] = await Promise.all([reconcile(system, system.queues, { graceMs: 0 }), reconcile(system, system.queues, { graceMs: 0 })]);
     expect(a.requeued + b.requeued).toBe(5);
 
     workers = startWorkers(system);
     for (const run of runs) {
       const done = await settle(system, run.id, ['completed']);
-      const types = (await system.runs.listEvents(run.id)).map((e) => e.type);
+      const types = (await system.store.events(run.id)).map((e) => e.type);
       expect(types.filter((t) => t === 'run.requeued')).toHaveLength(1);
       expect(done.status).toBe('completed');
-      expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+      expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
     }
     expect(system.logs.filter((l) => l.event === 'RUN_REQUEUED')).toHaveLength(5);
   });
@@ -54,7 +54,7 @@ describe('reconcile', () => {
     const bucketJob = expiryJobId(expiryBucket(parked.reviewExpiresAt!));
     expect(await system.queues.expiry.getJobState(bucketJob)).toBe('unknown');
 
-    expect(await reconcile(system, { graceMs: 0 })).toMatchObject({ expiriesRestored: 1, requeued: 0 });
+    expect(await reconcile(system, system.queues, { graceMs: 0 })).toMatchObject({ expiriesRestored: 1, requeued: 0 });
     workers = startWorkers(system);
     expect((await settle(system, parked.id, ['expired'], 15_000)).error?.code).toBe('REVIEW_EXPIRED');
   });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReplicateProvider, type ReplicateProvider } from '../../src/adapters/replicate/replicate-provider.ts';
 import { handleReplicateWebhook, type WebhookDelivery } from '../../src/adapters/replicate/webhook-waiters.ts';
 import type { ExecutionHandle, ExecutionRequest } from '../../src/ports.ts';
-import { decide } from '../../src/services/decision-service.ts';
+import { decide } from '../../src/review/decide.ts';
 import { startReplicateSim, type ReplicateSim } from '../../src/sim/index.ts';
 import { executeOnce, isNotStartedError } from '../../src/stages/executor.ts';
 import { startStageWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
@@ -49,7 +49,7 @@ describe('executing on Replicate', () => {
     const created = createdWith('a copper kettle');
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ version: FLUX_VERSION, input: run.candidate?.payload });
-    expect(await system.executions.listForRun(run.id)).toEqual([expect.objectContaining({ status: 'succeeded', provider: 'replicate', predictionId: created[0]?.id })]);
+    expect(await system.store.ledger.listForRun(run.id)).toEqual([expect.objectContaining({ status: 'succeeded', provider: 'replicate', predictionId: created[0]?.id })]);
     expect(replicate.requests.every((request) => request.token === TOKEN)).toBe(true);
   });
 
@@ -75,7 +75,7 @@ describe('executing on Replicate', () => {
     const run = await settle(system, (await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a throttled owl' })).id);
     expect(run.status).toBe('completed');
     expect(createdWith('a throttled owl')).toHaveLength(1);
-    expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
     expect(system.logs.some((line) => line.event === 'STAGE_RETRY' && line.runId === run.id && String(line.reason).includes('429'))).toBe(true);
   });
 
@@ -117,7 +117,7 @@ describe('response review with real prediction output', () => {
     expect(run.pendingReview).toMatchObject({ checkpoint: 'response_review', reason: 'response_review', output: run.result?.output });
     expect(run.result?.output).toEqual([expect.stringContaining('/files/')]);
     await decide(system, { runId: run.id, tenantId: TENANT, actor: reviewer, body: { reviewId: run.pendingReview!.reviewId, action: 'approve' } });
-    const done = await system.runs.get(run.id);
+    const done = await system.store.get(run.id);
     expect(done).toMatchObject({ status: 'completed', result: { provider: 'replicate', output: run.result?.output } });
     expect(createdWith('a reviewed lantern')).toHaveLength(1);
   });
@@ -131,9 +131,9 @@ describe('response review with real prediction output', () => {
     expect(again.pendingReview?.checkpoint).toBe('response_review');
     expect(again.result?.output).not.toEqual(run.result?.output);
     await decide(system, { runId: run.id, tenantId: TENANT, actor: reviewer, body: { reviewId: again.pendingReview!.reviewId, action: 'approve' } });
-    expect((await system.runs.get(run.id))?.status).toBe('completed');
+    expect((await system.store.get(run.id))?.status).toBe('completed');
     expect(createdWith('a twice-run lantern')).toHaveLength(2);
-    expect((await system.executions.listForRun(run.id)).map((row) => row.step)).toEqual(['execute:1', 'execute:2']);
+    expect((await system.store.ledger.listForRun(run.id)).map((row) => row.step)).toEqual(['execute:1', 'execute:2']);
   });
 });
 
@@ -141,12 +141,12 @@ describe('the ledger and the provider together (exactly once)', () => {
   it('connection refused before anything was created releases the step; the next attempt starts afresh', async () => {
     const { run, request } = await parkedRun('a refused crane');
     const dead = createReplicateProvider(providerConfig({ baseUrl: `http://127.0.0.1:${await closedPort()}/v1` }));
-    const failure = await executeOnce({ request, payloadHash: 'h', provider: dead, ledger: system.executions }).catch((error: unknown) => error);
+    const failure = await executeOnce({ request, payloadHash: 'h', provider: dead, ledger: system.store.ledger }).catch((error: unknown) => error);
     expect(isNotStartedError(failure)).toBe(true);
     expect(failure).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', retryable: true, message: expect.stringMatching(/ECONNREFUSED/) });
-    expect(await system.executions.get(run.id, request.step)).toBeUndefined();
+    expect(await system.store.ledger.get(run.id, request.step)).toBeUndefined();
     const live = createReplicateProvider(providerConfig());
-    expect(await executeOnce({ request, payloadHash: 'h', provider: live, ledger: system.executions })).toMatchObject({ kind: 'executed', result: { status: 'succeeded' } });
+    expect(await executeOnce({ request, payloadHash: 'h', provider: live, ledger: system.store.ledger })).toMatchObject({ kind: 'executed', result: { status: 'succeeded' } });
     expect(createdWith('a refused crane')).toHaveLength(1);
   });
 
@@ -154,9 +154,9 @@ describe('the ledger and the provider together (exactly once)', () => {
     const { run, request } = await parkedRun('a maybe-created crane');
     const provider = createReplicateProvider(providerConfig());
     replicate.failNextCreates(1, 500);
-    await expect(executeOnce({ request, payloadHash: 'h', provider, ledger: system.executions })).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
-    expect(await system.executions.get(run.id, request.step)).toMatchObject({ status: 'started', predictionId: null });
-    expect(await executeOnce({ request, payloadHash: 'h', provider, ledger: system.executions })).toEqual({ kind: 'uncertain', predictionId: null });
+    await expect(executeOnce({ request, payloadHash: 'h', provider, ledger: system.store.ledger })).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    expect(await system.store.ledger.get(run.id, request.step)).toMatchObject({ status: 'started', predictionId: null });
+    expect(await executeOnce({ request, payloadHash: 'h', provider, ledger: system.store.ledger })).toEqual({ kind: 'uncertain', predictionId: null });
     expect(createdWith('a maybe-created crane')).toHaveLength(0);
   });
 
@@ -164,8 +164,8 @@ describe('the ledger and the provider together (exactly once)', () => {
     const { request } = await parkedRun('a resumed crane');
     const provider = createReplicateProvider(providerConfig());
     const dying: ReplicateProvider = { ...provider, execute: (req, onStarted) => provider.execute(req, async (handle) => { await onStarted(handle); throw new Error('worker died'); }) };
-    await expect(executeOnce({ request, payloadHash: 'h', provider: dying, ledger: system.executions })).rejects.toThrow('worker died');
-    const resumed = await executeOnce({ request, payloadHash: 'h', provider, ledger: system.executions });
+    await expect(executeOnce({ request, payloadHash: 'h', provider: dying, ledger: system.store.ledger })).rejects.toThrow('worker died');
+    const resumed = await executeOnce({ request, payloadHash: 'h', provider, ledger: system.store.ledger });
     expect(resumed).toMatchObject({ kind: 'resumed', result: { status: 'succeeded', predictionId: createdWith('a resumed crane')[0]?.id } });
     expect(createdWith('a resumed crane')).toHaveLength(1);
   });
@@ -229,7 +229,7 @@ async function parkedRun(prompt: string) {
 
 async function settleNewReview(runId: string, oldReviewId: string) {
   for (let i = 0; i < 400; i += 1) {
-    const run = await system.runs.get(runId);
+    const run = await system.store.get(runId);
     if (run && run.status === 'awaiting_human' && run.pendingReview?.reviewId !== oldReviewId) return run;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -7,6 +7,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveRun, type MoveSpec } from '../../src/db/run-moves.ts';
 import type { RunRow } from '../../src/db/schema/index.ts';
+import { stageNamed } from '../../src/engine/stages.ts';
+import { openVisit } from '../../src/engine/visit.ts';
 import { registerExamples, submit } from '../support/pipeline.ts';
 import { createTestSystem, type TestSystem } from '../support/test-system.ts';
 
@@ -20,7 +22,7 @@ afterAll(async () => system.dispose());
 
 async function claimedExtract(): Promise<RunRow> {
   const submitted = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a lighthouse, seed=7' });
-  const run = await system.runs.claimStage({ runId: submitted.id, stage: 'extract', attempt: submitted.attempt, status: 'extracting' });
+  const run = await openVisit(system, stageNamed('extract'), { runId: submitted.id, attempt: submitted.attempt });
   if (!run) throw new Error('extract visit not claimed');
   return run;
 }
@@ -50,7 +52,7 @@ function extractToAssemble(run: RunRow, base?: RunRow): MoveSpec {
 describe('an inserted run (insertRun returns only the columns it did not send)', () => {
   it('is the row a read returns, defaults included', async () => {
     const submitted = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a harbour', userId: 'u-1', requestKey: 'k-1' });
-    expect(submitted).toEqual(await system.runs.get(submitted.id));
+    expect(submitted).toEqual(await system.store.get(submitted.id));
     expect(submitted).toMatchObject({ status: 'queued', attempt: 0, executionSeq: 1, issues: [], reviewEdits: {}, candidate: null, userId: 'u-1' });
   });
 });
@@ -60,7 +62,7 @@ describe('a move given the row of its visit (MoveSpec.base)', () => {
     const run = await claimedExtract();
     const moved = await moveRun(system.database.pool, extractToAssemble(run, run));
     expect(moved?.eventId).not.toBeNull();
-    const read = await system.runs.get(run.id);
+    const read = await system.store.get(run.id);
     expect(moved?.run).toEqual(read);
     expect(read).toMatchObject({ status: 'assembling', attempt: run.attempt + 1, bundle: { at: '2026-01-02T03:04:05.000Z', nested: { a: [1, 'x', null] } } });
     expect(read?.bundle).not.toHaveProperty('gone');
@@ -81,19 +83,19 @@ describe('a move that records an execution (MoveSpec.ledger)', () => {
     const run = await claimedExtract();
     const stale = await moveRun(system.database.pool, { ...extractToAssemble(run), guard: { stage: 'extract', attempt: run.attempt + 1 }, ledger: record });
     expect(stale).toBeUndefined();
-    expect(await system.executions.listForRun(run.id)).toHaveLength(0);
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(0);
     const moved = await moveRun(system.database.pool, { ...extractToAssemble(run, run), ledger: record });
     expect(moved?.run.status).toBe('assembling');
-    expect(await system.executions.listForRun(run.id)).toMatchObject([{ step: 'execute:1', status: 'succeeded', result: record.result }]);
+    expect(await system.store.ledger.listForRun(run.id)).toMatchObject([{ step: 'execute:1', status: 'succeeded', result: record.result }]);
   });
 
   it('leaves the run where it is when the step is recorded already', async () => {
     const run = await claimedExtract();
-    await system.executions.begin({ runId: run.id, step: record.step, provider: record.provider, payloadHash: record.payloadHash });
-    await system.executions.finish(run.id, record.step, { ...record.result, output: 'first' });
+    await system.store.ledger.begin({ runId: run.id, step: record.step, provider: record.provider, payloadHash: record.payloadHash });
+    await system.store.ledger.finish(run.id, record.step, { ...record.result, output: 'first' });
     expect(await moveRun(system.database.pool, { ...extractToAssemble(run, run), ledger: record })).toBeUndefined();
-    expect((await system.runs.get(run.id))?.status).toBe('extracting');
-    expect(await system.executions.listForRun(run.id)).toMatchObject([{ result: { output: 'first' } }]);
+    expect((await system.store.get(run.id))?.status).toBe('extracting');
+    expect(await system.store.ledger.listForRun(run.id)).toMatchObject([{ result: { output: 'first' } }]);
   });
 });
 

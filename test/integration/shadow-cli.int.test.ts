@@ -5,9 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listRunShadowReports } from '../../src/db/shadow-reports-repository.ts';
-import { registerModel } from '../../src/services/model-catalog.ts';
-import { shadowSettingsOf } from '../../src/shadow/trigger.ts';
+import { registerModel } from '../../src/catalog/model-catalog.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { settle, submit } from '../support/pipeline.ts';
 import { CANARY, CANARY_MODEL_REF, PROMPT_ONLY, shadowCanaryModel } from '../support/shadow-canary.ts';
@@ -26,7 +24,7 @@ beforeAll(async () => {
   await registerModel(system, { tenantId: '*', source: shadowCanaryModel() });
   const shadowed = await submit(system, { model: CANARY_MODEL_REF, ...PROMPT_ONLY, shadow: true });
   await settle(system, shadowed.id, ['completed']);
-  await eventually(async () => (await listRunShadowReports(system.database.db, shadowed.id))[0], 15_000, 'the shadow report');
+  await eventually(async () => (await system.shadowReports.listForRun(shadowed.id))[0], 15_000, 'the shadow report');
 });
 
 afterAll(async () => {
@@ -77,7 +75,7 @@ describe('vetted shadow enable and settings', () => {
     const enabled = await vetted(['shadow', 'enable', '--tenant', 'acme', '--model', 'acme/img', '--rate', '0.25']);
     expect(enabled.code, enabled.stderr).toBe(0);
     expect(enabled.stdout).toContain('shadow rate for tenant acme, model acme/img is now 0.25');
-    expect(await shadowSettingsOf(system).list('acme')).toEqual([expect.objectContaining({ model: 'acme/img', sampleRate: 0.25 })]);
+    expect(await system.shadowSettings.list('acme')).toEqual([expect.objectContaining({ model: 'acme/img', sampleRate: 0.25 })]);
     expect((await vetted(['shadow', 'enable', '--tenant', 'acme', '--rate', '1'])).code).toBe(0);
     const listed = await vetted(['shadow', 'settings', '--tenant', 'acme']);
     expect(listed.stdout).toMatch(/acme\s+\(every model\)\s+1/);

@@ -6,13 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { runs, type RunRow, type ShadowReportRow } from '../../src/db/schema/index.ts';
-import { findShadowReport, listRunShadowReports } from '../../src/db/shadow-reports-repository.ts';
-import { registerModel } from '../../src/services/model-catalog.ts';
+import { registerModel } from '../../src/catalog/model-catalog.ts';
 import { createLegacyV2Builder } from '../../src/shadow/legacy-v2-builder.ts';
 import { keepBuiltRow, takeBuiltRow } from '../../src/shadow/built-rows.ts';
-import { shadowSettingsOf, triggerShadow } from '../../src/shadow/trigger.ts';
+import { triggerShadow } from '../../src/shadow/trigger.ts';
 import type { System } from '../../src/system.ts';
-import { shadowRun } from '../../workers/shadow-processor.ts';
+import { shadowRun } from '../../src/shadow/shadow-run.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
 import { settle, submit } from '../support/pipeline.ts';
 import { CANARY_MODEL_REF, CANARY_VALUES, PROMPT_ONLY, PROMPT_ONLY_LEAKS, PROMPT_ONLY_V2, PROMPT_ONLY_V3, shadowCanaryModel } from '../support/shadow-canary.ts';
@@ -33,7 +32,7 @@ afterAll(async () => {
 });
 
 async function reportOf(system: System, runId: string): Promise<ShadowReportRow> {
-  return eventually(async () => (await listRunShadowReports(system.database.db, runId))[0], 15_000, `the shadow report of ${runId}`);
+  return eventually(async () => (await system.shadowReports.listForRun(runId))[0], 15_000, `the shadow report of ${runId}`);
 }
 
 describe('a shadowed run (seed 002 canaries, through the queues)', () => {
@@ -53,7 +52,7 @@ describe('a shadowed run (seed 002 canaries, through the queues)', () => {
     const { run, report } = shadowed;
     expect(run.status).toBe('completed');
     expect(run.candidate?.payload).toEqual(report.v3Payload);
-    const events = await api.system.runs.listEvents(run.id);
+    const events = await api.system.store.events(run.id);
     expect(events.map((e) => e.type)).not.toContain('run.failed');
     const text = JSON.stringify({ candidate: run.candidate, result: run.result, events: events.map((e) => e.data) });
     for (const canary of CANARY_VALUES) expect(text).not.toContain(String(canary));
@@ -62,12 +61,12 @@ describe('a shadowed run (seed 002 canaries, through the queues)', () => {
 
 describe('sampling', () => {
   it("shadows a tenant's runs at its rate, and a request's shadow: false opts out", async () => {
-    await shadowSettingsOf(api.system).upsert({ tenantId: 't2', sampleRate: 1, updatedBy: 'test' });
+    await api.system.shadowSettings.upsert({ tenantId: 't2', sampleRate: 1, updatedBy: 'test' });
     const optedOut = await submit(api.system, { model: CANARY_MODEL_REF, prompt: 'a quiet bay', shadow: false }, 't2');
     const sampled = await submit(api.system, { model: CANARY_MODEL_REF, prompt: 'a quiet bay' }, 't2');
     await settle(api.system, optedOut.id, ['completed']);
     expect((await reportOf(api.system, sampled.id)).tenantId).toBe('t2');
-    expect(await listRunShadowReports(api.system.database.db, optedOut.id)).toEqual([]);
+    expect(await api.system.shadowReports.listForRun(optedOut.id)).toEqual([]);
   });
 
   it('does not shadow without a request flag, a setting or a default rate', async () => {
@@ -75,17 +74,17 @@ describe('sampling', () => {
     const marker = await submit(api.system, { model: CANARY_MODEL_REF, prompt: 'a lone gull', shadow: true });
     await settle(api.system, plain.id, ['completed']);
     await reportOf(api.system, marker.id);
-    expect(await listRunShadowReports(api.system.database.db, plain.id)).toEqual([]);
+    expect(await api.system.shadowReports.listForRun(plain.id)).toEqual([]);
   });
 });
 
 describe('failures stay in shadow mode', () => {
   it('a V2 builder that throws gives a failed report with the reason, and the V3 run is untouched', async () => {
     const run = await settle(api.system, (await submit(api.system, { model: CANARY_MODEL_REF, prompt: 'a red kite' })).id, ['completed']);
-    const eventsBefore = await api.system.runs.listEvents(run.id);
+    const eventsBefore = await api.system.store.events(run.id);
     const throwing = createLegacyV2Builder({ name: 'exploding', build: () => Promise.reject(new Error('the LLM hung up')) });
     expect(await shadowRun(api.system, { runId: run.id, attempt: 3 }, { legacyFor: () => throwing })).toBe('reported');
-    expect(await findShadowReport(api.system.database.db, run.id, 3)).toMatchObject({
+    expect(await api.system.shadowReports.find(run.id, 3)).toMatchObject({
       status: 'failed',
       failureReason: 'V2 builder (v2:exploding) failed: the LLM hung up',
       v2Payload: null,
@@ -93,9 +92,9 @@ describe('failures stay in shadow mode', () => {
     });
     // A repeated job's insert finds the report: nothing changes.
     expect(await shadowRun(api.system, { runId: run.id, attempt: 3 })).toBe('duplicate');
-    const after = await api.system.runs.get(run.id);
+    const after = await api.system.store.get(run.id);
     expect(after).toMatchObject({ status: 'completed', updatedAt: run.updatedAt });
-    expect(await api.system.runs.listEvents(run.id)).toHaveLength(eventsBefore.length);
+    expect(await api.system.store.events(run.id)).toHaveLength(eventsBefore.length);
     expect(api.system.logs.some((line) => line.event === 'SHADOW_FAILED' && line.runId === run.id)).toBe(true);
   });
 
@@ -106,12 +105,12 @@ describe('failures stay in shadow mode', () => {
     const counting = createLegacyV2Builder({ ...heuristic, build: (input, options) => ((builds += 1), heuristic.build(input, options)) });
     expect(await shadowRun(api.system, { runId: run.id, attempt: 90 }, { legacyFor: () => counting })).toBe('reported');
     expect(builds).toBe(0);
-    const reused = await findShadowReport(api.system.database.db, run.id, 90);
+    const reused = await api.system.shadowReports.find(run.id, 90);
     await api.system.database.db.update(runs).set({ reviewEdits: { seed: 7 } }).where(eq(runs.id, run.id));
     expect(await shadowRun(api.system, { runId: run.id, attempt: 91 }, { legacyFor: () => counting })).toBe('reported');
     expect(builds).toBe(1);
     // Same bundle and schema, so the rebuilt V2 payload is the one the reuse gave.
-    expect((await findShadowReport(api.system.database.db, run.id, 91))?.v2Payload).toEqual(reused?.v2Payload);
+    expect((await api.system.shadowReports.find(run.id, 91))?.v2Payload).toEqual(reused?.v2Payload);
   });
 
   it("compares the row its build's move returned when that was in this process, and reads the run otherwise", async () => {
@@ -119,11 +118,11 @@ describe('failures stay in shadow mode', () => {
     const candidate = { ...run.candidate!, payload: { ...run.candidate!.payload, prompt: 'as the build left it' } };
     keepBuiltRow(api.system, { ...run, candidate }, 70);
     expect(await shadowRun(api.system, { runId: run.id, attempt: 70 })).toBe('reported');
-    expect((await findShadowReport(api.system.database.db, run.id, 70))?.v3Payload).toMatchObject({ prompt: 'as the build left it' });
+    expect((await api.system.shadowReports.find(run.id, 70))?.v3Payload).toMatchObject({ prompt: 'as the build left it' });
     // Taken once: another job for the same build reads the run (and finds the report written).
     expect(takeBuiltRow(api.system, run.id, 70)).toBeUndefined();
     expect(await shadowRun(api.system, { runId: run.id, attempt: 71 })).toBe('reported');
-    expect((await findShadowReport(api.system.database.db, run.id, 71))?.v3Payload).toEqual(run.candidate?.payload);
+    expect((await api.system.shadowReports.find(run.id, 71))?.v3Payload).toEqual(run.candidate?.payload);
   });
 
   it('a shadow job that cannot be queued is logged, never thrown into the V3 path', async () => {

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunRow } from '../../src/db/schema/index.ts';
 import type { StageName } from '../../src/generated/contracts.ts';
 import { stageJobId } from '../../src/queue/queues.ts';
-import { cancelRun, pauseRun, resumeRun } from '../../src/services/run-control.ts';
-import { processStageJob, type JobResult } from '../../workers/stage-processor.ts';
+import { cancelRun, pauseRun, resumeRun } from '../../src/control/run-control.ts';
+import { processStageJob, type JobResult } from '../../src/engine/processor.ts';
 import { registerExamples, submit } from '../support/pipeline.ts';
 import { createTestSystem, type TestSystem } from '../support/test-system.ts';
 
@@ -39,7 +39,7 @@ async function runUpToExecute(): Promise<RunRow> {
   let run = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a quiet harbour' });
   for (const stage of ['extract', 'assemble', 'build', 'validate'] as const) {
     expect(await runStage(run, stage)).toBe('done');
-    run = (await system.runs.get(run.id))!;
+    run = (await system.store.get(run.id))!;
   }
   expect(run).toMatchObject({ status: 'executing', stage: 'execute' });
   return run;
@@ -49,16 +49,16 @@ describe('stage visits handed over in process', () => {
   it('a run driven stage by stage completes with one execution', async () => {
     const run = await runUpToExecute();
     expect(await runStage(run, 'execute')).toBe('done');
-    expect((await system.runs.get(run.id))?.status).toBe('completed');
-    expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+    expect((await system.store.get(run.id))?.status).toBe('completed');
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
   });
 
   it('a run cancelled after validate is not executed by the execute job that was already queued', async () => {
     const run = await runUpToExecute();
     await cancelRun(system, { runId: run.id, actor: 'operator' });
     expect(await runStage(run, 'execute')).toBe('superseded');
-    expect((await system.runs.get(run.id))?.status).toBe('cancelled');
-    expect(await system.executions.listForRun(run.id)).toHaveLength(0);
+    expect((await system.store.get(run.id))?.status).toBe('cancelled');
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(0);
     expect(system.logs.some((l) => l.event === 'STAGE_STALE_JOB' && l.runId === run.id)).toBe(true);
   });
 
@@ -68,9 +68,9 @@ describe('stage visits handed over in process', () => {
     const resumed = await resumeRun(system, { runId: run.id, actor: 'operator' });
     expect(resumed.attempt).toBeGreaterThan(run.attempt);
     expect(['stale', 'superseded']).toContain(await runStage(run, 'execute'));
-    expect(await system.executions.listForRun(run.id)).toHaveLength(0);
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(0);
     expect(await runStage(resumed, 'execute')).toBe('done');
-    expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
   });
 });
 
@@ -78,7 +78,7 @@ describe('the ledger, guarded by the execute visit', () => {
   it('a dry execution is recorded by the completing move itself, and the ledger row says what the run says', async () => {
     const run = await runUpToExecute();
     expect(await runStage(run, 'execute')).toBe('done');
-    const [completed, [entry]] = await Promise.all([system.runs.get(run.id), system.executions.listForRun(run.id)]);
+    const [completed, [entry]] = await Promise.all([system.store.get(run.id), system.store.ledger.listForRun(run.id)]);
     expect(entry).toMatchObject({ step: 'execute:1', status: 'succeeded', provider: 'dry', result: completed?.result });
     expect(entry?.finishedAt?.getTime()).toBeLessThanOrEqual(completed!.updatedAt.getTime());
   });
@@ -86,8 +86,8 @@ describe('the ledger, guarded by the execute visit', () => {
   it('a step an earlier attempt recorded is reused: the run completes with that outcome, not a new one', async () => {
     const run = await runUpToExecute();
     const recorded = { provider: 'dry', status: 'succeeded' as const, output: 'recorded by an earlier attempt' };
-    await system.executions.begin({ runId: run.id, step: 'execute:1', provider: 'dry', payloadHash: 'h', runAttempt: run.attempt });
-    await system.executions.finish(run.id, 'execute:1', recorded);
+    await system.store.ledger.begin({ runId: run.id, step: 'execute:1', provider: 'dry', payloadHash: 'h', runAttempt: run.attempt });
+    await system.store.ledger.finish(run.id, 'execute:1', recorded);
     const dry = system.adapters.provider('dry');
     const execute = vi.spyOn(dry, 'execute');
     try {
@@ -97,20 +97,20 @@ describe('the ledger, guarded by the execute visit', () => {
     } finally {
       execute.mockRestore();
     }
-    expect(await system.runs.get(run.id)).toMatchObject({ status: 'completed', result: recorded });
-    expect(await system.executions.listForRun(run.id)).toHaveLength(1);
+    expect(await system.store.get(run.id)).toMatchObject({ status: 'completed', result: recorded });
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
   });
 
   it('writes nothing for a visit the run has left, and records the step at the current one', async () => {
     const run = await runUpToExecute();
     const step = { runId: run.id, step: 'execute:1', provider: 'dry', payloadHash: 'h' };
     const result = { provider: 'dry', status: 'succeeded' as const, output: null };
-    expect(await system.executions.begin({ ...step, runAttempt: run.attempt - 1 })).toBeUndefined();
-    expect(await system.executions.begin({ ...step, runAttempt: run.attempt + 1 })).toBeUndefined();
-    expect(await system.executions.listForRun(run.id)).toHaveLength(0);
-    expect(await system.executions.begin({ ...step, runAttempt: run.attempt })).toMatchObject({ fresh: true });
-    await system.executions.finish(run.id, step.step, result);
+    expect(await system.store.ledger.begin({ ...step, runAttempt: run.attempt - 1 })).toBeUndefined();
+    expect(await system.store.ledger.begin({ ...step, runAttempt: run.attempt + 1 })).toBeUndefined();
+    expect(await system.store.ledger.listForRun(run.id)).toHaveLength(0);
+    expect(await system.store.ledger.begin({ ...step, runAttempt: run.attempt })).toMatchObject({ fresh: true });
+    await system.store.ledger.finish(run.id, step.step, result);
     // The step exists now: a later writer gets the first row back, whatever visit it names.
-    expect(await system.executions.begin({ ...step, runAttempt: run.attempt - 1 })).toMatchObject({ fresh: false, row: { status: 'succeeded' } });
+    expect(await system.store.ledger.begin({ ...step, runAttempt: run.attempt - 1 })).toMatchObject({ fresh: false, row: { status: 'succeeded' } });
   });
 });

@@ -2,7 +2,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../api/app.ts';
 import type { Role } from '../../src/db/schema/index.ts';
-import { createApiKey } from '../../src/services/api-keys.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { registerExamples } from './pipeline.ts';
 import { createTestSystem, type TestSystem } from './test-system.ts';
@@ -21,8 +20,7 @@ export async function createApiHarness(env: Record<string, string> = {}): Promis
   const system = await createTestSystem({ VETTED_WEBHOOK_SECRET: 'test-webhook-secret-0123456789', ...env });
   const workers = startWorkers(system);
   await registerExamples(system);
-  const db = system.database.db;
-  const key = async (tenantId: string, role: Role, permissions: 'override'[] = []) => (await createApiKey(db, { tenantId, role, permissions })).key;
+  const key = async (tenantId: string, role: Role, permissions: 'override'[] = []) => (await system.apiKeys.create({ tenantId, role, permissions })).key;
   const keys = {
     submitter: await key('t1', 'submitter'),
     reviewer: await key('t1', 'reviewer'),

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import type { RunRow } from '../../src/db/schema/index.ts';
 import type { RunStatus } from '../../src/generated/contracts.ts';
-import { registerModel } from '../../src/services/model-catalog.ts';
-import { submitRun } from '../../src/services/intake.ts';
+import { registerModel } from '../../src/catalog/model-catalog.ts';
+import { submitRun } from '../../src/intake/submit-run.ts';
 import type { System } from '../../src/system.ts';
 import { eventually } from './test-system.ts';
 
@@ -31,7 +31,7 @@ export async function settle(
   timeoutMs = 20_000,
 ): Promise<RunRow> {
   return eventually(async () => {
-    const run = await system.runs.get(runId);
+    const run = await system.store.get(runId);
     return run && statuses.includes(run.status) ? run : undefined;
   }, timeoutMs, `run ${runId} to reach ${statuses.join('|')}`);
 }

@@ -2,8 +2,8 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { guardedLookup } from '../../src/services/callback-delivery.ts';
-import { assertCallbackUrl, classifyAddress, hostRefusal, resolvedAddressRefusal } from '../../src/services/callback-target.ts';
+import { guardedLookup } from '../../src/delivery/callback-delivery.ts';
+import { assertCallbackUrl, classifyAddress, hostRefusal, resolvedAddressRefusal } from '../../src/delivery/callback-target.ts';
 
 const strict = { allowPrivate: false };
 const lenient = { allowPrivate: true };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseChoice, parseChoiceList, parseInteger, parseModelRef } from '../../src/cli/option-parsers.ts';
 import type { ModelSchema } from '../../src/generated/contracts.ts';
-import { catalogRefs } from '../../src/services/model-catalog.ts';
+import { catalogRefs } from '../../src/catalog/model-catalog.ts';
 
 function refusal(fn: () => unknown): { code?: string; field?: string; message: string } {
   try {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExecutionResult } from '../../src/generated/contracts.ts';
 import type { ExecutionHandle, ExecutionRequest, ModelProvider } from '../../src/ports.ts';
 import { executeOnce, isNotStartedError, ProviderNotStartedError, type ExecutionLedger, type LedgerEntry } from '../../src/stages/executor.ts';
+import { deferringLedger } from '../../src/engine/visit-ledger.ts';
 
 /**
  * An in-memory ledger with the same contract as the executions table. `run.attempt` stands for the run's
@@ -141,24 +142,25 @@ describe('executeOnce', () => {
     expect((await executeOnce({ request, payloadHash: 'h', provider, ledger, runAttempt: 2 })).kind).toBe('executed');
   });
 
-  it('with recordWithMove, a side-effect-free answer comes back unrecorded, for the run move to record', async () => {
+  it("on a visit's first try, a side-effect-free step is left for the run's move to record (deferringLedger)", async () => {
     const ledger = memoryLedger();
+    const deferring = deferringLedger(ledger);
     const { provider, calls } = countingProvider({ sideEffectFree: true });
-    const outcome = await executeOnce({ request, payloadHash: 'h', provider, ledger, runAttempt: 1, recordWithMove: true });
-    expect(outcome).toEqual({
-      kind: 'executed_unrecorded',
-      result: { provider: 'counting', status: 'succeeded', output: 'p1', predictionId: 'p1' },
-      record: { step: 'execute:1', provider: 'counting', payloadHash: 'h', result: { provider: 'counting', status: 'succeeded', output: 'p1', predictionId: 'p1' } },
-    });
+    const outcome = await executeOnce({ request, payloadHash: 'h', provider, ledger: deferring, runAttempt: 1 });
+    const result = { provider: 'counting', status: 'succeeded', output: 'p1', predictionId: 'p1' };
+    expect(outcome).toEqual({ kind: 'executed', result });
+    expect(deferring.deferredRecord()).toEqual({ step: 'execute:1', provider: 'counting', payloadHash: 'h', result });
     expect(calls.execute).toBe(1);
     expect(ledger.rows.size).toBe(0);
   });
 
-  it('recordWithMove does not apply to a provider with side effects: the ledger still goes first', async () => {
+  it('deferring never applies to a provider with side effects: the ledger still goes first', async () => {
     const ledger = memoryLedger();
+    const deferring = deferringLedger(ledger);
     const { provider } = countingProvider({ sideEffectFree: false });
-    expect((await executeOnce({ request, payloadHash: 'h', provider, ledger, recordWithMove: true })).kind).toBe('executed');
+    expect((await executeOnce({ request, payloadHash: 'h', provider, ledger: deferring })).kind).toBe('executed');
     expect(ledger.rows.get('r1/execute:1')?.status).toBe('succeeded');
+    expect(deferring.deferredRecord()).toBeUndefined();
   });
 
   it('a side-effect-free answer for a run that left its visit is dropped, not recorded', async () => {

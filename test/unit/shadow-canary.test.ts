@@ -7,11 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeuristicBuilder } from '../../src/builders/heuristic-builder.ts';
+import { loadConfig } from '../../src/config.ts';
 import { loadReplayModels, parseReplayRequests, type ReplayModel } from '../../src/shadow/replay-corpus.ts';
 import { replayCorpus, summarizeReplay, type ReplayOutcome } from '../../src/shadow/replay.ts';
 import { CANARY, CANARY_VALUES, PROMPT_ONLY, PROMPT_ONLY_LEAKS, PROMPT_ONLY_V2, PROMPT_ONLY_V3, shadowCanaryModel } from '../support/shadow-canary.ts';
 
 const LIMITS = { maxAttachmentBytes: 10 ** 9 };
+const config = loadConfig({ VETTED_MAX_ATTACHMENT_BYTES: String(LIMITS.maxAttachmentBytes) });
 let dir: string;
 let models: ReplayModel[];
 let outcomes: ReplayOutcome[];
@@ -33,7 +35,7 @@ beforeAll(async () => {
   writeFileSync(requestsFile, LINES.map((line) => JSON.stringify(line)).join('\n'));
   models = await loadReplayModels(dir);
   const requests = parseReplayRequests(LINES.map((line) => JSON.stringify(line)).join('\n'), requestsFile, models, LIMITS);
-  outcomes = await replayCorpus({ models, requests, builder: createHeuristicBuilder(), maxAttachmentBytes: LIMITS.maxAttachmentBytes });
+  outcomes = await replayCorpus({ models, requests, builder: createHeuristicBuilder(), config });
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
 import type { ExtraPermission } from '../../db/schema/index.ts';
 import { VettedError } from '../../errors.ts';
-import { createApiKey, listApiKeys, revokeApiKey, ROLES } from '../../services/api-keys.ts';
+import { ROLES } from '../../auth/api-keys.ts';
 import { createSystem } from '../../system.ts';
 import { startApiServer } from '../../../api/server.ts';
 import { startWorkers } from '../../../workers/start-workers.ts';
@@ -55,7 +55,7 @@ export function registerApiCommands(program: Command): void {
         const role = parseChoice('--role', options.role, ROLES);
         await withSystem(async (system) => {
           const permissions: ExtraPermission[] = options.override ? ['override'] : [];
-          const { key, row } = await createApiKey(system.database.db, { tenantId: options.tenant, role, permissions, label: options.label });
+          const { key, row } = await system.apiKeys.create({ tenantId: options.tenant, role, permissions, label: options.label });
           process.stderr.write(`created key ${row.id} for tenant ${row.tenantId} (${row.role}${permissions.length ? ', override' : ''}); it is shown once:\n`);
           console.log(key);
         });
@@ -67,7 +67,7 @@ export function registerApiCommands(program: Command): void {
     .action(
       action(async () => {
         await withSystem(async (system) => {
-          const rows = await listApiKeys(system.database.db);
+          const rows = await system.apiKeys.list();
           if (rows.length === 0) return console.log('No keys. Create one with `vetted keys create --tenant t --role reviewer`.');
           console.table(rows.map((r) => ({ id: r.id, tenant: r.tenantId, role: r.role, permissions: r.permissions.join(','), label: r.label, revoked: r.revokedAt?.toISOString() ?? '' })));
         });
@@ -79,7 +79,7 @@ export function registerApiCommands(program: Command): void {
     .action(
       action(async (id: string) => {
         await withSystem(async (system) => {
-          if (!(await revokeApiKey(system.database.db, id))) throw new VettedError('INVALID_REQUEST', `No key ${id}`, { field: 'id' });
+          if (!(await system.apiKeys.revoke(id))) throw new VettedError('INVALID_REQUEST', `No key ${id}`, { field: 'id' });
           console.log(`revoked ${id}`);
         });
       }),

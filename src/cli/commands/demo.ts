@@ -9,8 +9,7 @@ import type { Command } from 'commander';
 import { commandEnv, loadConfig, type Config } from '../../config.ts';
 import { redactUrlPassword } from '../../db/client.ts';
 import { isTerminal } from '../../run-states.ts';
-import { createApiKey } from '../../services/api-keys.ts';
-import { registerModel } from '../../services/model-catalog.ts';
+import { registerModel } from '../../catalog/model-catalog.ts';
 import { startSimServers, type SimServers } from '../../sim/index.ts';
 import { createSystem, type System } from '../../system.ts';
 import { startApiServer } from '../../../api/server.ts';
@@ -58,8 +57,8 @@ async function runDemoWith(config: Config, sims: SimServers | undefined): Promis
   const api = await startApiServer(system, { port: 0, host: '127.0.0.1' });
   try {
     console.log(`  API ${api.url} (OpenAPI at ${api.url}/openapi.json)\n`);
-    const submitter = createApiClient(api.url, (await createApiKey(system.database.db, { tenantId: TENANT, role: 'submitter', label: 'demo app' })).key);
-    const reviewer = createApiClient(api.url, (await createApiKey(system.database.db, { tenantId: TENANT, role: 'reviewer', label: 'demo reviewer' })).key);
+    const submitter = createApiClient(api.url, (await system.apiKeys.create({ tenantId: TENANT, role: 'submitter', label: 'demo app' })).key);
+    const reviewer = createApiClient(api.url, (await system.apiKeys.create({ tenantId: TENANT, role: 'reviewer', label: 'demo reviewer' })).key);
     await registerDemoModels(system);
     const runs = await submitDemoRequests(submitter);
     const progress = createProgressTracker(submitter, runs);

@@ -1,14 +1,13 @@
-/** `vetted dry-run` and `vetted extract`: the pipeline in process, no Redis, no database. */
+/** `vetted dry-run` and `vetted extract`: the pipeline in process (the same stage table), no Redis, no database. */
 import type { Command } from 'commander';
 import { strictReport } from '../../adapters/openai/strict-schema.ts';
 import { createAdapterRegistry } from '../../adapters/registry.ts';
 import { loadConfig } from '../../config.ts';
 import { isVettedError } from '../../errors.ts';
-import { dryRun } from '../../services/dry-run.ts';
+import { dryRun } from '../../preview/dry-run.ts';
 import { extractModelSchema } from '../../stages/schema-extractor/index.ts';
 import { action } from '../action.ts';
 import { inFile, printJson, readJsonFile } from '../io.ts';
-import { isPlainObject } from '../../stages/example-quarantine.ts';
 
 export function registerDryRunCommands(program: Command): void {
   program
@@ -23,16 +22,13 @@ export function registerDryRunCommands(program: Command): void {
         const modelSource = await readJsonFile(options.model, 'model file');
         const request = await readJsonFile(options.request, 'request file');
         // As the worker does: --builder, else the request's own `builder`, else the configured default.
-        const requested = isPlainObject(request) && typeof request.builder === 'string' ? request.builder : undefined;
-        const builder = createAdapterRegistry(config).builder(options.builder ?? requested ?? config.defaults.builder);
-        const result = await dryRun({ modelSource, request, builder, config }).catch((error: unknown) => {
+        const result = await dryRun({ modelSource, request, builder: options.builder, config, adapters: createAdapterRegistry(config) }).catch((error: unknown) => {
           // Extraction errors are about the model file; everything else is about the request.
           const fromModel = isVettedError(error) && (error.code === 'MODEL_SOURCE_INVALID' || error.code === 'SCHEMA_UNSUPPORTED');
           throw fromModel ? inFile(options.model, 'model file', error) : inFile(options.request, 'request file', error);
         });
         // Why it would park, when it would: the reason and question a reviewer would be given.
-        const { gate, ...printed } = result;
-        printJson(gate.action === 'park' ? { ...printed, review: { reason: gate.reason, checkpoint: gate.checkpoint, question: gate.question } } : printed);
+        printJson(result);
       }),
     );
 

@@ -1,7 +1,7 @@
 /** `vetted models`: the catalog that `"model": "owner/name"` references resolve against. */
 import type { Command } from 'commander';
-import { SHARED_TENANT } from '../../db/models-repository.ts';
-import { registerModel } from '../../services/model-catalog.ts';
+import { SHARED_TENANT } from '../../catalog/catalog-store.ts';
+import { registerModel } from '../../catalog/model-catalog.ts';
 import { action, withSystem } from '../action.ts';
 import { parseModelRef, parseTenant } from '../option-parsers.ts';
 import { inFile, readJsonFile } from '../io.ts';

@@ -5,8 +5,8 @@ import { toRunView } from '../../db/run-view.ts';
 import { isVettedError, VettedError } from '../../errors.ts';
 import type { Decision, RunStatus } from '../../generated/contracts.ts';
 import { TRANSITIONS } from '../../run-states.ts';
-import { decide } from '../../services/decision-service.ts';
-import { submitRun } from '../../services/intake.ts';
+import { decide } from '../../review/decide.ts';
+import { submitRun } from '../../intake/submit-run.ts';
 import { isPlainObject } from '../../stages/example-quarantine.ts';
 import { action, withSystem } from '../action.ts';
 import { parseChoice, parseInteger, parseTenant } from '../option-parsers.ts';
@@ -59,7 +59,7 @@ export function registerRunCommands(program: Command): void {
         const statuses = options.status === undefined ? RUN_STATUSES : [parseChoice('--status', options.status, RUN_STATUSES)];
         const limit = parseInteger('--limit', options.limit, { min: 1, max: MAX_LIMIT });
         await withSystem(async (system) => {
-          const rows = await system.runs.listByStatus(statuses, { limit });
+          const rows = await system.store.list({ kind: 'recent', statuses, limit });
           if (rows.length === 0) return console.log('No runs.');
           console.table(rows.map((r) => ({ id: r.id, status: r.status, stage: r.stage, model: r.model, created: r.createdAt.toISOString() })));
         });
@@ -73,9 +73,9 @@ export function registerRunCommands(program: Command): void {
     .action(
       action(async (id: string, options: { events?: boolean }) => {
         await withSystem(async (system) => {
-          const row = await system.runs.get(assertRunId(id));
+          const row = await system.store.get(assertRunId(id));
           if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${id}`, { field: 'id' });
-          const events = options.events ? (await system.runs.listEvents(row.id)).map((e) => ({ ...e, id: String(e.id) })) : undefined;
+          const events = options.events ? (await system.store.events(row.id)).map((e) => ({ ...e, id: String(e.id) })) : undefined;
           printJson(events ? { run: toRunView(row), events } : toRunView(row));
         });
       }),
@@ -93,7 +93,7 @@ export function registerRunCommands(program: Command): void {
       action(async (runId: string, options: { action: string; review?: string; set?: string[]; reason?: string; override?: boolean }) => {
         const decisionAction = parseChoice('--action', options.action, DECISION_ACTIONS);
         await withSystem(async (system) => {
-          const run = await system.runs.get(assertRunId(runId));
+          const run = await system.store.get(assertRunId(runId));
           if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${runId}`, { field: 'runId' });
           if (options.review !== undefined && !UUID.test(options.review)) throw new VettedError('INVALID_ID', `--review "${options.review}" is not a review id (a UUID)`, { field: 'review' });
           const reviewId = options.review ?? run.pendingReview?.reviewId;

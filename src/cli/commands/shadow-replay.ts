@@ -41,7 +41,7 @@ async function replay(options: ReplayOptions): Promise<void> {
   const builder = createAdapterRegistry(config).builder(options.builder ?? config.defaults.builder);
   const models = await loadReplayModels(options.models);
   const requests = parseReplayRequests(await readRequests(options.requests), options.requests, models, config.limits);
-  const outcomes = await replayCorpus({ models, requests, builder, maxAttachmentBytes: config.limits.maxAttachmentBytes });
+  const outcomes = await replayCorpus({ models, requests, builder, config });
   reportFailures(outcomes);
   const summary = summarizeReplay(outcomes, models);
   if (format === 'json') printJson(summary);

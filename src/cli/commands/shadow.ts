@@ -6,13 +6,11 @@
 import { writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
-import { summarizeShadowReports } from '../../db/shadow-summary-queries.ts';
 import { assertNever, VettedError } from '../../errors.ts';
 import { renderShadowHtml } from '../../shadow/html-report.ts';
 import { formatSummaryCsv, formatSummaryTable, textTable } from '../../shadow/report-format.ts';
 import { parseSince } from '../../shadow/since.ts';
 import type { ShadowSummary } from '../../shadow/types.ts';
-import { shadowSettingsOf } from '../../shadow/trigger.ts';
 import { action, withSystem } from '../action.ts';
 import { parseFormat } from '../option-parsers.ts';
 import { printJson } from '../io.ts';
@@ -54,7 +52,7 @@ export function registerShadowCommands(program: Command): void {
       action(async (options: { tenant: string; model?: string; rate: string }) => {
         const rate = parseRate(options.rate);
         await withSystem(async (system) => {
-          const row = await shadowSettingsOf(system).upsert({ tenantId: options.tenant, model: options.model, sampleRate: rate, updatedBy: `cli:${userInfo().username}` });
+          const row = await system.shadowSettings.upsert({ tenantId: options.tenant, model: options.model, sampleRate: rate, updatedBy: `cli:${userInfo().username}` });
           console.log(`shadow rate for tenant ${row.tenantId}${row.model ? `, model ${row.model}` : ' (every model)'} is now ${row.sampleRate}`);
         });
       }),
@@ -67,7 +65,7 @@ export function registerShadowCommands(program: Command): void {
     .action(
       action(async (options: { tenant?: string }) => {
         await withSystem(async (system, config) => {
-          const rows = await shadowSettingsOf(system).list(options.tenant);
+          const rows = await system.shadowSettings.list(options.tenant);
           console.log(`default rate (VETTED_SHADOW_SAMPLE_RATE): ${config.shadow.sampleRate}`);
           if (rows.length === 0) return console.log('No shadow settings.');
           process.stdout.write(textTable(['tenant', 'model', 'rate', 'updated by', 'updated'], rows.map((r) => [r.tenantId, r.model ?? '(every model)', r.sampleRate, r.updatedBy, r.updatedAt.toISOString()])));
@@ -83,7 +81,7 @@ async function report(options: ReportOptions): Promise<void> {
   const now = new Date();
   const since = parseSince(options.since, now);
   await withSystem(async (system) => {
-    const summary = await summarizeShadowReports(system.database.db, { tenantId: options.tenant ?? null, since, model: options.model });
+    const summary = await system.shadowReports.summarize({ tenantId: options.tenant ?? null, since, model: options.model });
     if (options.html) {
       await writeFile(options.html, renderShadowHtml(summary, { generatedAt: now, tenant: options.tenant ?? null, model: options.model })).catch((error: NodeJS.ErrnoException) => {
         throw new VettedError('INVALID_REQUEST', `--html ${options.html}: cannot write it (${error.code ?? error.message}); check the directory exists and is writable`, { field: 'html' });

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
 import { createSystem } from '../../system.ts';
 import { startWorkers, WORK_KINDS, type WorkKind } from '../../../workers/start-workers.ts';
-import { reconcile } from '../../services/reconciler.ts';
+import { reconcile } from '../../engine/reconciler.ts';
 import { action, withSystem } from '../action.ts';
 import { parseChoiceList, parseInteger } from '../option-parsers.ts';
 
@@ -38,7 +38,7 @@ export function registerWorkerCommands(program: Command): void {
       action(async (options: { graceMs: string }) => {
         const graceMs = parseInteger('--grace-ms', options.graceMs, { min: 0 });
         await withSystem(async (system) => {
-          const result = await reconcile(system, { graceMs });
+          const result = await reconcile(system, system.queues, { graceMs });
           console.log(`examined ${result.examined} runs: ${result.requeued} requeued, ${result.expiriesRestored} review expiries restored`);
         });
       }),

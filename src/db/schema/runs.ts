@@ -15,6 +15,9 @@ import type {
   ValidationIssue,
 } from '../../generated/contracts.ts';
 
+/** Reasons a run is sent back to validate for a person to look again (runs.recheck). */
+export type RecheckReason = 'schema_changed';
+
 const timestamps = {
   createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -53,6 +56,12 @@ export const runs = pgTable(
     parkedAt: timestamp({ withTimezone: true, mode: 'date' }),
     /** Hash of the payload a person approved or wrote; require_human does not ask again for it. */
     approvedPayloadHash: text(),
+    /**
+     * Why the validate stage must ask a person whatever the gate's other rules say: set by a decision whose
+     * model schema changed while the run waited (the approval was of a payload checked against the old one),
+     * cleared by the validate stage's move.
+     */
+    recheck: text().$type<RecheckReason>(),
     /** Edits people made in reviews; the assembler merges them over the request's own. */
     reviewEdits: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     executionSeq: integer().notNull().default(1),

@@ -6,8 +6,16 @@ import { isVettedError, VettedError } from '../errors.ts';
 import type { GenerationRequest, ModelSchema } from '../generated/contracts.ts';
 import { isModelReference } from '../schema/contracts.ts';
 import { extractModelSchema, extractionCacheKey } from '../stages/schema-extractor/index.ts';
-import type { CatalogRef } from '../db/models-repository.ts';
-import type { System } from '../system.ts';
+import type { AdapterRegistry } from '../adapters/registry.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { CatalogRef, CatalogStore } from './catalog-store.ts';
+
+/** What the catalog's functions need: the store, the model fetcher (Replicate), and a logger. */
+export interface CatalogDeps {
+  models: CatalogStore;
+  adapters: Pick<AdapterRegistry, 'modelFetcher'>;
+  logger: Logger;
+}
 
 export interface ResolvedModel {
   schemaKey: string;
@@ -18,12 +26,12 @@ export interface ResolvedModel {
  * Extracts (or finds in the cache) the schema for a source and stores it. The cache is content-addressed
  * (extractionCacheKey says why), so a source is never answered with another source's extraction.
  */
-export async function extractAndStore(system: System, source: unknown): Promise<ResolvedModel> {
+export async function extractAndStore(deps: CatalogDeps, source: unknown): Promise<ResolvedModel> {
   const schemaKey = extractionCacheKey(source);
-  const cached = await system.models.getSchema(schemaKey);
+  const cached = await deps.models.getSchema(schemaKey);
   if (cached) return { schemaKey, modelSchema: cached };
   const extraction = extractModelSchema(source);
-  await system.models.saveExtraction(extraction.cacheKey, extraction.modelSchema, extraction.quarantine);
+  await deps.models.saveExtraction(extraction.cacheKey, extraction.modelSchema, extraction.quarantine);
   return { schemaKey: extraction.cacheKey, modelSchema: extraction.modelSchema };
 }
 
@@ -31,12 +39,12 @@ export async function extractAndStore(system: System, source: unknown): Promise<
  * @throws VettedError MODEL_NOT_FOUND (field `model`) or INVALID_REQUEST when the request names no model;
  *   with a Replicate token, also what fetching the model can throw (see fetchFromProvider).
  */
-export async function resolveRunModel(system: System, tenantId: string, request: GenerationRequest): Promise<ResolvedModel> {
-  if (request.modelSource) return extractAndStore(system, request.modelSource);
+export async function resolveRunModel(deps: CatalogDeps, tenantId: string, request: GenerationRequest): Promise<ResolvedModel> {
+  if (request.modelSource) return extractAndStore(deps, request.modelSource);
   if (!request.model) throw new VettedError('INVALID_REQUEST', 'The request names no model: set "model" or "modelSource"', { field: 'model' });
-  const entry = await system.models.resolveRef(tenantId, request.model);
+  const entry = await deps.models.resolveRef(tenantId, request.model);
   if (!entry) {
-    const fetched = await fetchFromProvider(system, tenantId, request.model);
+    const fetched = await fetchFromProvider(deps, tenantId, request.model);
     if (fetched) return fetched;
     throw new VettedError(
       'MODEL_NOT_FOUND',
@@ -44,8 +52,8 @@ export async function resolveRunModel(system: System, tenantId: string, request:
       { field: 'model' },
     );
   }
-  const schemaKey = await currentSchemaKey(system, entry);
-  const modelSchema = await system.models.getSchema(schemaKey);
+  const schemaKey = await currentSchemaKey(deps, entry);
+  const modelSchema = await deps.models.getSchema(schemaKey);
   if (!modelSchema) throw new VettedError('INTERNAL', `catalog entry ${request.model} points at missing schema ${schemaKey}`);
   return { schemaKey, modelSchema };
 }
@@ -61,16 +69,16 @@ const currentKeys = new Set<string>();
  * embeds the extractor revision (EXTRACTOR_REVISION), so an entry made by an older extractor points at a
  * key the running one would not compute. Such an entry is extracted again and re-pointed, once.
  */
-async function currentSchemaKey(system: System, entry: CatalogRef): Promise<string> {
+async function currentSchemaKey(deps: CatalogDeps, entry: CatalogRef): Promise<string> {
   if (currentKeys.has(entry.schemaKey)) return entry.schemaKey;
-  const source = await system.models.getRegisteredSource(entry);
-  const freshKey = source ? await currentKeyOf(system, entry, source) : undefined;
+  const source = await deps.models.getRegisteredSource(entry);
+  const freshKey = source ? await currentKeyOf(deps, entry, source) : undefined;
   if (freshKey === undefined || freshKey === entry.schemaKey) {
     currentKeys.add(entry.schemaKey);
     return entry.schemaKey;
   }
-  await system.models.repointRef(entry, freshKey);
-  system.logger.info({ event: 'MODEL_REEXTRACTED', ref: entry.ref, tenantId: entry.tenantId, from: entry.schemaKey, to: freshKey }, 'MODEL_REEXTRACTED');
+  await deps.models.repointRef(entry, freshKey);
+  deps.logger.info({ event: 'MODEL_REEXTRACTED', ref: entry.ref, tenantId: entry.tenantId, from: entry.schemaKey, to: freshKey }, 'MODEL_REEXTRACTED');
   currentKeys.add(freshKey);
   return freshKey;
 }
@@ -81,13 +89,13 @@ async function currentSchemaKey(system: System, entry: CatalogRef): Promise<stri
  * entry then keeps serving what it was registered with, and a warning says so, rather than every run naming
  * it failing.
  */
-async function currentKeyOf(system: System, entry: CatalogRef, source: Record<string, unknown>): Promise<string | undefined> {
+async function currentKeyOf(deps: CatalogDeps, entry: CatalogRef, source: Record<string, unknown>): Promise<string | undefined> {
   try {
     const key = extractionCacheKey(source);
-    return key === entry.schemaKey ? key : (await extractAndStore(system, source)).schemaKey;
+    return key === entry.schemaKey ? key : (await extractAndStore(deps, source)).schemaKey;
   } catch (error) {
     if (!isVettedError(error) || error.status >= 500) throw error;
-    system.logger.warn({ event: 'MODEL_REEXTRACT_REFUSED', ref: entry.ref, tenantId: entry.tenantId, reason: error.message }, 'MODEL_REEXTRACT_REFUSED');
+    deps.logger.warn({ event: 'MODEL_REEXTRACT_REFUSED', ref: entry.ref, tenantId: entry.tenantId, reason: error.message }, 'MODEL_REEXTRACT_REFUSED');
     return undefined;
   }
 }
@@ -135,12 +143,12 @@ export function catalogRefs(modelSchema: ModelSchema, ref?: string): string[] {
  * @returns the schema and the refs registered, so callers can say which.
  */
 export async function registerModel(
-  system: System,
+  deps: CatalogDeps,
   input: { tenantId: string; source: unknown; ref?: string },
 ): Promise<ResolvedModel & { refs: string[] }> {
-  const resolved = await extractAndStore(system, input.source);
+  const resolved = await extractAndStore(deps, input.source);
   const refs = catalogRefs(resolved.modelSchema, input.ref);
-  await system.models.registerModel({ tenantId: input.tenantId, refs, schemaKey: resolved.schemaKey, source: input.source as Record<string, unknown> });
+  await deps.models.registerModel({ tenantId: input.tenantId, refs, schemaKey: resolved.schemaKey, source: input.source as Record<string, unknown> });
   return { ...resolved, refs };
 }
 
@@ -153,12 +161,12 @@ export async function registerModel(
  * @throws VettedError MODEL_NOT_FOUND (404 on Replicate), MODEL_SOURCE_INVALID (a version without
  *   openapi_schema), PROVIDER_UNAVAILABLE (retryable: Replicate could not answer).
  */
-async function fetchFromProvider(system: System, tenantId: string, ref: string): Promise<ResolvedModel | undefined> {
-  const fetcher = system.adapters.modelFetcher();
+async function fetchFromProvider(deps: CatalogDeps, tenantId: string, ref: string): Promise<ResolvedModel | undefined> {
+  const fetcher = deps.adapters.modelFetcher();
   if (!fetcher) return undefined;
   const fetched = await fetcher.fetch(ref);
-  if (fetched.kind === 'model') return registerModel(system, { tenantId, source: fetched.source });
-  const resolved = await extractAndStore(system, fetched.source);
-  await system.models.registerModel({ tenantId, refs: [ref], schemaKey: resolved.schemaKey, source: fetched.source });
+  if (fetched.kind === 'model') return registerModel(deps, { tenantId, source: fetched.source });
+  const resolved = await extractAndStore(deps, fetched.source);
+  await deps.models.registerModel({ tenantId, refs: [ref], schemaKey: resolved.schemaKey, source: fetched.source });
   return resolved;
 }

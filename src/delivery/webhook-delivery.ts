@@ -1,24 +1,25 @@
 /**
  * Delivers one run event to the run's callback URL, signed. Non-2xx answers and network errors throw, so
  * BullMQ retries with backoff; the pipeline never waits for a receiver. The HTTP request, and the refusal of
- * private targets (SSRF), are in src/services/callback-delivery.ts.
+ * private targets (SSRF), are in callback-delivery.ts.
  */
-import { UnrecoverableError, type Job } from 'bullmq';
-import { isVettedError } from '../src/errors.ts';
-import type { WebhookJobData } from '../src/queue/queues.ts';
-import { postCallback } from '../src/services/callback-delivery.ts';
-import { SIGNATURE_HEADER, signWebhook } from '../src/services/webhook-signature.ts';
-import type { System } from '../src/system.ts';
-import { maskForView } from '../src/observability/redact.ts';
+import { UnrecoverableError } from 'bullmq';
+import type { WebhookJob } from '../engine/dispatch.ts';
+import type { Engine } from '../engine/engine.ts';
+import { isVettedError } from '../errors.ts';
+import { maskForView } from '../observability/redact.ts';
+import { postCallback } from './callback-delivery.ts';
+import { SIGNATURE_HEADER, signWebhook } from './webhook-signature.ts';
 
-export async function processWebhookJob(system: System, job: Job<WebhookJobData>): Promise<number> {
-  const run = await system.runs.get(job.data.runId);
+/** @returns the receiver's status; throws (BullMQ retries) on a failure worth another try. */
+export async function deliverWebhook(system: Engine, job: WebhookJob): Promise<number> {
+  const run = await system.store.get(job.runId);
   const url = run?.request.callbackUrl;
   const secret = system.config.webhookSecret;
   if (!run || !url) return 0;
   if (!secret) throw new UnrecoverableError('VETTED_WEBHOOK_SECRET is not configured; cannot sign the delivery');
-  const [event] = await system.runs.listEvents(run.id, { afterId: BigInt(job.data.eventId) - 1n, limit: 1 });
-  if (!event || String(event.id) !== job.data.eventId) return 0;
+  const [event] = await system.store.events(run.id, { afterId: BigInt(job.eventId) - 1n, limit: 1 });
+  if (!event || String(event.id) !== job.eventId) return 0;
 
   // Masked as the API masks what it shows (maskForView): a webhook is one more view of the run.
   const body = JSON.stringify(maskForView({

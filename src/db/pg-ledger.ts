@@ -1,12 +1,12 @@
 /**
- * The idempotency ledger. `begin` is the gate: exactly one caller creates the row for a (run, step);
+ * The idempotency ledger over PostgreSQL (the RunStore's `ledger`). `begin` is the gate: exactly one caller creates the row for a (run, step);
  * everyone else gets the existing row and must not start the step again. The writes every execution makes
  * are named prepared statements (one round trip each, no query building per run).
  */
 import { and, eq, isNull } from 'drizzle-orm';
-import type pg from 'pg';
 import type { ExecutionResult } from '../generated/contracts.ts';
-import type { Db } from './client.ts';
+import type { LedgerStore } from '../engine/store.ts';
+import type { Database } from './client.ts';
 import { executions, type ExecutionRow } from './schema/index.ts';
 
 /** pg returns snake_case; the executor only reads these three. */
@@ -36,11 +36,9 @@ const FINISH = `update executions set status = $3, result = $4::jsonb, finished_
 const GET = `select * from executions where run_id = $1 and step = $2`;
 
 /** Undefined only when a visit was given and the run is no longer at it (nothing was written). */
-export type BeginResult = { fresh: true; row: ExecutionRow } | { fresh: false; row: ExecutionRow } | undefined;
+type BeginResult = { fresh: boolean; row: ExecutionRow } | undefined;
 
-export type ExecutionsRepository = ReturnType<typeof createExecutionsRepository>;
-
-export function createExecutionsRepository(db: Db, pool: pg.Pool) {
+export function createPgLedger({ db, pool }: Database): LedgerStore {
   const byKey = (runId: string, step: string) => and(eq(executions.runId, runId), eq(executions.step, step));
   const existing = async (runId: string, step: string): Promise<ExecutionRow | undefined> => {
     const { rows } = await pool.query<Record<string, unknown>>({ name: 'vetted_ledger_get', text: GET, values: [runId, step] });

@@ -1,11 +1,10 @@
 /**
  * API keys: `vt_<id>.<secret>`. The id finds the row; only a sha256 of the secret is stored, and the full
  * key is shown once, at creation. Keys are long random strings, so a fast hash is as safe as a slow one.
+ * This module holds the rules (roles, permissions, the key's shape); src/db/api-keys-repository.ts stores them.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { apiKeys, type ApiKeyRow, type ExtraPermission, type Role } from '../db/schema/index.ts';
+import type { ApiKeyRow, ExtraPermission, Role } from '../db/schema/index.ts';
 import { VettedError } from '../errors.ts';
 import { assertTenantId } from '../tenants.ts';
 
@@ -35,9 +34,16 @@ export interface Principal {
   permissions: ReadonlySet<Permission>;
 }
 
+export interface NewApiKey {
+  tenantId: string;
+  role: Role;
+  permissions?: ExtraPermission[];
+  label?: string;
+}
+
 const KEY_PATTERN = /^vt_([a-z0-9]{12})\.([A-Za-z0-9_-]{32,64})$/;
 
-function hashSecret(secret: string): string {
+export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
@@ -45,20 +51,12 @@ export function principalFor(row: Pick<ApiKeyRow, 'id' | 'tenantId' | 'role' | '
   return { keyId: row.id, tenantId: row.tenantId, role: row.role, permissions: new Set<Permission>([...ROLE_PERMISSIONS[row.role], ...row.permissions]) };
 }
 
-export async function createApiKey(
-  db: Db,
-  input: { tenantId: string; role: Role; permissions?: ExtraPermission[]; label?: string },
-): Promise<{ key: string; row: ApiKeyRow }> {
+/** A fresh key's id and secret, after checking what it is for. @throws VettedError INVALID_REQUEST naming `role` or the tenant. */
+export function mintKey(input: NewApiKey): { id: string; secret: string } {
   assertTenantId(input.tenantId);
   if (!ROLES.includes(input.role)) throw new VettedError('INVALID_REQUEST', `role must be one of ${ROLES.join(', ')}`, { field: 'role' });
   const id = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0').slice(0, 12);
-  const secret = randomBytes(32).toString('base64url');
-  const [row] = await db
-    .insert(apiKeys)
-    .values({ id, tenantId: input.tenantId, role: input.role, permissions: input.permissions ?? [], secretHash: hashSecret(secret), label: input.label ?? null })
-    .returning();
-  if (!row) throw new VettedError('INTERNAL', 'api key insert returned nothing');
-  return { key: `vt_${id}.${secret}`, row };
+  return { id, secret: randomBytes(32).toString('base64url') };
 }
 
 /** The key id of a bearer token, without touching the database (rate limiting keys on it). */
@@ -66,23 +64,17 @@ export function keyIdOf(token: string): string | undefined {
   return KEY_PATTERN.exec(token)?.[1];
 }
 
-/** @throws VettedError UNAUTHORIZED for a malformed, unknown, revoked or wrong key. */
-export async function verifyApiKey(db: Db, token: string): Promise<Principal> {
+/** The id and secret of a bearer token. @throws VettedError UNAUTHORIZED when it is not shaped like a key. */
+export function parseKey(token: string): { id: string; secret: string } {
   const match = KEY_PATTERN.exec(token);
   if (!match) throw new VettedError('UNAUTHORIZED', 'The API key is malformed; expected "Authorization: Bearer vt_<id>.<secret>"');
   const [, id, secret] = match as unknown as [string, string, string];
-  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
+  return { id, secret };
+}
+
+/** @throws VettedError UNAUTHORIZED unless the row exists, is not revoked, and holds this secret. */
+export function assertKeyMatches(row: ApiKeyRow | undefined, secret: string): asserts row is ApiKeyRow {
   const expected = Buffer.from(row?.secretHash ?? '0'.repeat(64), 'hex');
   const given = Buffer.from(hashSecret(secret), 'hex');
   if (!row || row.revokedAt || !timingSafeEqual(expected, given)) throw new VettedError('UNAUTHORIZED', 'The API key is not valid (unknown or revoked)');
-  return principalFor(row);
-}
-
-export async function listApiKeys(db: Db): Promise<ApiKeyRow[]> {
-  return db.select().from(apiKeys).orderBy(apiKeys.createdAt);
-}
-
-export async function revokeApiKey(db: Db, id: string): Promise<boolean> {
-  const rows = await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning({ id: apiKeys.id });
-  return rows.length > 0;
 }

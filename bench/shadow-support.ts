@@ -5,10 +5,9 @@
  * behind it fell) without holding V3 back.
  */
 import { count, like, sql } from 'drizzle-orm';
-import { VettedError } from '../errors.ts';
-import { shadowReports } from '../db/schema/index.ts';
-import type { System } from '../system.ts';
-import { shadowSettingsOf } from './trigger.ts';
+import { VettedError } from '../src/errors.ts';
+import { shadowReports } from '../src/db/schema/index.ts';
+import type { System } from '../src/system.ts';
 
 /** The work kind that runs the `vetted-shadow` queue (add it to startWorkers' kinds beside the stages). */
 export const SHADOW_WORK_KIND = 'shadow' as const;
@@ -27,7 +26,7 @@ export function shadowBenchEnv(rate: number): Record<string, string> {
 
 /** Turns shadowing on at `rate` for one tenant (every model), taking effect at once in this process. */
 export async function enableShadowing(system: System, input: { tenantId: string; rate: number; model?: string }): Promise<void> {
-  await shadowSettingsOf(system).upsert({ tenantId: input.tenantId, model: input.model ?? null, sampleRate: input.rate, updatedBy: 'bench' });
+  await system.shadowSettings.upsert({ tenantId: input.tenantId, model: input.model ?? null, sampleRate: input.rate, updatedBy: 'bench' });
 }
 
 export interface ShadowProgress {

@@ -1,5 +1,5 @@
 /**
- * Runs one `vetted-shadow` job: load the run's bundle, schema, quarantine and V3 candidate (from the row the
+ * One `vetted-shadow` job (workers/start-workers.ts runs it): load the run's bundle, schema, quarantine and V3 candidate (from the row the
  * build's move returned, when this process made it: src/shadow/built-rows.ts), build the V2 payload with the
  * same builder backend, compare, and store one shadow report. It only reads the run and never writes it: a
  * shadow job cannot change, delay or fail the V3 run, and it never executes anything.
@@ -10,17 +10,14 @@
  * A V2 failure (the builder throws, the diff cannot be computed, the run has nothing to compare) is a
  * `failed` report with its reason, not a job failure. Only storage errors are rethrown, so BullMQ retries.
  */
-import type { Job } from 'bullmq';
-import type { RunRow } from '../src/db/schema/index.ts';
-import { insertShadowReport } from '../src/db/shadow-reports-repository.ts';
-import { logEvent } from '../src/observability/logger.ts';
-import type { ShadowJobData } from '../src/queue/queues.ts';
-import { logContext } from '../src/services/run-transitions.ts';
-import { takeBuiltRow } from '../src/shadow/built-rows.ts';
-import { failedComparison, shadowBuild } from '../src/shadow/compare.ts';
-import { createLegacyV2Builder, type LegacyV2Builder } from '../src/shadow/legacy-v2-builder.ts';
-import type { ShadowComparison } from '../src/shadow/types.ts';
-import type { System } from '../src/system.ts';
+import type { RunRow } from '../engine/store.ts';
+import { logContext, logEvent } from '../observability/logger.ts';
+import type { ShadowJobData } from '../queue/queues.ts';
+import type { System } from '../system.ts';
+import { takeBuiltRow } from './built-rows.ts';
+import { failedComparison, shadowBuild } from './compare.ts';
+import { createLegacyV2Builder, type LegacyV2Builder } from './legacy-v2-builder.ts';
+import type { ShadowComparison } from './types.ts';
 
 export type ShadowJobResult = 'reported' | 'duplicate' | 'gone';
 
@@ -29,19 +26,15 @@ export interface ShadowProcessorOptions {
   legacyFor?: (builderName: string) => LegacyV2Builder;
 }
 
-export async function processShadowJob(system: System, job: Job<ShadowJobData>, options: ShadowProcessorOptions = {}): Promise<ShadowJobResult> {
-  return shadowRun(system, job.data, options);
-}
-
 /**
  * Writes the shadow report of one build visit (once: a repeated job's insert finds the row and does nothing).
  * It starts from the row that build's move returned when this process made it, else reads the run.
  */
 export async function shadowRun(system: System, data: ShadowJobData, options: ShadowProcessorOptions = {}): Promise<ShadowJobResult> {
-  const run = takeBuiltRow(system, data.runId, data.attempt) ?? (await system.runs.get(data.runId));
+  const run = takeBuiltRow(system, data.runId, data.attempt) ?? (await system.store.get(data.runId));
   if (!run) return 'gone';
   const comparison = await compareRun(system, run, options);
-  const inserted = await insertShadowReport(system.database.db, {
+  const inserted = await system.shadowReports.insert({
     id: system.newId(),
     runId: run.id,
     runAttempt: data.attempt,

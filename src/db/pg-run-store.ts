@@ -1,0 +1,110 @@
+/**
+ * The RunStore port (src/engine/store.ts) over PostgreSQL: the truth every worker and API process shares.
+ *
+ * The hot path's shortcuts stay inside this file and the two it uses:
+ *  - a write is ONE statement (run-moves.ts): compare-and-set, audit events, decision row and ledger record;
+ *  - a write whose guard pins the stage visit the writer read returns only what PostgreSQL computes;
+ *  - a write that opens a stage visit hands its row to the next stage's claim in this process
+ *    (visit-handoff.ts), so that claim does not read the run again.
+ */
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
+import type { Committed, InsertResult, RunListQuery, RunStore, StageVisit, StoreWrite } from '../engine/store.ts';
+import { assertNever } from '../errors.ts';
+import { IN_FLIGHT_STATUSES } from '../run-states.ts';
+import type { Database } from './client.ts';
+import { createPgLedger } from './pg-ledger.ts';
+import { insertRun, moveRun } from './run-moves.ts';
+import { createRunStatements } from './run-statements.ts';
+import { decisions, runEvents, runs, type DecisionRow, type RunEventRow, type RunRow } from './schema/index.ts';
+import { VisitHandoff } from './visit-handoff.ts';
+
+export function createPgRunStore(database: Database): RunStore {
+  const { db, pool } = database;
+  const statements = createRunStatements(db);
+  const handoff = new VisitHandoff();
+
+  async function insert(...[row, event]: Parameters<RunStore['insert']>): Promise<InsertResult> {
+    const inserted = await insertRun(pool, row, event);
+    if (inserted) return { run: inserted, created: true };
+    const [existing] = await db.select().from(runs).where(and(eq(runs.tenantId, row.tenantId), eq(runs.requestKey, row.requestKey ?? '')));
+    if (!existing) throw new Error(`run with requestKey ${row.requestKey} vanished during insert`);
+    return { run: existing, created: false };
+  }
+
+  async function commit(write: StoreWrite): Promise<Committed | undefined> {
+    const committed = await moveRun(pool, { ...write, base: pinnedRow(write) });
+    if (committed && write.bumpAttempt) handoff.offer(committed.run);
+    return committed;
+  }
+
+  return {
+    insert,
+    get: (runId, tenantId) => statements.get(runId, tenantId),
+    list: (query) => listRuns(database, query),
+    claim: (visit: StageVisit) => Promise.resolve(handoff.take(visit) ?? statements.claim(visit)),
+    commit,
+    async appendEvent(run, event) {
+      await db.insert(runEvents).values({ runId: run.id, tenantId: run.tenantId, traceId: run.traceId, threadId: run.threadId, ...event });
+    },
+    async events(runId, options = {}): Promise<RunEventRow[]> {
+      return db
+        .select()
+        .from(runEvents)
+        .where(and(eq(runEvents.runId, runId), sql`${runEvents.id} > ${options.afterId ?? 0n}`))
+        .orderBy(runEvents.id)
+        .limit(options.limit ?? 1000);
+    },
+    async decisions(runId): Promise<DecisionRow[]> {
+      return db.select().from(decisions).where(eq(decisions.runId, runId)).orderBy(asc(decisions.at), asc(decisions.id));
+    },
+    ledger: createPgLedger(database),
+  };
+}
+
+/**
+ * The row the writer read, when the write's guard pins exactly the visit that row is at: then the statement
+ * need not send the row back (run-moves.ts, MoveSpec.base). Any other write returns the whole row.
+ */
+function pinnedRow(write: StoreWrite): RunRow | undefined {
+  const seen = write.seen;
+  if (!seen || !write.guard) return undefined;
+  const pinned = write.guard.stage === seen.stage && write.guard.attempt === seen.attempt && write.from.includes(seen.status);
+  return pinned ? seen : undefined;
+}
+
+function listRuns({ db }: Database, query: RunListQuery): Promise<RunRow[]> {
+  switch (query.kind) {
+    case 'recent':
+      return db
+        .select()
+        .from(runs)
+        .where(and(inArray(runs.status, [...query.statuses]), query.tenantId === undefined ? undefined : eq(runs.tenantId, query.tenantId)))
+        .orderBy(desc(runs.createdAt), desc(runs.id))
+        .limit(query.limit);
+    case 'reviews_due':
+      return db
+        .select()
+        .from(runs)
+        .where(and(isNotNull(runs.pendingReviewId), eq(runs.status, 'awaiting_human'), lte(runs.reviewExpiresAt, query.dueBy)))
+        .limit(query.limit);
+    case 'in_flight_idle':
+      return db
+        .select()
+        .from(runs)
+        // completed_at and pending_review_id null: the predicate of runs_unfinished_idx, so only unfinished runs
+        // are visited (no index covers status or updated_at: see the runs table).
+        .where(and(isNull(runs.completedAt), isNull(runs.pendingReviewId), inArray(runs.status, [...IN_FLIGHT_STATUSES]), lt(runs.updatedAt, query.idleSince)))
+        .orderBy(runs.updatedAt)
+        .limit(query.limit);
+    case 'parked_idle':
+      return db
+        .select()
+        .from(runs)
+        .where(and(isNotNull(runs.pendingReviewId), eq(runs.status, 'awaiting_human'), lt(runs.updatedAt, query.idleSince)))
+        // Soonest due first (runs_review_expiry_idx): when Redis lost every bucket, those are needed first.
+        .orderBy(runs.reviewExpiresAt)
+        .limit(query.limit);
+    default:
+      return assertNever(query, 'run list query');
+  }
+}

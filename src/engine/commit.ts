@@ -1,0 +1,172 @@
+/**
+ * commit(move): the only way a run changes state. The move is lowered to one store write (moves.ts) whose
+ * rows (the run, its events, a decision, a ledger record) commit together; then, and only then, its effects
+ * outside the store: the next stage's job, a review's expiry, a webhook, logs and metrics. A crash between the
+ * two loses no work: the reconciler (reconciler.ts) finds a run whose job is missing and gives it one.
+ *
+ * create(): the one way a run comes into being (insert + run.created event, then the first stage's job).
+ */
+import { logContext, logEvent } from '../observability/logger.ts';
+import { assertNever } from '../errors.ts';
+import { assertTransition, isInFlight } from '../run-states.ts';
+import type { Engine } from './engine.ts';
+import { lowerMove, type Move } from './moves.ts';
+import { STAGES } from './stages.ts';
+import type { Committed, EventInput, InsertResult, NewRunRow, RunRow } from './store.ts';
+
+/** Applies a move; returns the moved run, or undefined when the run was no longer where the move expected. */
+export async function commit(engine: Engine, move: Move): Promise<RunRow | undefined> {
+  const write = lowerMove(move, { now: engine.clock.now(), newId: engine.newId, reviewTtlSeconds: engine.config.defaults.reviewTtlSeconds });
+  for (const from of write.from) if (from !== write.to) assertTransition(from, write.to);
+  const committed = await engine.store.commit(write);
+  if (!committed) {
+    if (move.kind === 'park') await refuseDuplicateReview(engine, move.run.id, move.park.why.reason);
+    return undefined;
+  }
+  await applyEffects(engine, move, committed);
+  return committed.run;
+}
+
+/** Stores a new run (idempotent on its requestKey) and enqueues its first stage. */
+export async function create(engine: Engine, row: NewRunRow, event: EventInput): Promise<InsertResult> {
+  const inserted = await engine.store.insert(row, event);
+  const { run, created } = inserted;
+  // A repeated requestKey whose first enqueue was lost (a crash after the insert) gets its job back: job ids
+  // are deterministic, so this never adds a second one.
+  if (created || run.status === 'queued') await engine.dispatch.enqueueStage({ runId: run.id, stage: STAGES[0]!.name, attempt: run.attempt });
+  if (created) logEvent(engine.logger, 'RUN_CREATED', logContext(run), { tenantId: run.tenantId, model: run.model, builder: run.builder, provider: run.provider });
+  return inserted;
+}
+
+async function applyEffects(engine: Engine, move: Move, committed: Committed): Promise<void> {
+  const moved = committed.run;
+  switch (move.kind) {
+    case 'start':
+      return;
+    case 'advance':
+      await enqueueVisit(engine, moved);
+      // Shadow mode compares V2 with the candidate this build stored; it cannot hold up or fail the run.
+      if (move.run.stage === 'build') engine.onBuilt?.(moved, move.run.attempt);
+      return;
+    case 'park':
+      return parked(engine, committed);
+    case 'complete':
+      logEvent(engine.logger, 'RUN_COMPLETED', logContext(moved), { provider: move.result.provider });
+      return notify(engine, committed);
+    case 'fail':
+      return ended(engine, move.run, committed);
+    case 'decide':
+      return decided(engine, move, committed);
+    case 'pause':
+      logEvent(engine.logger, 'RUN_PAUSED', logContext(moved), { from: move.run.status, actor: move.actor });
+      return;
+    case 'resume':
+      if (isInFlight(moved.status)) await enqueueVisit(engine, moved);
+      else if (moved.reviewExpiresAt) await engine.dispatch.scheduleExpiry(moved.reviewExpiresAt);
+      logEvent(engine.logger, 'RUN_RESUMED', logContext(moved), { to: moved.status, actor: move.actor });
+      return;
+    case 'cancel':
+      await ended(engine, move.run, committed);
+      return cancelStartedExecutions(engine, move.run);
+    case 'expire':
+      return ended(engine, move.run, committed);
+    case 'requeue':
+      await enqueueVisit(engine, moved);
+      logEvent(engine.logger, 'RUN_REQUEUED', logContext(moved), { stage: moved.stage, lostJobState: move.lostJobState }, 'warn');
+      return;
+    default:
+      return assertNever(move, 'move');
+  }
+}
+
+function enqueueVisit(engine: Engine, run: RunRow): Promise<void> {
+  return engine.dispatch.enqueueStage({ runId: run.id, stage: run.stage, attempt: run.attempt });
+}
+
+async function parked(engine: Engine, committed: Committed): Promise<void> {
+  const review = committed.run.pendingReview;
+  if (!review) throw new Error(`run ${committed.run.id} parked without a review`);
+  await engine.dispatch.scheduleExpiry(new Date(review.expiresAt));
+  logEvent(engine.logger, 'HITL_CREATED', logContext(committed.run), {
+    reviewId: review.reviewId, kind: review.kind, checkpoint: review.checkpoint, reason: review.reason, expiresAt: review.expiresAt,
+  });
+  await notify(engine, committed);
+}
+
+const END_LOGS = { failed: 'RUN_FAILED', cancelled: 'HITL_CANCELLED', expired: 'HITL_EXPIRED' } as const;
+
+/** A run that ended failed, cancelled or expired: say why, and tell its callback. */
+async function ended(engine: Engine, before: RunRow, committed: Committed): Promise<void> {
+  const run = committed.run;
+  if (run.status !== 'failed' && run.status !== 'cancelled' && run.status !== 'expired') throw new Error(`run ${run.id} did not end (${run.status})`);
+  const error = run.error;
+  logEvent(engine.logger, END_LOGS[run.status], logContext(run), {
+    code: error?.code, reason: error?.message, field: error?.field, reviewId: before.pendingReviewId,
+  }, run.status === 'failed' ? 'warn' : 'info');
+  await notify(engine, committed);
+}
+
+async function decided(engine: Engine, move: Extract<Move, { kind: 'decide' }>, committed: Committed): Promise<void> {
+  const { run, decision } = move;
+  const moved = committed.run;
+  const review = run.pendingReview;
+  if (review) {
+    const waitedSeconds = (engine.clock.now().getTime() - Date.parse(review.createdAt)) / 1000;
+    engine.metrics.humanLatency.observe({ checkpoint: review.checkpoint, action: decision.action }, Math.max(0, waitedSeconds));
+  }
+  logEvent(engine.logger, 'HITL_RESUME_VALID', logContext(run), { reviewId: decision.reviewId, action: decision.action, route: decision.plan.route, actor: decision.actor.id });
+  const { plan } = decision;
+  switch (plan.route) {
+    case 'execute':
+      if (plan.override) logEvent(engine.logger, 'HITL_OVERRIDE', logContext(run), { reviewId: decision.reviewId, actor: decision.actor.id }, 'warn');
+      return enqueueVisit(engine, moved);
+    case 'validate':
+    case 'build':
+      return enqueueVisit(engine, moved);
+    case 'complete':
+      logEvent(engine.logger, 'RUN_COMPLETED', logContext(moved), { provider: moved.result?.provider });
+      return notify(engine, committed);
+    case 'cancel':
+      return ended(engine, run, committed);
+    case 'await_quorum':
+      return;
+    default:
+      return assertNever(plan, 'decision route');
+  }
+}
+
+/**
+ * A second park while a review is pending is refused, never stacked: say so in the log and the trail
+ * (HITL_DUPLICATE_ATTEMPT), naming the review that stays.
+ */
+async function refuseDuplicateReview(engine: Engine, runId: string, newReason: string): Promise<void> {
+  const current = await engine.store.get(runId);
+  if (current?.status !== 'awaiting_human' || !current.pendingReview) return;
+  const existingReviewId = current.pendingReview.reviewId;
+  logEvent(engine.logger, 'HITL_DUPLICATE_ATTEMPT', logContext(current), { existingReviewId, newReason }, 'warn');
+  await engine.store.appendEvent(current, { type: 'review.duplicate_refused', actor: 'system', data: { existingReviewId, newReason } });
+}
+
+/**
+ * Queues a webhook for the run's callback URL. Delivery never blocks or fails the pipeline: if the queue
+ * refuses the job, the event is still in the audit trail and the failure is logged.
+ */
+async function notify(engine: Engine, committed: Committed): Promise<void> {
+  const { run, eventId } = committed;
+  if (!run.request.callbackUrl || eventId === null) return;
+  await engine.dispatch.enqueueWebhook({ runId: run.id, eventId: String(eventId) }).catch((error: unknown) => {
+    engine.logger.warn({ err: error, runId: run.id }, 'could not queue the webhook; the event stays in the audit trail');
+  });
+}
+
+/** Asks the provider to cancel an execution under way when its run is cancelled (best effort). */
+async function cancelStartedExecutions(engine: Engine, run: RunRow): Promise<void> {
+  const provider = engine.adapters.provider(run.provider);
+  if (!provider.cancel) return;
+  for (const execution of await engine.store.ledger.listForRun(run.id)) {
+    if (execution.status !== 'started' || !execution.predictionId) continue;
+    await provider.cancel({ predictionId: execution.predictionId }).catch((error: unknown) => {
+      engine.logger.warn({ err: error, runId: run.id, predictionId: execution.predictionId }, 'provider cancel failed');
+    });
+  }
+}

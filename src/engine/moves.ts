@@ -1,0 +1,322 @@
+/**
+ * Every way a run changes state, as a typed Move, and how each one is written: a compare-and-set on the
+ * statuses it may leave from (and the visit or review it is bound to), the columns it sets, and the audit
+ * event it records. commit.ts applies the write and then the move's effects; nothing else changes a run.
+ *
+ *   move      from                         to                            event                  caused by
+ *   start     queued (the first visit)     extracting                    —                      the extract job
+ *   advance   a stage status (its visit)   the next stage's status       stage.completed        a stage outcome
+ *   park      a stage status (its visit)   awaiting_human                review.created         a stage outcome
+ *   complete  executing (its visit)        completed                     run.completed          a stage outcome
+ *   fail      a stage status (its visit)   failed                        run.failed             a stage outcome
+ *   decide    awaiting_human (its review)  a stage | completed |         review.decided, then   a reviewer
+ *                                          cancelled | awaiting_human    run.resumed | …
+ *   pause     any live status              paused                        run.paused             an operator
+ *   resume    paused                       where it was paused           run.resumed            an operator
+ *   cancel    any live status              cancelled                     run.cancelled          an operator
+ *   expire    awaiting_human (its review)  expired                       run.expired            the expiry sweep
+ *   requeue   a stage status (its visit)   the same stage, a new visit   run.requeued           the reconciler
+ *
+ * Lowering is pure (a function of the move, the clock and an id source), so every rule here is unit-tested
+ * without a database; the statuses each write may connect are checked against run-states.ts at commit.
+ */
+import type {
+  Decision,
+  ExecutionResult,
+  RunError,
+  RunEventType,
+  RunStatus,
+  StageName,
+} from '../generated/contracts.ts';
+import { assertNever } from '../errors.ts';
+import { createPendingReview } from '../review/pending-review.ts';
+import type { DecisionActor, DecisionPlan } from '../review/plan-decision.ts';
+import { isInFlight } from '../run-states.ts';
+import type { LedgerRecord } from '../stages/executor.ts';
+import { payloadHash } from '../stages/gate.ts';
+import type { ParkRequest } from './outcomes.ts';
+import { STAGES, stageNamed } from './stages.ts';
+import type { DecisionRecord, RunPatch, RunRow, StageVisit, StoreWrite, WriteGuard } from './store.ts';
+
+/** A stage's outcome as a move: `run` is the row as claimed at its visit, so the move is bound to that visit. */
+interface AtVisit {
+  run: RunRow;
+  actor: string;
+  /** A deferred execution record that commits with this move (visit-ledger.ts). */
+  ledger?: LedgerRecord;
+}
+
+/** What a reviewer's decision records, beside the plan it was turned into (src/review/plan-decision.ts). */
+export interface DecisionInput {
+  plan: DecisionPlan;
+  reviewId: string;
+  action: Decision['action'];
+  actor: DecisionActor;
+  /** The body as received, secrets redacted. */
+  raw: Record<string, unknown>;
+  edits: Record<string, unknown> | null;
+}
+
+export type Move =
+  | { kind: 'start'; visit: StageVisit }
+  | (AtVisit & { kind: 'advance'; set?: RunPatch; data: Record<string, unknown> })
+  | (AtVisit & { kind: 'park'; park: ParkRequest })
+  | (AtVisit & { kind: 'complete'; result: ExecutionResult })
+  | (AtVisit & { kind: 'fail'; error: RunError })
+  | { kind: 'decide'; run: RunRow; decision: DecisionInput }
+  | { kind: 'pause'; run: RunRow; actor: string; reason?: string }
+  | { kind: 'resume'; run: RunRow; actor: string; reason?: string }
+  | { kind: 'cancel'; run: RunRow; actor: string; reason?: string }
+  | { kind: 'expire'; run: RunRow }
+  | { kind: 'requeue'; run: RunRow; lostJobState: string };
+
+export type MoveKind = Move['kind'];
+
+/** What lowering may read besides the move: the time, fresh ids, and the default review time-to-live. */
+export interface MoveContext {
+  now: Date;
+  newId: () => string;
+  reviewTtlSeconds: number;
+}
+
+/** Leaving a review behind: every move out of awaiting_human clears it. */
+const CLEARED_REVIEW = { pendingReview: null, pendingReviewId: null, parkedAt: null, reviewExpiresAt: null } as const;
+
+/** The first stage's status is entered from `queued`; the rest by the move that enqueued their job. */
+const FIRST_STAGE = STAGES[0];
+
+/** The status each decision route leaves the run in (recorded in the decision row's `parsed`). */
+export const STATUS_AFTER_ROUTE: Readonly<Record<DecisionPlan['route'], RunStatus>> = {
+  execute: stageNamed('execute').status,
+  validate: stageNamed('validate').status,
+  build: stageNamed('build').status,
+  complete: 'completed',
+  cancel: 'cancelled',
+  await_quorum: 'awaiting_human',
+};
+
+const END_EVENTS = { failed: 'run.failed', cancelled: 'run.cancelled', expired: 'run.expired' } as const satisfies Record<string, RunEventType>;
+type EndStatus = keyof typeof END_EVENTS;
+
+/** The store write a move is made of. */
+export function lowerMove(move: Move, ctx: MoveContext): StoreWrite {
+  switch (move.kind) {
+    case 'start':
+      return startWrite(move.visit, ctx);
+    case 'advance':
+      return enterStage(move.run, nextStage(move.run.stage), ctx, {
+        ...visitGuard(move), eventType: 'stage.completed', set: move.set, data: move.data,
+      });
+    case 'park':
+      return parkWrite(move, ctx);
+    case 'complete':
+      return completeWrite(move.run, move.result, ctx, visitGuard(move));
+    case 'fail':
+      return endWrite(move.run, 'failed', move.error, ctx, visitGuard(move));
+    case 'decide':
+      return decideWrite(move.run, move.decision, ctx);
+    case 'pause':
+      return {
+        runId: move.run.id, from: [move.run.status], to: 'paused', seen: move.run, set: { pausedFrom: move.run.status },
+        event: { type: 'run.paused', actor: move.actor, data: { from: move.run.status, reason: move.reason ?? null } },
+      };
+    case 'resume':
+      return resumeWrite(move.run, move.actor, move.reason, ctx);
+    case 'cancel':
+      return endWrite(move.run, 'cancelled', { code: 'CANCELLED', message: move.reason ?? `Cancelled by ${move.actor}` }, ctx, {
+        from: [move.run.status], guard: { attempt: move.run.attempt }, actor: move.actor,
+      });
+    case 'expire': {
+      const { run } = move;
+      const message = `Review ${run.pendingReviewId} got no decision before ${run.reviewExpiresAt?.toISOString()}`;
+      return endWrite(run, 'expired', { code: 'REVIEW_EXPIRED', message }, ctx, {
+        from: ['awaiting_human'], guard: { pendingReviewId: run.pendingReviewId ?? '' }, actor: 'system:expiry',
+      });
+    }
+    case 'requeue':
+      return enterStage(move.run, move.run.stage, ctx, {
+        from: [move.run.status], guard: { attempt: move.run.attempt }, actor: 'system:reconciler',
+        eventType: 'run.requeued', data: { lostJobState: move.lostJobState, attempt: move.run.attempt },
+      });
+    default:
+      return assertNever(move, 'move');
+  }
+}
+
+interface Binding {
+  from: readonly RunStatus[];
+  guard?: WriteGuard;
+  actor: string;
+  decision?: DecisionRecord;
+  ledger?: LedgerRecord;
+}
+
+/** A stage outcome's binding: the run must still be at the visit it was claimed at. */
+function visitGuard(move: AtVisit): Binding {
+  return { from: [move.run.status], guard: { stage: move.run.stage, attempt: move.run.attempt }, actor: move.actor, ledger: move.ledger };
+}
+
+function nextStage(stage: StageName): StageName {
+  const next = stageNamed(stage).next;
+  if (!next) throw new Error(`stage ${stage} has no next stage to advance to`);
+  return next;
+}
+
+function startWrite(visit: StageVisit, ctx: MoveContext): StoreWrite {
+  if (visit.stage !== FIRST_STAGE?.name) throw new Error(`only the first stage opens with a start move, not ${visit.stage}`);
+  // `visit.status` too: a job whose worker died mid-stage opens the same visit again.
+  return { runId: visit.runId, from: ['queued', visit.status], to: visit.status, guard: { stage: visit.stage, attempt: visit.attempt }, set: { stageStartedAt: ctx.now } };
+}
+
+/** A new visit of `stage` (attempt + 1), whose job the commit enqueues. */
+function enterStage(
+  run: RunRow,
+  stage: StageName,
+  ctx: MoveContext,
+  how: Binding & { eventType: RunEventType; data?: Record<string, unknown>; set?: RunPatch; bumpExecutionSeq?: boolean },
+): StoreWrite {
+  const target = stageNamed(stage);
+  return {
+    runId: run.id,
+    from: how.from,
+    to: target.status,
+    guard: how.guard,
+    decision: how.decision,
+    ledger: how.ledger,
+    seen: run,
+    bumpAttempt: true,
+    bumpExecutionSeq: how.bumpExecutionSeq,
+    set: { ...CLEARED_REVIEW, ...how.set, stage, stageStartedAt: ctx.now },
+    event: { type: how.eventType, actor: how.actor, data: { ...how.data, to: target.status, nextStage: stage } },
+  };
+}
+
+/** Parks the run with one canonical pending review; the commit schedules its expiry. */
+function parkWrite(move: AtVisit & { park: ParkRequest }, ctx: MoveContext): StoreWrite {
+  const { run, park } = move;
+  const review = createPendingReview({
+    park: park.why,
+    issues: park.issues,
+    candidate: park.candidate,
+    output: park.output,
+    schemaHash: run.schemaHash ?? '',
+    now: ctx.now,
+    ttlSeconds: run.policy.reviewTtlSeconds ?? ctx.reviewTtlSeconds,
+    reviewId: ctx.newId(),
+    quorum: run.policy.quorum,
+  });
+  const binding = visitGuard(move);
+  return {
+    runId: run.id,
+    from: binding.from,
+    to: 'awaiting_human',
+    guard: binding.guard,
+    ledger: binding.ledger,
+    seen: run,
+    set: {
+      ...park.set,
+      issues: [...park.issues],
+      pendingReview: review,
+      pendingReviewId: review.reviewId,
+      parkedAt: ctx.now,
+      reviewExpiresAt: new Date(review.expiresAt),
+    },
+    event: {
+      type: 'review.created',
+      actor: move.actor,
+      data: { reviewId: review.reviewId, checkpoint: review.checkpoint, reason: review.reason, kind: review.kind, issues: park.issues.length },
+    },
+  };
+}
+
+function completeWrite(run: RunRow, result: ExecutionResult, ctx: MoveContext, binding: Binding): StoreWrite {
+  return {
+    runId: run.id, from: binding.from, to: 'completed', guard: binding.guard, decision: binding.decision, ledger: binding.ledger, seen: run,
+    set: { ...CLEARED_REVIEW, result, completedAt: ctx.now },
+    event: { type: 'run.completed', actor: binding.actor, data: { provider: result.provider, predictionId: result.predictionId ?? null } },
+  };
+}
+
+/** Ends the run failed, cancelled or expired, with a reason naming the field when there is one. */
+function endWrite(run: RunRow, to: EndStatus, error: RunError, ctx: MoveContext, binding: Binding): StoreWrite {
+  return {
+    runId: run.id, from: binding.from, to, guard: binding.guard, decision: binding.decision, ledger: binding.ledger, seen: run,
+    set: { ...CLEARED_REVIEW, error, completedAt: ctx.now },
+    event: { type: END_EVENTS[to], actor: binding.actor, data: { ...error, ...(run.pendingReviewId ? { reviewId: run.pendingReviewId } : {}) } },
+  };
+}
+
+function resumeWrite(run: RunRow, actor: string, reason: string | undefined, ctx: MoveContext): StoreWrite {
+  const pausedFrom = run.pausedFrom;
+  if (!pausedFrom) throw new Error(`run ${run.id} is not paused`);
+  if (isInFlight(pausedFrom)) {
+    // Back to its stage as a new visit: the job it had was handed back when it paused.
+    return enterStage(run, run.stage, ctx, { from: ['paused'], actor, eventType: 'run.resumed', set: { pausedFrom: null }, data: { reason: reason ?? null } });
+  }
+  return {
+    runId: run.id, from: ['paused'], to: pausedFrom, seen: run, set: { pausedFrom: null },
+    event: { type: 'run.resumed', actor, data: { to: pausedFrom } },
+  };
+}
+
+/** A decision: the decision row and its review.decided event ride on the move it causes. */
+function decideWrite(run: RunRow, decision: DecisionInput, ctx: MoveContext): StoreWrite {
+  const { plan, actor } = decision;
+  const binding: Binding = { from: ['awaiting_human'], guard: { pendingReviewId: decision.reviewId }, actor: actor.id, decision: decisionRecord(run, decision) };
+  const resumed = { ...binding, eventType: 'run.resumed' as const, data: { route: plan.route, reviewId: decision.reviewId } };
+  switch (plan.route) {
+    case 'execute':
+      return enterStage(run, 'execute', ctx, plan.newExecutionStep ? { ...resumed, bumpExecutionSeq: true } : { ...resumed, set: { approvedPayloadHash: payloadHash(run.candidate) } });
+    case 'validate':
+      return enterStage(run, 'validate', ctx, { ...resumed, set: editedColumns(run, plan) });
+    case 'build':
+      return enterStage(run, 'build', ctx, { ...resumed, set: withEdits(run, plan.edits) });
+    case 'complete':
+      if (!run.result) throw new Error(`run ${run.id} has no result to accept`);
+      return completeWrite(run, run.result, ctx, binding);
+    case 'cancel':
+      return endWrite(run, 'cancelled', { code: 'REJECTED', message: plan.reason }, ctx, binding);
+    case 'await_quorum':
+      // The approval is recorded (the decision row and review.decided); the review stays pending.
+      return { runId: run.id, from: binding.from, to: 'awaiting_human', guard: binding.guard, decision: binding.decision, seen: run, set: { pendingReview: plan.review } };
+    default:
+      return assertNever(plan, 'decision route');
+  }
+}
+
+function decisionRecord(run: RunRow, decision: DecisionInput): DecisionRecord {
+  const { plan, actor } = decision;
+  const recheck = plan.route === 'validate' && plan.recheck ? { recheck: plan.recheck.reason, schemaKey: plan.recheck.schemaKey } : {};
+  return {
+    reviewId: decision.reviewId,
+    actor: actor.id,
+    action: decision.action,
+    raw: decision.raw,
+    edits: decision.edits,
+    parsed: { route: plan.route, status: STATUS_AFTER_ROUTE[plan.route], checkpoint: run.pendingReview?.checkpoint ?? null, ...recheck },
+    override: plan.route === 'execute' && plan.override,
+    event: { type: 'review.decided', actor: actor.id, data: { reviewId: decision.reviewId, action: decision.action, route: plan.route } },
+  };
+}
+
+/** An edit's columns: the patched candidate, the edits kept for later builds, and who approved what. */
+function editedColumns(run: RunRow, plan: Extract<DecisionPlan, { route: 'validate' }>): RunPatch {
+  // The editor wrote this payload: require_human need not ask again, unless a quorum must approve.
+  const approved = (run.policy.quorum ?? 1) > 1 ? null : payloadHash(plan.candidate);
+  const columns: RunPatch = { candidate: plan.candidate, ...withEdits(run, plan.edits), approvedPayloadHash: approved };
+  if (!plan.recheck) return columns;
+  // The model's schema changed under the decision: check against the new one, and ask a person again.
+  return { ...columns, schemaKey: plan.recheck.schemaKey, schemaHash: plan.recheck.schemaHash, approvedPayloadHash: null, recheck: plan.recheck.reason };
+}
+
+function withEdits(run: RunRow, edits: Record<string, unknown>): RunPatch {
+  return {
+    reviewEdits: { ...run.reviewEdits, ...edits },
+    bundle: run.bundle ? { ...run.bundle, humanEdits: withoutNulls({ ...run.bundle.humanEdits, ...edits }) } : null,
+  };
+}
+
+function withoutNulls(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null));
+}
+

@@ -1,0 +1,93 @@
+/**
+ * What intake can tell about a request before it is stored, so the caller hears it now (HTTP 4xx, CLI exit 2)
+ * instead of from a run that fails a moment later in a worker:
+ *  - text jsonb cannot store, a request naming no model, a callbackUrl this server cannot sign or may not reach;
+ *  - a builder or provider this server does not have;
+ *  - attachments: http(s) and within the size limit (the assembler's own check, run alone);
+ *  - a model reference the catalog does not have, when no provider is configured to fetch it;
+ *  - an inline modelSource that is none of the accepted shapes, or uses a construct the extractor refuses;
+ *  - a request that names a model AND sends one inline that is another model: the payload would be checked
+ *    against one model's schema and executed on the other.
+ * The stages check the same things again (a catalog entry can change between intake and extract); this only
+ * moves the common mistakes forward. Nothing is written but the extraction cache (content-addressed), which
+ * the extract stage then finds instead of extracting the same source again.
+ */
+import { extractAndStore } from '../catalog/model-catalog.ts';
+import { assertCallbackUrl } from '../delivery/callback-target.ts';
+import type { Engine } from '../engine/engine.ts';
+import { isVettedError, VettedError } from '../errors.ts';
+import type { GenerationRequest, ModelSchema } from '../generated/contracts.ts';
+import { checkAttachments } from '../stages/context-assembler.ts';
+import { findUnstorableText } from '../util/storable-text.ts';
+
+/**
+ * @throws VettedError INVALID_REQUEST (naming the field), ATTACHMENT_REJECTED (`attachments[i].…`),
+ *   MODEL_NOT_FOUND (`model`), MODEL_SOURCE_INVALID or SCHEMA_UNSUPPORTED (`modelSource.…`).
+ */
+export async function checkRequest(engine: Engine, tenantId: string, request: GenerationRequest): Promise<void> {
+  const unstorable = findUnstorableText(request);
+  if (unstorable) throw new VettedError('INVALID_REQUEST', `request: ${unstorable.path} ${unstorable.reason}`, { field: unstorable.path });
+  if (!request.model && !request.modelSource) {
+    throw new VettedError('INVALID_REQUEST', 'request: model is required (owner/name), or send the model inline as modelSource', { field: 'model' });
+  }
+  if (request.callbackUrl) checkCallbackUrl(engine, request.callbackUrl);
+  engine.adapters.builder(request.builder ?? engine.config.defaults.builder);
+  engine.adapters.provider(request.provider ?? engine.config.defaults.provider);
+  checkAttachments(request.attachments ?? [], engine.config.limits.maxAttachmentBytes);
+  await checkModel(engine, tenantId, request);
+}
+
+function checkCallbackUrl(engine: Engine, url: string): void {
+  if (!engine.config.webhookSecret) {
+    throw new VettedError('INVALID_REQUEST', 'request: callbackUrl needs webhook signing, which this server has not configured (VETTED_WEBHOOK_SECRET)', {
+      field: 'callbackUrl',
+    });
+  }
+  assertCallbackUrl(url, { allowPrivate: engine.config.webhookAllowPrivate });
+}
+
+async function checkModel(engine: Engine, tenantId: string, request: GenerationRequest): Promise<void> {
+  if (request.modelSource !== undefined) {
+    const schema = await inlineSchema(engine, request.modelSource);
+    if (request.model) assertSameModel(request.model, schema);
+    return;
+  }
+  if (request.model && !engine.adapters.modelFetcher() && !(await engine.models.resolveRef(tenantId, request.model))) {
+    throw new VettedError(
+      'MODEL_NOT_FOUND',
+      `model "${request.model}" is not in the catalog; register it with \`vetted models add <file>\` or send it inline as "modelSource"`,
+      { field: 'model' },
+    );
+  }
+}
+
+/**
+ * The source's schema, extracted and cached as the extract stage would (which then finds it in the cache,
+ * instead of extracting the same source a second time).
+ */
+async function inlineSchema(engine: Engine, source: unknown): Promise<ModelSchema> {
+  try {
+    return (await extractAndStore(engine, source)).modelSchema;
+  } catch (error) {
+    if (!isVettedError(error) || (error.code !== 'MODEL_SOURCE_INVALID' && error.code !== 'SCHEMA_UNSUPPORTED')) throw error;
+    const field = error.field && error.field !== 'source' ? `modelSource.${error.field}` : 'modelSource';
+    throw new VettedError(error.code, `modelSource: ${error.message}`, { field, details: error.details, cause: error });
+  }
+}
+
+/**
+ * `model` may name what an inline source leaves open (a version object does not say which model it is),
+ * but it may not contradict it.
+ */
+export function assertSameModel(reference: string, schema: ModelSchema, sentAs = 'the model sent inline as modelSource'): void {
+  const [name, version] = reference.split(':');
+  const clash =
+    (schema.model !== null && schema.model !== name) || (version !== undefined && schema.version !== null && schema.version !== version);
+  if (!clash) return;
+  const inline = schema.version ? `${schema.model ?? '(unnamed)'}:${schema.version}` : (schema.model ?? '(unnamed)');
+  throw new VettedError(
+    'INVALID_REQUEST',
+    `request: model "${reference}" is not ${sentAs} (${inline}); send one of the two, or make them agree`,
+    { field: 'model' },
+  );
+}

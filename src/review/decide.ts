@@ -1,0 +1,86 @@
+/**
+ * A reviewer's decision on a parked run: check the body, plan it (plan-decision.ts, pure), and commit it as
+ * one `decide` move (src/engine/moves.ts): a compare-and-set on (status = awaiting_human, pending reviewId)
+ * that also writes the decision audit row and its events, so of two concurrent decisions exactly one wins and
+ * the other gets DECISION_CONFLICT, and a decision is never recorded without its move. What the decision
+ * leads to (validating an edited payload, building again, executing) is the engine's work, not the caller's.
+ */
+import { commit } from '../engine/commit.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { RunRow } from '../engine/store.ts';
+import { VettedError } from '../errors.ts';
+import type { Decision } from '../generated/contracts.ts';
+import { isTerminal } from '../run-states.ts';
+import { assertContract } from '../schema/contracts.ts';
+import { planDecision, type DecisionActor, type DecisionPlan, type SchemaRecheck } from './plan-decision.ts';
+
+export interface DecideInput {
+  runId: string;
+  /** Scope: a run of another tenant is "not found". Omit for operator tools (the CLI). */
+  tenantId?: string;
+  body: unknown;
+  actor: DecisionActor;
+  /** The HTTP API binds every approval and edit to the payload the reviewer saw. */
+  requirePayloadHash?: boolean;
+}
+
+export interface DecideResult {
+  run: RunRow;
+  plan: DecisionPlan;
+}
+
+/** @throws VettedError RUN_NOT_FOUND, RUN_STATE_CONFLICT, REVIEW_STALE, PAYLOAD_HASH_MISMATCH, BLOCKING_ISSUES, EDIT_INVALID, DECISION_CONFLICT */
+export async function decide(engine: Engine, input: DecideInput): Promise<DecideResult> {
+  const decision = assertContract<Decision>('decision', input.body, 'decision');
+  if (input.requirePayloadHash && (decision.action === 'approve' || decision.action === 'edit') && !decision.payloadHash) {
+    throw new VettedError('INVALID_REQUEST', 'decision: payloadHash is required; echo the payloadHash of the review you were shown', { field: 'payloadHash' });
+  }
+  const run = await engine.store.get(input.runId, input.tenantId);
+  if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${input.runId}`, { field: 'id' });
+  if (isTerminal(run.status)) throw new VettedError('RUN_STATE_CONFLICT', `The run is ${run.status}; it takes no more decisions`, { field: 'id' });
+  const schema = run.schemaKey ? await engine.models.getSchema(run.schemaKey) : undefined;
+  let plan = planDecision({
+    status: run.status, pendingReview: run.pendingReview, candidate: run.candidate, schema, decision, actor: input.actor, now: engine.clock.now(),
+  });
+  if (plan.route === 'complete' && !run.result) throw new VettedError('RUN_STATE_CONFLICT', 'The run has no result to accept', { field: 'action' });
+  if (plan.route === 'execute' || plan.route === 'validate') plan = await recheckIfSchemaChanged(engine, run, plan);
+  const moved = await commit(engine, {
+    kind: 'decide',
+    run,
+    decision: {
+      plan,
+      reviewId: decision.reviewId,
+      action: decision.action,
+      actor: input.actor,
+      raw: engine.redact(decision as unknown as Record<string, unknown>),
+      edits: decision.edits ?? null,
+    },
+  });
+  if (!moved) {
+    throw new VettedError('DECISION_CONFLICT', `Review ${decision.reviewId} was decided or changed by someone else; fetch the run again`, { field: 'reviewId' });
+  }
+  return { run: moved, plan };
+}
+
+/**
+ * A run parked against one version of a model's schema must not execute after the catalog moved on to
+ * another: the decision then sends the payload back to validate against the new schema, which asks a person
+ * again (the gate's schema_changed rule). This only looks the model up; the engine does the checking.
+ */
+async function recheckIfSchemaChanged(engine: Engine, run: RunRow, plan: Extract<DecisionPlan, { route: 'execute' | 'validate' }>): Promise<DecisionPlan> {
+  const recheck = await schemaChange(engine, run);
+  if (!recheck || !run.candidate) return plan;
+  return plan.route === 'validate' ? { ...plan, recheck } : { route: 'validate', candidate: run.candidate, edits: {}, recheck };
+}
+
+async function schemaChange(engine: Engine, run: RunRow): Promise<SchemaRecheck | undefined> {
+  const ref = run.request.model;
+  if (!ref || ref.includes(':') || run.request.modelSource || !run.schemaKey || !run.bundle) return undefined;
+  const current = await engine.models.resolveRef(run.tenantId, ref);
+  if (!current || current.schemaKey === run.schemaKey) return undefined;
+  const schema = await engine.models.getSchema(current.schemaKey);
+  // A new key with the same JSON Schema is a re-registration or an extractor upgrade (model-catalog.ts), not a
+  // change the reviewed payload could fall foul of: asking again would refuse every waiting decision.
+  if (!schema || schema.schemaHash === run.schemaHash) return undefined;
+  return { reason: 'schema_changed', schemaKey: current.schemaKey, schemaHash: schema.schemaHash };
+}
