@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `unit` is pure logic with no I/O; `integration` talks to the real PostgreSQL and Redis,
-// which test/global-setup.ts checks (and starts) once. Each integration file owns a database and a BullMQ
-// prefix (test/fixtures.ts), so the two forks on this 2-core machine never collide.
+// Two projects. `unit` is the fast path: pure logic, and the engine on its in-memory store (test/engine), with
+// no PostgreSQL and no Redis (`npm run test:fast`). `integration` talks to the real PostgreSQL and Redis, which
+// test/global-setup.ts checks once (scripts/ensure-services.sh starts them under `npm test`). Each integration
+// file owns a database and a BullMQ prefix (test/support/test-system.ts), so the two forks never collide.
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -11,11 +12,11 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       // Generous timeouts: two forks share two cores with PostgreSQL and Redis, and a slow moment is not a bug.
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/engine/**/*.test.ts'], testTimeout: 60_000 } },
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,

@@ -6,7 +6,8 @@
 import { Worker, type Processor, type RateLimiterOptions, type WorkerOptions } from 'bullmq';
 import { deliverWebhook } from '../src/delivery/webhook-delivery.ts';
 import { processStageJob } from '../src/engine/processor.ts';
-import { STAGE_NAMES, stageNamed, type StageDefinition, type StageName } from '../src/engine/stages.ts';
+import { isStageName, STAGE_NAMES, stageNamed, type StageDefinition, type StageName } from '../src/engine/stages.ts';
+import { assertNever } from '../src/errors.ts';
 import { EXPIRY_QUEUE_NAME, MAINTENANCE_QUEUE_NAME, redisOptionsFromUrl, SHADOW_QUEUE_NAME, WEBHOOK_QUEUE_NAME } from '../src/queue/queues.ts';
 import { shadowRun } from '../src/shadow/shadow-run.ts';
 import type { System } from '../src/system.ts';
@@ -65,6 +66,7 @@ function createWorker(system: System, kind: WorkKind, options: StartWorkersOptio
     maxStalledCount: 3,
     ...(options.stall ? { lockDuration: options.stall.lockDurationMs, stalledInterval: options.stall.stalledIntervalMs } : {}),
   } satisfies WorkerOptions;
+  if (isStageName(kind)) return stageWorker(system, stageNamed(kind), common, options);
   switch (kind) {
     case 'expiry':
       return new Worker(EXPIRY_QUEUE_NAME, ((job, token) => processExpiryJob(system, job, token)) as Processor, { ...common, concurrency: 4 });
@@ -76,7 +78,7 @@ function createWorker(system: System, kind: WorkKind, options: StartWorkersOptio
     case 'webhooks':
       return new Worker(WEBHOOK_QUEUE_NAME, ((job) => deliverWebhook(system, job.data)) as Processor, { ...common, concurrency: 8 });
     default:
-      return stageWorker(system, stageNamed(kind), common, options);
+      return assertNever(kind, 'work kind');
   }
 }
 

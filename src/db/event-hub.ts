@@ -34,7 +34,8 @@ const NEWEST_EVENTS = {
   text: 'select run_id, max(id)::text as newest from run_events where run_id = any($1::uuid[]) group by run_id',
 };
 
-export function createEventHub(databaseUrl: string, logger: Logger): EventHub {
+export function createEventHub(databaseUrl: string, logger: Logger, options: { fallbackPollMs?: number } = {}): EventHub {
+  const fallbackPollMs = options.fallbackPollMs ?? FALLBACK_POLL_MS;
   const subscribers = new Map<string, Set<Wake>>();
   /** The newest event id the hub has seen per subscribed run; absent until a poll after subscribing sees it. */
   const newestSeen = new Map<string, string>();
@@ -84,7 +85,7 @@ export function createEventHub(databaseUrl: string, logger: Logger): EventHub {
       // A new subscriber is woken by the first poll that sees its run, whatever an earlier one saw.
       newestSeen.delete(runId);
       schedule();
-      const fallback = setInterval(wake, FALLBACK_POLL_MS);
+      const fallback = setInterval(wake, fallbackPollMs);
       fallback.unref();
       return () => {
         clearInterval(fallback);

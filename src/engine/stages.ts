@@ -79,6 +79,10 @@ export const STAGE_NAMES: readonly StageName[] = STAGES.map((stage) => stage.nam
 
 const BY_NAME = new Map(STAGES.map((stage) => [stage.name, stage]));
 
+export function isStageName(value: string): value is StageName {
+  return BY_NAME.has(value as StageName);
+}
+
 export function stageNamed(name: StageName): StageDefinition {
   const stage = BY_NAME.get(name);
   if (!stage) throw new VettedError('INTERNAL', `Unknown stage ${name}`);

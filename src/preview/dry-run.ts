@@ -62,20 +62,18 @@ export async function dryRun(input: DryRunInput): Promise<DryRunResult> {
   return resultOf(await runToRest(engine, run.id, { hold: ['execute'] }), modelSchema);
 }
 
+/** Where the run came to rest says what the pipeline would do: execute, ask a person, or refuse the input. */
 function resultOf(run: RunRow, modelSchema: ModelSchema): DryRunResult {
   const common = { modelSchema, bundle: run.bundle, candidate: run.candidate, issues: run.issues };
-  switch (run.status) {
-    case 'executing':
-      return { ...common, decision: 'execute' };
-    case 'awaiting_human': {
-      const review = run.pendingReview;
-      return { ...common, decision: 'awaiting_human', ...(review ? { review: { reason: review.reason, checkpoint: review.checkpoint, question: review.question } } : {}) };
-    }
-    case 'failed': {
-      const error = run.error;
-      throw new VettedError(errorCodeOf(error?.code), error?.message ?? 'the run failed without a reason', { field: error?.field });
-    }
-    default:
-      throw new VettedError('INTERNAL', `dry-run ended with the run ${run.status} at ${run.stage}`);
+  if (run.status === 'executing') return { ...common, decision: 'execute' };
+  if (run.status === 'awaiting_human') {
+    const review = run.pendingReview;
+    return { ...common, decision: 'awaiting_human', ...(review ? { review: { reason: review.reason, checkpoint: review.checkpoint, question: review.question } } : {}) };
   }
+  if (run.status === 'failed') {
+    const error = run.error;
+    throw new VettedError(errorCodeOf(error?.code), error?.message ?? 'the run failed without a reason', { field: error?.field });
+  }
+  // Nothing else can be left when the runner stops with only the execute stage held.
+  throw new VettedError('INTERNAL', `dry-run ended with the run ${run.status} at ${run.stage}`);
 }

@@ -88,6 +88,7 @@ function minimal(node: JsonObject): unknown {
       return [];
     case 'object':
       return fillObject(node, { prompt: '', urls: [] });
+    case undefined:
     default:
       return null;
   }
