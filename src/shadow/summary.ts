@@ -1,5 +1,5 @@
 /**
- * Leak statistics from counts: the SQL summary (src/db/shadow-summary-queries.ts) and the in-memory one
+ * Leak statistics from counts: the SQL summary (src/db/shadow-reports-repository.ts) and the in-memory one
  * (replay) both end here, so a rate means the same in the API, the CLI, the HTML page and a replay.
  * Models are grouped by `owner/name`: every version of a model counts together.
  */

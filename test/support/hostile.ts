@@ -472,7 +472,7 @@ export function badSubmissions(model: string): Record<string, unknown>[] {
     { model, shadow: 'yes' }, { model, edits: { 'a-b': 1 } }, { model, edits: { '': 1 } }, { model, userProfile: { nested: { a: 1 } } },
     { model, userProfile: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }, { model, prompt: 'x\u0000y' }, { model, prompt: 'x\ud800y' },
     { model, prompt: 'ok', userProfile: { ['k\u0000']: 'v' } }, { model, modelSource: { ['key\udfff']: 1 } }, { model, conversation: [{ role: 'user', content: '\u0000' }] },
-    // Within the contract, but intake sees the model cannot be used (request-preflight.ts).
+    // Within the contract, but intake sees the model cannot be used (src/intake/request-checks.ts).
     { model: 'acme/does-not-exist', prompt: 'x' }, { modelSource: {}, prompt: 'x' }, { modelSource: { owner: 'x', name: 'y', latest_version: { openapi_schema: { not: 'a schema' } } } },
     { model: 'acme/other', modelSource: { model: 'acme/inline', example_input: { prompt: 'x' } }, prompt: 'x' },
   ];

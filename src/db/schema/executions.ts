@@ -12,7 +12,7 @@ export const executions = pgTable(
   {
     /**
      * The run's id, without a foreign key: every ledger write that can create a row checks the run in the
-     * same statement (the visit guard in executions-repository.ts), and the key's per-row check was a
+     * same statement (the visit guard in pg-ledger.ts), and the key's per-row check was a
      * measurable share of the execute stage. The ledger outlives any cleanup of runs, as evidence.
      */
     runId: uuid().notNull(),
