@@ -3,7 +3,7 @@
  * that picks up the next stage's job in the same process starts from it instead of reading the run again.
  *
  * Why this is safe without a read: a visit is (run, stage, attempt), and every move into a stage status
- * opens a new one (attempt + 1, see advanceToStage), so a visit is opened exactly once and the move that
+ * opens a new one (attempt + 1, enterStage in src/engine/moves.ts), so a visit is opened exactly once and the move that
  * opened it returned the row as it committed. Whatever happens to the run afterwards (a cancel, a pause)
  * changes its status, and the stage's own move is a compare-and-set on status, stage and attempt: it then
  * finds nothing to move and the job ends as superseded, exactly as if the claim had read the new status.
@@ -14,18 +14,13 @@
  *
  * A job picked up by another worker process simply misses and reads; the map is bounded, oldest out first.
  */
-import type { RunStatus, StageName } from '../generated/contracts.ts';
+import { STAGES } from '../engine/stages.ts';
+import type { StageVisit } from '../engine/store.ts';
+import type { StageName } from '../generated/contracts.ts';
 import type { RunRow } from './schema/index.ts';
 
-export interface StageVisit {
-  runId: string;
-  stage: StageName;
-  attempt: number;
-  status: RunStatus;
-}
-
-/** Stages whose claim may start from the handed-over row (extract's claim is a write: queued → extracting). */
-const SERVED_STAGES: ReadonlySet<StageName> = new Set(['assemble', 'build', 'validate', 'execute']);
+/** Stages whose jobs open their visit with the store's claim (the first stage opens with a move instead). */
+const SERVED_STAGES: ReadonlySet<StageName> = new Set(STAGES.filter((stage) => stage.opens === 'claim').map((stage) => stage.name));
 
 export class VisitHandoff {
   private readonly rows = new Map<string, RunRow>();

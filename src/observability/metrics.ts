@@ -17,7 +17,7 @@ export function createMetrics(): Metrics {
     registry,
     stageDuration: new Histogram({
       name: 'vetted_stage_duration_seconds',
-      help: 'Time a stage job spent in its handler, by stage and outcome',
+      help: 'Time a stage visit spent loading and running its step, by stage and outcome',
       labelNames: ['stage', 'outcome'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],
