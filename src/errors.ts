@@ -18,6 +18,7 @@ export const ERROR_CATALOGUE = {
   REVIEW_STALE: { status: 409, retryable: false, title: 'The review is no longer the pending one' },
   PAYLOAD_HASH_MISMATCH: { status: 409, retryable: false, title: 'The payload changed since the reviewer saw it' },
   DECISION_CONFLICT: { status: 409, retryable: false, title: 'Another decision on this review won' },
+  REVIEW_CLAIMED: { status: 409, retryable: false, title: 'Another reviewer is working on this review' },
   REQUEST_KEY_REUSED: { status: 409, retryable: false, title: 'The requestKey was first used for a different request' },
   SCHEMA_CHANGED: { status: 409, retryable: false, title: "The model's schema changed while the run was parked; a new review was raised" },
   BLOCKING_ISSUES: { status: 422, retryable: false, title: 'The payload still has blocking issues' },

@@ -10,6 +10,7 @@ import { openDatabase, pingDatabase, serviceUnavailable, type Database } from '.
 import { createMetricsQueries, type MetricsQueries } from './db/metrics-queries.ts';
 import { createModelsRepository } from './db/models-repository.ts';
 import { createPgRunStore } from './db/pg-run-store.ts';
+import { createReviewersRepository, type ReviewersRepository } from './db/reviewers-repository.ts';
 import { createRunQueries, type RunQueries } from './db/run-queries.ts';
 import { createShadowReportsRepository, type ShadowReportsRepository } from './db/shadow-reports-repository.ts';
 import { createShadowSettingsRepository, type ShadowSettingsRepository } from './db/shadow-settings-repository.ts';
@@ -32,6 +33,7 @@ export interface System extends Engine {
   readonly queues: QueueSet;
   readonly runQueries: RunQueries;
   readonly apiKeys: ApiKeysRepository;
+  readonly reviewers: ReviewersRepository;
   readonly shadowReports: ShadowReportsRepository;
   readonly shadowSettings: ShadowSettingsRepository;
   readonly metricsQueries: MetricsQueries;
@@ -85,6 +87,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     models: createModelsRepository(database.db),
     runQueries: createRunQueries(database.db),
     apiKeys: createApiKeysRepository(database.db),
+    reviewers: createReviewersRepository(database.db),
     shadowReports: createShadowReportsRepository(database.db),
     shadowSettings: createShadowSettingsRepository(database.db),
     metricsQueries: createMetricsQueries(database.db),

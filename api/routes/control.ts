@@ -1,4 +1,5 @@
 /** Decisions on parked runs, and pause / resume / cancel. */
+import { actorOf } from '../../src/auth/api-keys.ts';
 import type { FastifyInstance } from 'fastify';
 import { decide } from '../../src/review/decide.ts';
 import { cancelRun, pauseRun, resumeRun } from '../../src/control/run-control.ts';
@@ -29,7 +30,7 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
       runId: request.params.id,
       tenantId: caller.tenantId,
       body: request.body,
-      actor: { id: `key:${caller.keyId}`, canOverride: caller.permissions.has('override') },
+      actor: { id: actorOf(caller), canOverride: caller.permissions.has('override') },
       requirePayloadHash: true,
     });
     await markSecretFields(system, reply, [run]);
@@ -52,7 +53,7 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
   ]) {
     app.post<{ Params: { id: string }; Body: { reason?: string } | null }>(path, options, async (request, reply) => {
       const caller = principal(request);
-      const run = await action(system, { runId: request.params.id, tenantId: caller.tenantId, actor: `key:${caller.keyId}`, reason: request.body?.reason });
+      const run = await action(system, { runId: request.params.id, tenantId: caller.tenantId, actor: actorOf(caller), reason: request.body?.reason });
       await markSecretFields(system, reply, [run]);
       return runResource(run);
     });
@@ -63,7 +64,7 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
     schema: { tags: ['runs'], summary: 'Cancel a run (and the provider prediction under way, if any)', params: runIdParams, response: { 200: ref('run'), ...commonErrors, ...conflicts } },
   }, async (request, reply) => {
     const caller = principal(request);
-    const run = await cancelRun(system, { runId: request.params.id, tenantId: caller.tenantId, actor: `key:${caller.keyId}` });
+    const run = await cancelRun(system, { runId: request.params.id, tenantId: caller.tenantId, actor: actorOf(caller) });
     await markSecretFields(system, reply, [run]);
     return runResource(run);
   });

@@ -1,4 +1,5 @@
 /** Submitting and reading runs. Handlers are thin: check, call a service or query, shape the answer. */
+import { actorOf } from '../../src/auth/api-keys.ts';
 import type { FastifyInstance } from 'fastify';
 import { VettedError } from '../../src/errors.ts';
 import type { RunStatus } from '../../src/generated/contracts.ts';
@@ -35,7 +36,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
     },
   }, async (request, reply) => {
     const caller = principal(request);
-    const { run, created } = await submitRun(system, { tenantId: caller.tenantId, request: request.body, actor: `key:${caller.keyId}` });
+    const { run, created } = await submitRun(system, { tenantId: caller.tenantId, request: request.body, actor: actorOf(caller) });
     return reply.code(created ? 202 : 200).header('location', `/api/runs/${run.id}`).send({ id: run.id, status: run.status, created, links: runLinks(run.id) });
   });
 

@@ -27,11 +27,20 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
 
 export const ROLES = Object.keys(ROLE_PERMISSIONS) as Role[];
 
+/** The person behind a key, when it is a person's key. */
+export interface ReviewerIdentity {
+  id: string;
+  name: string;
+  team: string | null;
+}
+
 export interface Principal {
   keyId: string;
   tenantId: string;
   role: Role;
   permissions: ReadonlySet<Permission>;
+  /** Set for a person's key: decisions, replies and quorums count the person, whatever key they use. */
+  reviewer?: ReviewerIdentity;
 }
 
 export interface NewApiKey {
@@ -39,6 +48,16 @@ export interface NewApiKey {
   role: Role;
   permissions?: ExtraPermission[];
   label?: string;
+  /** The person the key belongs to (same tenant). */
+  reviewerId?: string;
+}
+
+/**
+ * Who acts, as the audit trail and the quorum count it: the person (`reviewer:<id>`) for a person's key, else
+ * the key itself (`key:<id>`, an upstream app or a service).
+ */
+export function actorOf(principal: Principal): string {
+  return principal.reviewer ? `reviewer:${principal.reviewer.id}` : `key:${principal.keyId}`;
 }
 
 const KEY_PATTERN = /^vt_([a-z0-9]{12})\.([A-Za-z0-9_-]{32,64})$/;
@@ -47,8 +66,11 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-export function principalFor(row: Pick<ApiKeyRow, 'id' | 'tenantId' | 'role' | 'permissions'>): Principal {
-  return { keyId: row.id, tenantId: row.tenantId, role: row.role, permissions: new Set<Permission>([...ROLE_PERMISSIONS[row.role], ...row.permissions]) };
+export function principalFor(row: Pick<ApiKeyRow, 'id' | 'tenantId' | 'role' | 'permissions'>, reviewer?: ReviewerIdentity): Principal {
+  return {
+    keyId: row.id, tenantId: row.tenantId, role: row.role, permissions: new Set<Permission>([...ROLE_PERMISSIONS[row.role], ...row.permissions]),
+    ...(reviewer ? { reviewer } : {}),
+  };
 }
 
 /** A fresh key's id and secret, after checking what it is for. @throws VettedError INVALID_REQUEST naming `role` or the tenant. */

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { registerApiCommands } from './commands/api.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerDryRunCommands } from './commands/dry-run.ts';
+import { registerKeyCommands } from './commands/keys.ts';
 import { registerModelsCommand } from './commands/models.ts';
 import { registerRunCommands } from './commands/runs.ts';
 import { registerShadowCommands } from './commands/shadow.ts';
@@ -28,6 +29,7 @@ registerRunCommands(program);
 registerShadowCommands(program);
 registerWorkerCommands(program);
 registerApiCommands(program);
+registerKeyCommands(program);
 registerDemoCommand(program);
 
 pointUsageErrorsAtHelp(program, 'vetted');

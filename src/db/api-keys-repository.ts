@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { assertKeyMatches, hashSecret, mintKey, parseKey, principalFor, type NewApiKey, type Principal } from '../auth/api-keys.ts';
 import { VettedError } from '../errors.ts';
 import type { Db } from './client.ts';
-import { apiKeys, type ApiKeyRow } from './schema/index.ts';
+import { apiKeys, reviewers, type ApiKeyRow } from './schema/index.ts';
 
 export type ApiKeysRepository = ReturnType<typeof createApiKeysRepository>;
 
@@ -12,9 +12,10 @@ export function createApiKeysRepository(db: Db) {
     /** Stores a new key and returns it whole: the only time the secret is seen. */
     async create(input: NewApiKey): Promise<{ key: string; row: ApiKeyRow }> {
       const { id, secret } = mintKey(input);
+      if (input.reviewerId !== undefined) await assertSameTenant(db, input.reviewerId, input.tenantId);
       const [row] = await db
         .insert(apiKeys)
-        .values({ id, tenantId: input.tenantId, role: input.role, permissions: input.permissions ?? [], secretHash: hashSecret(secret), label: input.label ?? null })
+        .values({ id, tenantId: input.tenantId, role: input.role, permissions: input.permissions ?? [], secretHash: hashSecret(secret), label: input.label ?? null, reviewerId: input.reviewerId ?? null })
         .returning();
       if (!row) throw new VettedError('INTERNAL', 'api key insert returned nothing');
       return { key: `vt_${id}.${secret}`, row };
@@ -23,9 +24,13 @@ export function createApiKeysRepository(db: Db) {
     /** @throws VettedError UNAUTHORIZED for a malformed, unknown, revoked or wrong key. */
     async verify(token: string): Promise<Principal> {
       const { id, secret } = parseKey(token);
-      const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
-      assertKeyMatches(row, secret);
-      return principalFor(row);
+      const [found] = await db
+        .select({ key: apiKeys, reviewer: { id: reviewers.id, name: reviewers.name, team: reviewers.team } })
+        .from(apiKeys)
+        .leftJoin(reviewers, eq(reviewers.id, apiKeys.reviewerId))
+        .where(eq(apiKeys.id, id));
+      assertKeyMatches(found?.key, secret);
+      return principalFor(found.key, found.reviewer ?? undefined);
     },
 
     async list(): Promise<ApiKeyRow[]> {
@@ -37,4 +42,11 @@ export function createApiKeysRepository(db: Db) {
       return rows.length > 0;
     },
   };
+}
+
+/** A person's key acts for that person's tenant only. */
+async function assertSameTenant(db: Db, reviewerId: string, tenantId: string): Promise<void> {
+  const [reviewer] = await db.select({ tenantId: reviewers.tenantId }).from(reviewers).where(eq(reviewers.id, reviewerId));
+  if (!reviewer) throw new VettedError('INVALID_REQUEST', `No reviewer ${reviewerId}; add one with \`vetted reviewers add\``, { field: 'reviewer' });
+  if (reviewer.tenantId !== tenantId) throw new VettedError('INVALID_REQUEST', `Reviewer ${reviewerId} belongs to tenant ${reviewer.tenantId}, not ${tenantId}`, { field: 'tenant' });
 }

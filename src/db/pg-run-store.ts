@@ -104,6 +104,12 @@ function listRuns({ db }: Database, query: RunListQuery): Promise<RunRow[]> {
         // Soonest due first (runs_review_expiry_idx): when Redis lost every bucket, those are needed first.
         .orderBy(runs.reviewExpiresAt)
         .limit(query.limit);
+    case 'pending_review':
+      return db
+        .select()
+        .from(runs)
+        .where(and(eq(runs.pendingReviewId, query.reviewId), query.tenantId === undefined ? undefined : eq(runs.tenantId, query.tenantId)))
+        .limit(1);
     default:
       return assertNever(query, 'run list query');
   }

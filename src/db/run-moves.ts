@@ -42,7 +42,16 @@ const COLUMNS = getTableColumns(runs);
 const SQL_NAME = new Map<string, string>(Object.entries(COLUMNS).map(([key, column]) => [key, column.keyAsName ? toSnakeCase(column.name) : column.name]));
 const FROM_SQL_NAME = new Map<string, string>([...SQL_NAME].map(([key, name]) => [name, key]));
 const JSON_KEYS = new Set(Object.entries(COLUMNS).filter(([, column]) => column.columnType === 'PgJsonb').map(([key]) => key));
-const GUARD_COLUMNS: Record<keyof WriteGuard, string> = { stage: 'stage', attempt: 'attempt', pendingReviewId: 'pending_review_id' };
+/** Each guard's condition, given a function that numbers its next parameter, and the values it sends. */
+const GUARDS: { [K in keyof WriteGuard]-?: { sql: (next: () => number) => string; values: (value: NonNullable<WriteGuard[K]>) => unknown[] } } = {
+  stage: { sql: (next) => `"stage" = $${next()}`, values: (stage) => [stage] },
+  attempt: { sql: (next) => `"attempt" = $${next()}`, values: (attempt) => [attempt] },
+  pendingReviewId: { sql: (next) => `"pending_review_id" = $${next()}`, values: (id) => [id] },
+  claimableBy: {
+    sql: (next) => `("claimed_by" is null or "claimed_by" = $${next()} or "claim_expires_at" < $${next()})`,
+    values: ({ actor, now }) => [actor, now],
+  },
+};
 
 interface Shape {
   name: string;
@@ -95,7 +104,8 @@ function buildText(setKeys: string[], guardKeys: (keyof WriteGuard)[], spec: Mov
   }
   if (spec.bumpAttempt) assignments.push('attempt = attempt + 1');
   if (spec.bumpExecutionSeq) assignments.push('execution_seq = execution_seq + 1');
-  const atVisit = ['id = $2', 'status = any($3::text[])', ...guardKeys.map((key) => `"${GUARD_COLUMNS[key]}" = $${++n}`)].join(' and ');
+  const next = () => ++n;
+  const atVisit = ['id = $2', 'status = any($3::text[])', ...guardKeys.map((key) => GUARDS[key].sql(next))].join(' and ');
   let ledger = '';
   if (spec.ledger) {
     ledger = `led as (insert into executions (run_id, step, status, provider, payload_hash, result, finished_at)
@@ -120,8 +130,8 @@ function buildText(setKeys: string[], guardKeys: (keyof WriteGuard)[], spec: Mov
  * The move's event, the last one, is the id returned (what a webhook sends).
  */
 function withDecisionText(update: string, columns: string, n: number): string {
-  const decision = `insert into decisions (run_id, tenant_id, review_id, actor, action, raw, parsed, edits, override)
-    select id, tenant_id, $${n + 1}::uuid, $${n + 2}, $${n + 3}, $${n + 4}::jsonb, $${n + 5}::jsonb, $${n + 6}::jsonb, $${n + 7}::boolean from moved`;
+  const decision = `insert into decisions (run_id, tenant_id, review_id, actor, action, raw, parsed, edits, override, review)
+    select id, tenant_id, $${n + 1}::uuid, $${n + 2}, $${n + 3}, $${n + 4}::jsonb, $${n + 5}::jsonb, $${n + 6}::jsonb, $${n + 7}::boolean, $${n + 9}::jsonb from moved`;
   const events = `insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
     select moved.id, moved.tenant_id, e.value->>'type', e.value->>'actor', e.value->'data', moved.trace_id, moved.thread_id
     from moved cross join jsonb_array_elements($${n + 8}::jsonb) with ordinality as e(value, ord) order by e.ord returning id`;
@@ -138,7 +148,7 @@ function valuesOf(spec: MoveSpec, shape: Shape): unknown[] {
   const set = (spec.set ?? {}) as Record<string, unknown>;
   const values: unknown[] = [spec.to, spec.runId, [...spec.from]];
   for (const key of shape.setKeys) values.push(sqlValue(key, set[key]));
-  for (const key of shape.guardKeys) values.push(spec.guard?.[key]);
+  for (const key of shape.guardKeys) values.push(...guardValues(key, spec.guard));
   if (spec.ledger) {
     const { step, provider, payloadHash, result } = spec.ledger;
     values.push(step, result.status === 'succeeded' ? 'succeeded' : 'failed', provider, payloadHash, JSON.stringify(result));
@@ -148,10 +158,18 @@ function valuesOf(spec: MoveSpec, shape: Shape): unknown[] {
     const events = [decision.event, spec.event].filter((event) => event !== undefined);
     values.push(decision.reviewId, decision.actor, decision.action, JSON.stringify(decision.raw), JSON.stringify(decision.parsed));
     values.push(decision.edits === null ? null : JSON.stringify(decision.edits), decision.override, JSON.stringify(events));
+    values.push(decision.review === null ? null : JSON.stringify(decision.review));
   } else if (spec.event) {
     values.push(spec.event.type, spec.event.actor, JSON.stringify(spec.event.data));
   }
   return values;
+}
+
+function guardValues(key: keyof WriteGuard, guard: WriteGuard | undefined): unknown[] {
+  const value = guard?.[key];
+  if (value === undefined) return [];
+  // Each entry of GUARDS takes its own key's value; the map's type says so, one key at a time.
+  return (GUARDS[key].values as (value: unknown) => unknown[])(value);
 }
 
 /** A `runs` row as pg returns it (snake_case) as the RunRow drizzle would have made. */

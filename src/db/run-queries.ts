@@ -2,12 +2,12 @@
  * Read-side queries for the API (the RunQueries repository, held by the System): run listings with cursor pagination, resumable runs, and the pending
  * review queue (oldest first). Every query takes the tenant: there is no unscoped read here.
  */
-import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { VettedError } from '../errors.ts';
 import type { RunStatus } from '../generated/contracts.ts';
 import { TERMINAL_STATUSES } from '../run-states.ts';
 import type { Db } from './client.ts';
-import { runs, type RunRow } from './schema/index.ts';
+import { decisions, runs, type DecisionRow, type RunRow } from './schema/index.ts';
 
 export interface RunFilters {
   status?: RunStatus[];
@@ -92,6 +92,12 @@ async function listActiveRuns(db: Db, tenantId: string, scope: { userId?: string
 export interface PendingFilters {
   checkpoint?: string;
   model?: string;
+  /** Only reviews routed to this team (policy.team). */
+  team?: string;
+  /** Only reviews this actor holds a live claim on. */
+  claimedBy?: string;
+  /** Only reviews nobody holds a live claim on. */
+  unclaimed?: boolean;
   /** Only reviews waiting at least this long. */
   minAgeSeconds?: number;
   /** Only reviews waiting at most this long. */
@@ -109,6 +115,9 @@ async function listPendingReviews(db: Db, tenantId: string, filters: PendingFilt
     eq(runs.status, 'awaiting_human'),
     filters.checkpoint ? sql`${runs.pendingReview} ->> 'checkpoint' = ${filters.checkpoint}` : undefined,
     filters.model ? eq(runs.model, filters.model) : undefined,
+    filters.team ? sql`${runs.pendingReview} ->> 'team' = ${filters.team}` : undefined,
+    filters.claimedBy ? and(eq(runs.claimedBy, filters.claimedBy), gte(runs.claimExpiresAt, now)) : undefined,
+    filters.unclaimed ? or(isNull(runs.claimedBy), lt(runs.claimExpiresAt, now)) : undefined,
     filters.minAgeSeconds !== undefined ? lte(runs.parkedAt, new Date(now.getTime() - filters.minAgeSeconds * 1000)) : undefined,
     filters.maxAgeSeconds !== undefined ? gte(runs.parkedAt, new Date(now.getTime() - filters.maxAgeSeconds * 1000)) : undefined,
   ];
@@ -123,6 +132,62 @@ async function listPendingReviews(db: Db, tenantId: string, filters: PendingFilt
 async function findByReviewId(db: Db, tenantId: string, reviewId: string): Promise<RunRow | undefined> {
   const [row] = await db.select().from(runs).where(and(eq(runs.pendingReviewId, reviewId), eq(runs.tenantId, tenantId)));
   return row;
+}
+
+/** A decision with the run it was made on (what a decided review shows). */
+export interface DecidedRow {
+  decision: DecisionRow;
+  run: { id: string; status: RunRow['status']; model: string | null; traceId: string; threadId: string };
+}
+
+export interface DecidedFilters {
+  model?: string;
+  since?: Date;
+  limit: number;
+  cursor?: string;
+}
+
+const decidedColumns = { decision: decisions, run: { id: runs.id, status: runs.status, model: runs.model, traceId: runs.traceId, threadId: runs.threadId } };
+
+/** Every decision on a review, oldest first (a quorum's approvals, re-asks, the decision that closed it). */
+async function decisionsOfReview(db: Db, tenantId: string, reviewId: string): Promise<DecidedRow[]> {
+  return db
+    .select(decidedColumns)
+    .from(decisions)
+    .innerJoin(runs, eq(runs.id, decisions.runId))
+    .where(and(eq(decisions.reviewId, reviewId), eq(decisions.tenantId, tenantId)))
+    .orderBy(asc(decisions.at), asc(decisions.id));
+}
+
+/** Decisions on the tenant's reviews, newest first, with cursor pagination. */
+async function listDecided(db: Db, tenantId: string, filters: DecidedFilters): Promise<Page<DecidedRow>> {
+  const conditions: (SQL | undefined)[] = [
+    eq(decisions.tenantId, tenantId),
+    filters.model ? eq(runs.model, filters.model) : undefined,
+    filters.since ? gte(decisions.at, filters.since) : undefined,
+  ];
+  if (filters.cursor) {
+    const { at, id } = decodeCursor(filters.cursor);
+    // The cursor's id is the decision's numeric id, written as a uuid-shaped string by encodeDecidedCursor.
+    conditions.push(or(lt(decisions.at, at), and(eq(decisions.at, at), lt(decisions.id, decidedIdOf(id)))));
+  }
+  const rows = await db
+    .select(decidedColumns)
+    .from(decisions)
+    .innerJoin(runs, eq(runs.id, decisions.runId))
+    .where(and(...conditions))
+    .orderBy(desc(decisions.at), desc(decisions.id))
+    .limit(filters.limit + 1);
+  return pageOf(rows, filters.limit, (row) => ({ at: row.decision.at, id: decidedCursorId(row.decision.id) }));
+}
+
+/** Decision ids are bigints; the cursor carries ids shaped as uuids, so they are written as one. */
+function decidedCursorId(id: bigint): string {
+  return `00000000-0000-0000-0000-${id.toString(16).padStart(12, '0')}`;
+}
+
+function decidedIdOf(cursorId: string): bigint {
+  return BigInt(`0x${cursorId.slice(-12)}`);
 }
 
 function pageOf<T>(rows: T[], limit: number, position: (row: T) => CursorPosition): Page<T> {
@@ -140,5 +205,7 @@ export function createRunQueries(db: Db) {
     listActive: (tenantId: string, scope: { userId?: string; sessionId?: string }) => listActiveRuns(db, tenantId, scope),
     listPendingReviews: (tenantId: string, filters: PendingFilters, now: Date) => listPendingReviews(db, tenantId, filters, now),
     findByReviewId: (tenantId: string, reviewId: string) => findByReviewId(db, tenantId, reviewId),
+    decisionsOfReview: (tenantId: string, reviewId: string) => decisionsOfReview(db, tenantId, reviewId),
+    listDecided: (tenantId: string, filters: DecidedFilters) => listDecided(db, tenantId, filters),
   };
 }

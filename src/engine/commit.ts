@@ -74,6 +74,10 @@ async function applyEffects(engine: Engine, move: Move, committed: Committed): P
       await enqueueVisit(engine, moved);
       logEvent(engine.logger, 'RUN_REQUEUED', logContext(moved), { stage: moved.stage, lostJobState: move.lostJobState }, 'warn');
       return;
+    case 'claim':
+    case 'release':
+      logEvent(engine.logger, move.kind === 'claim' ? 'HITL_CLAIMED' : 'HITL_RELEASED', logContext(moved), { hitlId: moved.pendingReviewId, actor: move.actor, until: moved.claimExpiresAt?.toISOString() ?? null });
+      return;
     default:
       return assertNever(move, 'move');
   }

@@ -153,8 +153,13 @@ function matches(run: RunRow, write: StoreWrite): boolean {
     write.from.includes(run.status) &&
     (guard.stage === undefined || run.stage === guard.stage) &&
     (guard.attempt === undefined || run.attempt === guard.attempt) &&
-    (guard.pendingReviewId === undefined || run.pendingReviewId === guard.pendingReviewId)
+    (guard.pendingReviewId === undefined || run.pendingReviewId === guard.pendingReviewId) &&
+    (guard.claimableBy === undefined || claimable(run, guard.claimableBy))
   );
+}
+
+function claimable(run: RunRow, by: { actor: string; now: Date }): boolean {
+  return run.claimedBy === null || run.claimedBy === by.actor || (run.claimExpiresAt !== null && run.claimExpiresAt < by.now);
 }
 
 function applyWrite(run: RunRow, write: StoreWrite, now: Date): void {
@@ -173,7 +178,7 @@ function withDefaults(row: NewRunRow, now: Date): RunRow {
   const stored: RunRow = {
     requestKey: null, attempt: 0, userId: null, sessionId: null, model: null, schemaKey: null, schemaHash: null,
     bundle: null, candidate: null, issues: [], pendingReview: null, pendingReviewId: null, parkedAt: null,
-    approvedPayloadHash: null, recheck: null, reviewEdits: {}, executionSeq: 1, result: null, error: null, pausedFrom: null,
+    approvedPayloadHash: null, recheck: null, claimedBy: null, claimExpiresAt: null, reviewEdits: {}, executionSeq: 1, result: null, error: null, pausedFrom: null,
     reviewExpiresAt: null, stageStartedAt: null, completedAt: null, createdAt: now, updatedAt: now,
     ...(Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined)) as NewRunRow),
   } as RunRow;
@@ -205,6 +210,8 @@ function listRuns(all: RunRow[], query: RunListQuery): RunRow[] {
         .filter((run) => run.pendingReviewId !== null && run.status === 'awaiting_human' && run.updatedAt < query.idleSince)
         .sort((a, b) => (a.reviewExpiresAt?.getTime() ?? 0) - (b.reviewExpiresAt?.getTime() ?? 0))
         .slice(0, query.limit);
+    case 'pending_review':
+      return all.filter((run) => run.pendingReviewId === query.reviewId && (query.tenantId === undefined || run.tenantId === query.tenantId)).slice(0, 1);
     default:
       return assertNever(query, 'run list query');
   }

@@ -16,6 +16,8 @@
  *   cancel    any live status              cancelled                     run.cancelled          an operator
  *   expire    awaiting_human (its review)  expired                       run.expired            the expiry sweep
  *   requeue   a stage status (its visit)   the same stage, a new visit   run.requeued           the reconciler
+ *   claim     awaiting_human (unclaimed)   awaiting_human (a lease)      review.claimed         a reviewer
+ *   release   awaiting_human (their claim) awaiting_human                review.released        a reviewer
  *
  * Lowering is pure (a function of the move, the clock and an id source), so every rule here is unit-tested
  * without a database; the statuses each write may connect are checked against run-states.ts at commit.
@@ -30,6 +32,7 @@ import type {
 } from '../generated/contracts.ts';
 import { assertNever } from '../errors.ts';
 import { createPendingReview } from '../review/pending-review.ts';
+import { questionLocale } from '../review/question/locale.ts';
 import type { DecisionActor, DecisionPlan } from '../review/plan-decision.ts';
 import { isInFlight } from '../run-states.ts';
 import type { LedgerRecord } from '../stages/executor.ts';
@@ -68,7 +71,9 @@ export type Move =
   | { kind: 'resume'; run: RunRow; actor: string; reason?: string }
   | { kind: 'cancel'; run: RunRow; actor: string; reason?: string }
   | { kind: 'expire'; run: RunRow }
-  | { kind: 'requeue'; run: RunRow; lostJobState: string };
+  | { kind: 'requeue'; run: RunRow; lostJobState: string }
+  | { kind: 'claim'; run: RunRow; actor: string; until: Date }
+  | { kind: 'release'; run: RunRow; actor: string };
 
 export type MoveKind = Move['kind'];
 
@@ -79,8 +84,10 @@ export interface MoveContext {
   reviewTtlSeconds: number;
 }
 
-/** Leaving a review behind: every move out of awaiting_human clears it. */
-const CLEARED_REVIEW = { pendingReview: null, pendingReviewId: null, parkedAt: null, reviewExpiresAt: null } as const;
+/** Leaving a review behind: every move out of awaiting_human clears it, and its claim. */
+const CLEARED_REVIEW = { pendingReview: null, pendingReviewId: null, parkedAt: null, reviewExpiresAt: null, claimedBy: null, claimExpiresAt: null } as const;
+/** A review that stays pending after a decision (a quorum approval, a re-ask) is free for the next person. */
+const CLEARED_CLAIM = { claimedBy: null, claimExpiresAt: null } as const;
 
 /** The first stage's status is entered from `queued`; the rest by the move that enqueued their job. */
 const FIRST_STAGE = STAGES[0];
@@ -138,6 +145,10 @@ export function lowerMove(move: Move, ctx: MoveContext): StoreWrite {
         from: [move.run.status], guard: { attempt: move.run.attempt }, actor: 'system:reconciler',
         eventType: 'run.requeued', data: { lostJobState: move.lostJobState, attempt: move.run.attempt },
       });
+    case 'claim':
+      return claimWrite(move.run, move.actor, { claimedBy: move.actor, claimExpiresAt: move.until }, 'review.claimed', ctx, { until: move.until.toISOString() });
+    case 'release':
+      return claimWrite(move.run, move.actor, CLEARED_CLAIM, 'review.released', ctx, {});
     default:
       return assertNever(move, 'move');
   }
@@ -194,16 +205,22 @@ function enterStage(
 /** Parks the run with one canonical pending review; the commit schedules its expiry. */
 function parkWrite(move: AtVisit & { park: ParkRequest }, ctx: MoveContext): StoreWrite {
   const { run, park } = move;
+  const bundle = park.set?.bundle ?? run.bundle;
   const review = createPendingReview({
     park: park.why,
     issues: park.issues,
     candidate: park.candidate,
     output: park.output,
     schemaHash: run.schemaHash ?? '',
+    schema: park.schema,
     now: ctx.now,
     ttlSeconds: run.policy.reviewTtlSeconds ?? ctx.reviewTtlSeconds,
     reviewId: ctx.newId(),
+    originStepId: `${run.stage}:${run.attempt}`,
+    locale: questionLocale(run.request.locale, bundle?.prompt ?? run.request.prompt),
+    safetyFlags: bundle?.safetyFlags.map((flag) => flag.code),
     quorum: run.policy.quorum,
+    team: run.policy.team,
   });
   const binding = visitGuard(move);
   return {
@@ -224,7 +241,7 @@ function parkWrite(move: AtVisit & { park: ParkRequest }, ctx: MoveContext): Sto
     event: {
       type: 'review.created',
       actor: move.actor,
-      data: { reviewId: review.reviewId, checkpoint: review.checkpoint, reason: review.reason, kind: review.kind, issues: park.issues.length },
+      data: { reviewId: review.reviewId, checkpoint: review.checkpoint, reason: review.reason, kind: review.kind, issues: park.issues.length, question: review.question },
     },
   };
 }
@@ -246,6 +263,15 @@ function endWrite(run: RunRow, to: EndStatus, error: RunError, ctx: MoveContext,
   };
 }
 
+/** A claim or its release: only while nobody else holds a live claim on the same pending review. */
+function claimWrite(run: RunRow, actor: string, set: RunPatch, type: RunEventType, ctx: MoveContext, data: Record<string, unknown>): StoreWrite {
+  return {
+    runId: run.id, from: ['awaiting_human'], to: 'awaiting_human', seen: run, set,
+    guard: { pendingReviewId: run.pendingReviewId ?? '', claimableBy: { actor, now: ctx.now } },
+    event: { type, actor, data: { reviewId: run.pendingReviewId, ...data } },
+  };
+}
+
 function resumeWrite(run: RunRow, actor: string, reason: string | undefined, ctx: MoveContext): StoreWrite {
   const pausedFrom = run.pausedFrom;
   if (!pausedFrom) throw new Error(`run ${run.id} is not paused`);
@@ -262,7 +288,11 @@ function resumeWrite(run: RunRow, actor: string, reason: string | undefined, ctx
 /** A decision: the decision row and its review.decided event ride on the move it causes. */
 function decideWrite(run: RunRow, decision: DecisionInput, ctx: MoveContext): StoreWrite {
   const { plan, actor } = decision;
-  const binding: Binding = { from: ['awaiting_human'], guard: { pendingReviewId: decision.reviewId }, actor: actor.id, decision: decisionRecord(run, decision) };
+  const binding: Binding = {
+    from: ['awaiting_human'], actor: actor.id, decision: decisionRecord(run, decision),
+    // A review someone else holds a live claim on is theirs to decide.
+    guard: { pendingReviewId: decision.reviewId, claimableBy: { actor: actor.id, now: ctx.now } },
+  };
   const resumed = { ...binding, eventType: 'run.resumed' as const, data: { route: plan.route, reviewId: decision.reviewId } };
   switch (plan.route) {
     case 'execute':
@@ -278,7 +308,7 @@ function decideWrite(run: RunRow, decision: DecisionInput, ctx: MoveContext): St
       return endWrite(run, 'cancelled', { code: 'REJECTED', message: plan.reason }, ctx, binding);
     case 'await_quorum':
       // The approval is recorded (the decision row and review.decided); the review stays pending.
-      return { runId: run.id, from: binding.from, to: 'awaiting_human', guard: binding.guard, decision: binding.decision, seen: run, set: { pendingReview: plan.review } };
+      return { runId: run.id, from: binding.from, to: 'awaiting_human', guard: binding.guard, decision: binding.decision, seen: run, set: { pendingReview: plan.review, ...CLEARED_CLAIM } };
     default:
       return assertNever(plan, 'decision route');
   }
@@ -295,6 +325,7 @@ function decisionRecord(run: RunRow, decision: DecisionInput): DecisionRecord {
     edits: decision.edits,
     parsed: { route: plan.route, status: STATUS_AFTER_ROUTE[plan.route], checkpoint: run.pendingReview?.checkpoint ?? null, ...recheck },
     override: plan.route === 'execute' && plan.override,
+    review: run.pendingReview,
     event: { type: 'review.decided', actor: actor.id, data: { reviewId: decision.reviewId, action: decision.action, route: plan.route } },
   };
 }

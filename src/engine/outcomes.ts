@@ -2,7 +2,7 @@
  * What a stage step says should happen to its run. A step never writes the run: the engine turns its outcome
  * into a move (moves.ts) and commits it (commit.ts).
  */
-import type { CandidatePayload, ExecutionResult, RunError, ValidationIssue } from '../generated/contracts.ts';
+import type { CandidatePayload, ExecutionResult, ModelSchema, RunError, ValidationIssue } from '../generated/contracts.ts';
 import type { ParkReason } from '../stages/gate.ts';
 import type { RunPatch } from './store.ts';
 
@@ -15,6 +15,8 @@ export interface ParkRequest {
   output?: unknown;
   /** Other columns the park writes (the assembled bundle, the result awaiting review). */
   set?: RunPatch;
+  /** The model's schema, when the stage had it: the question offers a field's allowed values from it. */
+  schema?: ModelSchema;
 }
 
 export type StageOutcome =

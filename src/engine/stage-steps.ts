@@ -52,14 +52,15 @@ export const extractSteps: StageSteps<{ run: RunRow; schemaKey: string; modelSch
   },
 };
 
-export const assembleSteps: StageSteps<{ run: RunRow; maxAttachmentBytes: number }> = {
+export const assembleSteps: StageSteps<{ run: RunRow; maxAttachmentBytes: number; schema: ModelSchema }> = {
   async load(run, engine) {
-    return { run, maxAttachmentBytes: engine.config.limits.maxAttachmentBytes };
+    // The schema is in the process's cache already (extract resolved it); a question about the request needs it.
+    return { run, maxAttachmentBytes: engine.config.limits.maxAttachmentBytes, schema: await loadSchema(engine, run) };
   },
-  async step({ run, maxAttachmentBytes }) {
+  async step({ run, maxAttachmentBytes, schema }) {
     const bundle = assembleContext(run.request, { maxAttachmentBytes, reviewEdits: run.reviewEdits });
     const review = informationReview(bundle, run.policy);
-    if (review) return { kind: 'park', park: { why: review, issues: [], candidate: null, set: { bundle } } };
+    if (review) return { kind: 'park', park: { why: review, issues: [], candidate: null, set: { bundle }, schema } };
     return { kind: 'advance', set: { bundle }, data: { attachments: bundle.attachments.length, safetyFlags: bundle.safetyFlags.length } };
   },
 };
@@ -104,7 +105,7 @@ export const validateSteps: StageSteps<ValidateInput> = {
     const gate = decideGate({ issues, policy, candidate, schema, bundle, approvedPayloadHash: run.approvedPayloadHash, recheck: run.recheck });
     // Either way the recheck a decision asked for is done (runs.recheck).
     const cleared = run.recheck ? { recheck: null } : {};
-    if (gate.action === 'park') return { kind: 'park', park: { why: gate, issues, candidate, set: cleared } };
+    if (gate.action === 'park') return { kind: 'park', park: { why: gate, issues, candidate, set: cleared, schema } };
     return { kind: 'advance', set: { issues, ...cleared }, data: { issues: issues.length } };
   },
 };

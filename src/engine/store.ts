@@ -13,7 +13,7 @@
  * replay, the bench's in-process phase and the fast tests. Nothing here knows about SQL or queues.
  */
 import type { DecisionRow, ExecutionRow, NewRunRow, RunEventRow, RunRow } from '../db/schema/index.ts';
-import type { RunEventType, RunStatus, StageName } from '../generated/contracts.ts';
+import type { PendingReview, RunEventType, RunStatus, StageName } from '../generated/contracts.ts';
 import type { ExecutionLedger, LedgerRecord } from '../stages/executor.ts';
 
 export type { DecisionRow, ExecutionRow, NewRunRow, RunEventRow, RunRow };
@@ -29,11 +29,13 @@ export interface StageVisit {
   status: RunStatus;
 }
 
-/** Compare-and-set conditions beyond the status: the stage visit, or the pending review. */
+/** Compare-and-set conditions beyond the status: the stage visit, the pending review, its claim. */
 export interface WriteGuard {
   stage?: StageName;
   attempt?: number;
   pendingReviewId?: string;
+  /** Nobody else holds a live claim on the pending review: unclaimed, claimed by `actor`, or the lease ran out by `now`. */
+  claimableBy?: { actor: string; now: Date };
 }
 
 export interface EventInput {
@@ -53,6 +55,8 @@ export interface DecisionRecord {
   parsed: Record<string, unknown>;
   edits: Record<string, unknown> | null;
   override: boolean;
+  /** The review as it was when decided, kept with the decision so a decided review stays readable. */
+  review: PendingReview | null;
   /** Written before the write's own event, so the trail reads the decision, then what it caused. */
   event?: EventInput;
 }
@@ -108,7 +112,9 @@ export type RunListQuery =
   /** In a stage status, no review pending, unchanged since `idleSince`, oldest change first (the reconciler). */
   | { kind: 'in_flight_idle'; idleSince: Date; limit: number }
   /** Awaiting a human, unchanged since `idleSince`, soonest expiry first (the reconciler). */
-  | { kind: 'parked_idle'; idleSince: Date; limit: number };
+  | { kind: 'parked_idle'; idleSince: Date; limit: number }
+  /** The run whose pending review this is (at most one). */
+  | { kind: 'pending_review'; reviewId: string; tenantId?: string };
 
 /** The idempotency ledger as stores keep it: the executor's port plus the reads the API and control need. */
 export interface LedgerStore extends ExecutionLedger {

@@ -39,6 +39,10 @@ export type ModelReference = string;
 export type RunPolicy = PolicyMode | PolicySpec;
 export type PolicyMode = 'auto' | 'require_human' | 'auto_with_thresholds';
 /**
+ * Route the run's reviews to this team (reviewers filter their queue by it).
+ */
+export type Identifier1 = string;
+/**
  * This interface was referenced by `ModelSchema`'s JSON-Schema
  * via the `definition` "FieldRole".
  */
@@ -112,6 +116,9 @@ export type RunEventType =
   | 'review.created'
   | 'review.decided'
   | 'review.duplicate_refused'
+  | 'review.claimed'
+  | 'review.released'
+  | 'review.re_asked'
   | 'run.executing'
   | 'run.completed'
   | 'run.failed'
@@ -287,6 +294,10 @@ export interface GenerationRequest {
   userId?: Identifier;
   sessionId?: Identifier;
   threadId?: Identifier;
+  /**
+   * The language of the person the request came from (BCP 47, e.g. he, pt-BR): questions they are asked are in it.
+   */
+  locale?: string;
   builder?: 'heuristic' | 'openai';
   provider?: 'dry' | 'replicate';
   callbackUrl?: string;
@@ -321,6 +332,11 @@ export interface PolicySpec {
    * How long a pending review waits before the run expires.
    */
   reviewTtlSeconds?: number;
+  team?: Identifier1;
+  /**
+   * Chat replies: unclear replies answered with a nudge before the run is cancelled (default 2).
+   */
+  maxReAsks?: number;
 }
 /**
  * The blueprint of a model's input: a strict JSON Schema plus one FieldSpec per field. It holds types, bounds, enums, descriptions and the schema's own defaults, and never an example value.
@@ -389,9 +405,45 @@ export interface PendingReview {
   kind: 'approval' | 'clarification' | 'error_recovery';
   checkpoint: 'information_review' | 'payload_review' | 'response_review' | 'error_recovery';
   reason: ReviewReason;
+  /**
+   * planner: a question about the request as a whole (an unclear reply may be interpreted); disambiguation: a choice between machine-made options (checked deterministically only).
+   */
+  source?: 'planner' | 'disambiguation';
+  /**
+   * The question for the person the request came from, built by code from the facts, in the request's language where known (locale).
+   */
   question: string;
+  /**
+   * Why the run stopped, for reviewers (English, built by the gate from the facts).
+   */
+  summary?: string;
+  /**
+   * The language the question is in (BCP 47).
+   */
+  locale?: string;
   expectedInput: 'yes_no' | 'single_choice' | 'multi_choice' | 'free_text';
   options: ReviewOption[];
+  /**
+   * single_choice, multi_choice and free_text: the model input the answer sets.
+   */
+  answerField?: string;
+  returnTo?: ReturnTo;
+  /**
+   * What a reviewer may decide here (POST /api/runs/:id/decision), in table order.
+   */
+  actions?: ReviewOption[];
+  /**
+   * The stage visit that raised the review (<stage>:<attempt>).
+   */
+  originStepId?: string;
+  /**
+   * Replies so far that could not be understood (each got a nudge).
+   */
+  reAsks?: number;
+  /**
+   * The team the review is routed to (policy.team).
+   */
+  team?: string;
   issues: ValidationIssue[];
   candidate: CandidatePayload | null;
   /**
@@ -415,6 +467,16 @@ export interface PendingReview {
 export interface ReviewOption {
   id: string;
   label: string;
+}
+/**
+ * Where an answer that accepts leads: the reviewer action it stands for and the stage the run goes back to.
+ *
+ * This interface was referenced by `PendingReview`'s JSON-Schema
+ * via the `definition` "ReturnTo".
+ */
+export interface ReturnTo {
+  action: 'approve' | 'edit' | 'retry';
+  route: 'execute' | 'validate' | 'build' | 'complete';
 }
 /**
  * One reason a payload may not run as it is: where, what, how bad, and what to do.
@@ -447,6 +509,20 @@ export interface Problem {
   field?: string;
   instance?: string;
   [k: string]: unknown | undefined;
+}
+/**
+ * A chat user's answer, in their own words, to the question of a pending review.
+ *
+ * This interface was referenced by `VettedContracts`'s JSON-Schema
+ * via the `definition` "reply".
+ */
+export interface Reply {
+  reviewId: string;
+  text: string;
+  /**
+   * The language of the reply (BCP 47), when the app knows it.
+   */
+  locale?: string;
 }
 /**
  * Everything the user asked for, in one place: the single source of truth the builder maps onto the schema.

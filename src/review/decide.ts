@@ -12,6 +12,7 @@ import { VettedError } from '../errors.ts';
 import type { Decision } from '../generated/contracts.ts';
 import { isTerminal } from '../run-states.ts';
 import { assertContract } from '../schema/contracts.ts';
+import { assertClaimable } from './claims.ts';
 import { planDecision, type DecisionActor, type DecisionPlan, type SchemaRecheck } from './plan-decision.ts';
 
 export interface DecideInput {
@@ -29,7 +30,7 @@ export interface DecideResult {
   plan: DecisionPlan;
 }
 
-/** @throws VettedError RUN_NOT_FOUND, RUN_STATE_CONFLICT, REVIEW_STALE, PAYLOAD_HASH_MISMATCH, BLOCKING_ISSUES, EDIT_INVALID, DECISION_CONFLICT */
+/** @throws VettedError RUN_NOT_FOUND, RUN_STATE_CONFLICT, REVIEW_STALE, REVIEW_CLAIMED, PAYLOAD_HASH_MISMATCH, BLOCKING_ISSUES, EDIT_INVALID, DECISION_CONFLICT */
 export async function decide(engine: Engine, input: DecideInput): Promise<DecideResult> {
   const decision = assertContract<Decision>('decision', input.body, 'decision');
   if (input.requirePayloadHash && (decision.action === 'approve' || decision.action === 'edit') && !decision.payloadHash) {
@@ -38,6 +39,7 @@ export async function decide(engine: Engine, input: DecideInput): Promise<Decide
   const run = await engine.store.get(input.runId, input.tenantId);
   if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${input.runId}`, { field: 'id' });
   if (isTerminal(run.status)) throw new VettedError('RUN_STATE_CONFLICT', `The run is ${run.status}; it takes no more decisions`, { field: 'id' });
+  assertClaimable(run, input.actor.id, engine.clock.now());
   const schema = run.schemaKey ? await engine.models.getSchema(run.schemaKey) : undefined;
   let plan = planDecision({
     status: run.status, pendingReview: run.pendingReview, candidate: run.candidate, schema, decision, actor: input.actor, now: engine.clock.now(),
@@ -57,6 +59,8 @@ export async function decide(engine: Engine, input: DecideInput): Promise<Decide
     },
   });
   if (!moved) {
+    const now = await engine.store.get(run.id);
+    if (now) assertClaimable(now, input.actor.id, engine.clock.now());
     throw new VettedError('DECISION_CONFLICT', `Review ${decision.reviewId} was decided or changed by someone else; fetch the run again`, { field: 'reviewId' });
   }
   return { run: moved, plan };

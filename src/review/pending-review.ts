@@ -1,8 +1,10 @@
-/** Builds the one canonical PendingReview for a parked run. */
-import type { CandidatePayload, PendingReview, ValidationIssue } from '../generated/contracts.ts';
+/** Builds the one canonical PendingReview for a parked run: the reviewer's facts and the person's question. */
+import type { CandidatePayload, ModelSchema, PendingReview, ValidationIssue } from '../generated/contracts.ts';
 import type { ParkReason } from '../stages/gate.ts';
 import { payloadHash } from '../stages/gate.ts';
-import { reviewOptions } from './resume-routing.ts';
+import { buildQuestion } from './question/build-question.ts';
+import type { Locale } from './question/messages.ts';
+import { reviewActions } from './resume-routing.ts';
 
 export interface NewReviewInput {
   park: ParkReason;
@@ -12,19 +14,35 @@ export interface NewReviewInput {
   now: Date;
   ttlSeconds: number;
   reviewId: string;
+  /** The stage visit that raised it (`validate:7`). */
+  originStepId: string;
+  locale: Locale;
+  schema?: ModelSchema;
+  safetyFlags?: readonly string[];
   quorum?: number;
+  team?: string;
   output?: unknown;
 }
 
 export function createPendingReview(input: NewReviewInput): PendingReview {
+  const ask = buildQuestion({ why: input.park, issues: input.issues, candidate: input.candidate, schema: input.schema, safetyFlags: input.safetyFlags, locale: input.locale });
   return {
     reviewId: input.reviewId,
     kind: input.park.kind,
     checkpoint: input.park.checkpoint,
     reason: input.park.reason,
-    question: input.park.question,
-    expectedInput: 'single_choice',
-    options: reviewOptions(input.park.checkpoint, input.candidate !== null),
+    source: ask.source,
+    question: ask.question,
+    summary: input.park.question,
+    locale: ask.locale,
+    expectedInput: ask.expectedInput,
+    options: ask.options,
+    ...(ask.answerField ? { answerField: ask.answerField } : {}),
+    returnTo: ask.returnTo,
+    actions: reviewActions(input.park.checkpoint, input.candidate !== null),
+    originStepId: input.originStepId,
+    reAsks: 0,
+    ...(input.team ? { team: input.team } : {}),
     issues: [...input.issues],
     candidate: input.candidate,
     ...(input.output === undefined ? {} : { output: input.output }),

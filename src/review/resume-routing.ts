@@ -40,10 +40,10 @@ export function resumeRoute(checkpoint: Checkpoint, action: DecisionAction, reas
 }
 
 /**
- * The machine-controlled options a reviewer is offered at a checkpoint, in table order. Without a candidate
- * payload (the builder failed) there is nothing to approve.
+ * The actions a reviewer is offered at a checkpoint, in table order. Without a candidate payload (the builder
+ * failed) there is nothing to approve.
  */
-export function reviewOptions(checkpoint: Checkpoint, hasCandidate = true): ReviewOption[] {
+export function reviewActions(checkpoint: Checkpoint, hasCandidate = true): ReviewOption[] {
   return (Object.keys(RESUME_ROUTES[checkpoint]) as DecisionAction[])
     .filter((id) => hasCandidate || id !== 'approve' || checkpoint === 'information_review')
     .map((id) => ({ id, label: id === 'edit' && !hasCandidate ? 'Set fields, then build again' : OPTION_LABELS[id] }));

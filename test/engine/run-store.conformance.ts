@@ -145,7 +145,7 @@ export function runStoreConformance(name: string, open: () => Promise<StoreUnder
           runId: run.id, from: ['awaiting_human'], to: 'cancelled', guard: { pendingReviewId: reviewId }, seen: parked,
           set: { pendingReviewId: null, completedAt: new Date() },
           event: { type: 'run.cancelled', actor: 'key:r1', data: {} },
-          decision: { reviewId, actor: 'key:r1', action: 'reject', raw: { action: 'reject' }, parsed: { route: 'cancel' }, edits: null, override: false, event: { type: 'review.decided', actor: 'key:r1', data: { reviewId } } },
+          decision: { reviewId, actor: 'key:r1', action: 'reject', raw: { action: 'reject' }, parsed: { route: 'cancel' }, edits: null, override: false, review: null, event: { type: 'review.decided', actor: 'key:r1', data: { reviewId } } },
         });
         expect(decided?.run.status).toBe('cancelled');
         expect((await store.events(run.id)).map((e) => e.type).slice(-2)).toEqual(['review.decided', 'run.cancelled']);

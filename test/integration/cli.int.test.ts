@@ -126,7 +126,7 @@ describe('usage errors exit 2 and point at --help', () => {
   it.each([
     [['dry-run', '--model', 'x'], /required option '--request <file>' not specified\n\(run `vetted dry-run --help` for usage\)/],
     [['bogus'], /unknown command 'bogus'\n\(run `vetted --help` for usage\)/],
-    [['keys', 'create', '--tenant', 't'], /required option '--role <role>' not specified\n\(run `vetted keys create --help` for usage\)/],
+    [['keys', 'create', '--tenant', 't'], /--role is required \(or --reviewer, whose role it takes\)/],
     [['runs', '--colour'], /unknown option '--colour'\n\(run `vetted runs --help` for usage\)/],
     [['runs', 'extra'], /too many arguments for 'runs'/],
   ])('vetted %j', async (args, message) => {

@@ -64,7 +64,7 @@ describe('an LLM that fails parks the run for a person, with the reason', () => 
     const run = await settle(system, (await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: `a fox ${marker}` })).id);
     expect(run.status).toBe('awaiting_human');
     expect(run.pendingReview).toMatchObject({ kind: 'error_recovery', checkpoint: 'error_recovery', reason: 'builder_failed' });
-    expect(run.pendingReview?.question).toMatch(reason);
+    expect(run.pendingReview?.summary).toMatch(reason);
     expect(run.pendingReview?.issues).toContainEqual(expect.objectContaining({ code: 'builder_error', message: expect.stringMatching(reason) }));
     expect(await jobsInRedis(system, run.id)).toBe(0);
     expect(await system.store.ledger.listForRun(run.id)).toHaveLength(0);

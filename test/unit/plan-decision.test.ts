@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isVettedError } from '../../src/errors.ts';
 import type { Decision } from '../../src/generated/contracts.ts';
 import { planDecision, type PlanDecisionInput } from '../../src/review/plan-decision.ts';
-import { RESUME_ROUTES, reviewOptions } from '../../src/review/resume-routing.ts';
+import { RESUME_ROUTES, reviewActions } from '../../src/review/resume-routing.ts';
 import { candidate, issue, pendingReview, tinySchema } from '../support/fixtures.ts';
 
 const reviewer = { id: 'alice', canOverride: false };
@@ -107,7 +107,7 @@ describe('planDecision', () => {
 describe('resume routing', () => {
   it('offers exactly the actions the table allows at each checkpoint', () => {
     for (const checkpoint of Object.keys(RESUME_ROUTES) as (keyof typeof RESUME_ROUTES)[]) {
-      expect(reviewOptions(checkpoint).map((o) => o.id)).toEqual(Object.keys(RESUME_ROUTES[checkpoint]));
+      expect(reviewActions(checkpoint).map((o) => o.id)).toEqual(Object.keys(RESUME_ROUTES[checkpoint]));
     }
     expect(RESUME_ROUTES.payload_review.approve).toBe('execute');
     expect(RESUME_ROUTES.error_recovery.retry).toBe('build');
@@ -125,7 +125,7 @@ describe('error recovery without a candidate (the builder failed)', () => {
   const review = pendingReview({ checkpoint: 'error_recovery', reason: 'builder_failed', kind: 'error_recovery', candidate: null, issues: [] });
 
   it('offers retry, edit and reject, not approve', () => {
-    expect(reviewOptions('error_recovery', false).map((o) => o.id)).toEqual(['edit', 'retry', 'reject']);
+    expect(reviewActions('error_recovery', false).map((o) => o.id)).toEqual(['edit', 'retry', 'reject']);
   });
 
   it('sends edits and retries back to the builder, and refuses an approval', () => {

@@ -1,14 +1,12 @@
-/** `vetted api` (the HTTP server) and `vetted keys` (API key management). */
+/** `vetted api`: the HTTP server. */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
-import type { ExtraPermission } from '../../db/schema/index.ts';
 import { VettedError } from '../../errors.ts';
-import { ROLES } from '../../auth/api-keys.ts';
 import { createSystem } from '../../system.ts';
 import { startApiServer } from '../../../api/server.ts';
 import { startWorkers } from '../../../workers/start-workers.ts';
-import { action, withSystem } from '../action.ts';
-import { parseChoice, parseInteger } from '../option-parsers.ts';
+import { action } from '../action.ts';
+import { parseInteger } from '../option-parsers.ts';
 
 export function registerApiCommands(program: Command): void {
   program
@@ -39,49 +37,6 @@ export function registerApiCommands(program: Command): void {
         await api.close();
         await workers?.close();
         await system.close();
-      }),
-    );
-
-  const keys = program.command('keys').description('API keys: each bound to a tenant and a role (submitter, reviewer, admin)');
-  keys
-    .command('create')
-    .description('Create a key and print it once (only its hash is stored)')
-    .requiredOption('--tenant <id>', 'the tenant the key acts for')
-    .requiredOption('--role <role>', `one of ${ROLES.join(', ')}`)
-    .option('--override', 'may approve payloads that still have blocking issues')
-    .option('--label <text>', 'a note to recognise the key by')
-    .action(
-      action(async (options: { tenant: string; role: string; override?: boolean; label?: string }) => {
-        const role = parseChoice('--role', options.role, ROLES);
-        await withSystem(async (system) => {
-          const permissions: ExtraPermission[] = options.override ? ['override'] : [];
-          const { key, row } = await system.apiKeys.create({ tenantId: options.tenant, role, permissions, label: options.label });
-          process.stderr.write(`created key ${row.id} for tenant ${row.tenantId} (${row.role}${permissions.length ? ', override' : ''}); it is shown once:\n`);
-          console.log(key);
-        });
-      }),
-    );
-  keys
-    .command('list')
-    .description('List keys (ids, tenants, roles; never secrets)')
-    .action(
-      action(async () => {
-        await withSystem(async (system) => {
-          const rows = await system.apiKeys.list();
-          if (rows.length === 0) return console.log('No keys. Create one with `vetted keys create --tenant t --role reviewer`.');
-          console.table(rows.map((r) => ({ id: r.id, tenant: r.tenantId, role: r.role, permissions: r.permissions.join(','), label: r.label, revoked: r.revokedAt?.toISOString() ?? '' })));
-        });
-      }),
-    );
-  keys
-    .command('revoke <id>')
-    .description('Revoke a key (takes effect within seconds)')
-    .action(
-      action(async (id: string) => {
-        await withSystem(async (system) => {
-          if (!(await system.apiKeys.revoke(id))) throw new VettedError('INVALID_REQUEST', `No key ${id}`, { field: 'id' });
-          console.log(`revoked ${id}`);
-        });
       }),
     );
 }

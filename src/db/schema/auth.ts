@@ -1,8 +1,27 @@
-/** API keys: stored as a hash of the secret, each bound to one tenant and one role. */
-import { jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+/**
+ * Reviewers (people, with a name, a role and a team) and API keys (stored as a hash of the secret, each bound
+ * to one tenant and one role, and, for a person's key, to that person).
+ */
+import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 export type Role = 'submitter' | 'reviewer' | 'admin';
 export type ExtraPermission = 'override';
+
+export const reviewers = pgTable(
+  'reviewers',
+  {
+    /** `rv_<12>`: what decisions record as their actor (`reviewer:<id>`). */
+    id: text().primaryKey(),
+    tenantId: text().notNull(),
+    name: text().notNull(),
+    role: text().$type<Role>().notNull(),
+    team: text(),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('reviewers_tenant_idx').on(t.tenantId, t.name)],
+);
+
+export type ReviewerRow = typeof reviewers.$inferSelect;
 
 export const apiKeys = pgTable('api_keys', {
   /** The public part of the key (`vt_<id>.<secret>`), used to find the row. */
@@ -14,6 +33,8 @@ export const apiKeys = pgTable('api_keys', {
   /** sha256 of the secret part: keys are long random strings, so a fast hash is enough. */
   secretHash: text().notNull(),
   label: text(),
+  /** The person the key belongs to; null for a service's key (an upstream app). */
+  reviewerId: text().references(() => reviewers.id),
   createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   revokedAt: timestamp({ withTimezone: true, mode: 'date' }),
 });

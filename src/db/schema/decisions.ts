@@ -1,5 +1,6 @@
 /** Every decision a person made on a review, kept forever: who, when, the raw body and what it meant. */
 import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { PendingReview } from '../../generated/contracts.ts';
 import { runs } from './runs.ts';
 
 export const decisions = pgTable(
@@ -19,9 +20,15 @@ export const decisions = pgTable(
     parsed: jsonb().$type<Record<string, unknown>>().notNull(),
     edits: jsonb().$type<Record<string, unknown>>(),
     override: boolean().notNull().default(false),
+    /** The review as it was when this decision was made, so a decided review stays readable. */
+    review: jsonb().$type<PendingReview>(),
     at: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('decisions_run_idx').on(t.runId, t.at)],
+  (t) => [
+    index('decisions_run_idx').on(t.runId, t.at),
+    index('decisions_review_idx').on(t.reviewId),
+    index('decisions_tenant_at_idx').on(t.tenantId, t.at, t.id),
+  ],
 );
 
 export type DecisionRow = typeof decisions.$inferSelect;

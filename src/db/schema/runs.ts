@@ -62,6 +62,9 @@ export const runs = pgTable(
      * cleared by the validate stage's move.
      */
     recheck: text().$type<RecheckReason>(),
+    /** The person working the pending review (a lease: claimExpiresAt), so two people do not work the same one. */
+    claimedBy: text(),
+    claimExpiresAt: timestamp({ withTimezone: true, mode: 'date' }),
     /** Edits people made in reviews; the assembler merges them over the request's own. */
     reviewEdits: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     executionSeq: integer().notNull().default(1),
