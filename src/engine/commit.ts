@@ -92,7 +92,8 @@ async function parked(engine: Engine, committed: Committed): Promise<void> {
   if (!review) throw new Error(`run ${committed.run.id} parked without a review`);
   await engine.dispatch.scheduleExpiry(new Date(review.expiresAt));
   logEvent(engine.logger, 'HITL_CREATED', logContext(committed.run), {
-    reviewId: review.reviewId, kind: review.kind, checkpoint: review.checkpoint, reason: review.reason, expiresAt: review.expiresAt,
+    reviewId: review.reviewId, hitlId: review.reviewId, kind: review.kind, checkpoint: review.checkpoint, reason: review.reason,
+    source: review.source, returnTo: review.returnTo, expectedInput: review.expectedInput, originStepId: review.originStepId, expiresAt: review.expiresAt,
   });
   await notify(engine, committed);
 }
@@ -106,20 +107,26 @@ async function ended(engine: Engine, before: RunRow, committed: Committed): Prom
   const error = run.error;
   logEvent(engine.logger, END_LOGS[run.status], logContext(run), {
     code: error?.code, reason: error?.message, field: error?.field, reviewId: before.pendingReviewId,
+    ...(before.pendingReview ? { hitlId: before.pendingReview.reviewId, originStepId: before.pendingReview.originStepId } : {}),
   }, run.status === 'failed' ? 'warn' : 'info');
   await notify(engine, committed);
 }
 
 async function decided(engine: Engine, move: Extract<Move, { kind: 'decide' }>, committed: Committed): Promise<void> {
   const { run, decision } = move;
+  const { plan } = decision;
   const moved = committed.run;
+  // A reply that was not understood decides nothing: the review waits on (the reply service logs HITL_RE_ASK).
+  if (plan.route === 're_ask') return;
   const review = run.pendingReview;
   if (review) {
     const waitedSeconds = (engine.clock.now().getTime() - Date.parse(review.createdAt)) / 1000;
     engine.metrics.humanLatency.observe({ checkpoint: review.checkpoint, action: decision.action }, Math.max(0, waitedSeconds));
   }
-  logEvent(engine.logger, 'HITL_RESUME_VALID', logContext(run), { reviewId: decision.reviewId, action: decision.action, route: decision.plan.route, actor: decision.actor.id });
-  const { plan } = decision;
+  logEvent(engine.logger, 'HITL_RESUME_VALID', logContext(run), {
+    reviewId: decision.reviewId, hitlId: decision.reviewId, action: decision.action, route: plan.route, goto: moved.status,
+    returnTo: review?.returnTo ?? null, parsedResult: decision.parsed ?? null, actor: decision.actor.id,
+  });
   switch (plan.route) {
     case 'execute':
       if (plan.override) logEvent(engine.logger, 'HITL_OVERRIDE', logContext(run), { reviewId: decision.reviewId, actor: decision.actor.id }, 'warn');

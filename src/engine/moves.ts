@@ -53,11 +53,14 @@ interface AtVisit {
 export interface DecisionInput {
   plan: DecisionPlan;
   reviewId: string;
-  action: Decision['action'];
+  /** A reviewer's action, or `reply` for a chat reply that was not understood (re_ask). */
+  action: Decision['action'] | 'reply';
   actor: DecisionActor;
   /** The body as received, secrets redacted. */
   raw: Record<string, unknown>;
   edits: Record<string, unknown> | null;
+  /** More for the decision row's `parsed` (a reply's layer, decision and interpretation). */
+  parsed?: Record<string, unknown>;
 }
 
 export type Move =
@@ -100,6 +103,7 @@ export const STATUS_AFTER_ROUTE: Readonly<Record<DecisionPlan['route'], RunStatu
   complete: 'completed',
   cancel: 'cancelled',
   await_quorum: 'awaiting_human',
+  re_ask: 'awaiting_human',
 };
 
 const END_EVENTS = { failed: 'run.failed', cancelled: 'run.cancelled', expired: 'run.expired' } as const satisfies Record<string, RunEventType>;
@@ -131,13 +135,13 @@ export function lowerMove(move: Move, ctx: MoveContext): StoreWrite {
       return resumeWrite(move.run, move.actor, move.reason, ctx);
     case 'cancel':
       return endWrite(move.run, 'cancelled', { code: 'CANCELLED', message: move.reason ?? `Cancelled by ${move.actor}` }, ctx, {
-        from: [move.run.status], guard: { attempt: move.run.attempt }, actor: move.actor,
+        from: [move.run.status], guard: { attempt: move.run.attempt }, actor: move.actor, decision: closingRecord(move.run, move.actor, 'cancel', 'cancelled'),
       });
     case 'expire': {
       const { run } = move;
       const message = `Review ${run.pendingReviewId} got no decision before ${run.reviewExpiresAt?.toISOString()}`;
       return endWrite(run, 'expired', { code: 'REVIEW_EXPIRED', message }, ctx, {
-        from: ['awaiting_human'], guard: { pendingReviewId: run.pendingReviewId ?? '' }, actor: 'system:expiry',
+        from: ['awaiting_human'], guard: { pendingReviewId: run.pendingReviewId ?? '' }, actor: 'system:expiry', decision: closingRecord(run, 'system:expiry', 'expire', 'expired'),
       });
     }
     case 'requeue':
@@ -307,7 +311,8 @@ function decideWrite(run: RunRow, decision: DecisionInput, ctx: MoveContext): St
     case 'cancel':
       return endWrite(run, 'cancelled', { code: 'REJECTED', message: plan.reason }, ctx, binding);
     case 'await_quorum':
-      // The approval is recorded (the decision row and review.decided); the review stays pending.
+    case 're_ask':
+      // The approval, or the reply, is recorded (the decision row and its event); the review stays pending.
       return { runId: run.id, from: binding.from, to: 'awaiting_human', guard: binding.guard, decision: binding.decision, seen: run, set: { pendingReview: plan.review, ...CLEARED_CLAIM } };
     default:
       return assertNever(plan, 'decision route');
@@ -323,11 +328,22 @@ function decisionRecord(run: RunRow, decision: DecisionInput): DecisionRecord {
     action: decision.action,
     raw: decision.raw,
     edits: decision.edits,
-    parsed: { route: plan.route, status: STATUS_AFTER_ROUTE[plan.route], checkpoint: run.pendingReview?.checkpoint ?? null, ...recheck },
+    parsed: { ...decision.parsed, route: plan.route, status: STATUS_AFTER_ROUTE[plan.route], checkpoint: run.pendingReview?.checkpoint ?? null, ...recheck },
     override: plan.route === 'execute' && plan.override,
     review: run.pendingReview,
-    event: { type: 'review.decided', actor: actor.id, data: { reviewId: decision.reviewId, action: decision.action, route: plan.route } },
+    // A reply that was not understood leaves the review pending: the trail says it asked again.
+    event: { type: plan.route === 're_ask' ? 'review.re_asked' : 'review.decided', actor: actor.id, data: { reviewId: decision.reviewId, action: decision.action, route: plan.route } },
   };
+}
+
+/**
+ * A pending review closed by something other than a person's decision (it expired, the run was cancelled):
+ * recorded like a decision, so the review stays readable and its end is in the audit trail.
+ */
+function closingRecord(run: RunRow, actor: string, action: string, status: RunStatus): DecisionRecord | undefined {
+  const review = run.pendingReview;
+  if (!review) return undefined;
+  return { reviewId: review.reviewId, actor, action, raw: {}, parsed: { route: status, status, checkpoint: review.checkpoint }, edits: null, override: false, review };
 }
 
 /** An edit's columns: the patched candidate, the edits kept for later builds, and who approved what. */

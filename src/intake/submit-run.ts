@@ -19,6 +19,8 @@ export interface SubmitInput {
   request: unknown;
   /** Who submitted it, for the audit trail. */
   actor: string;
+  /** The run and review this one grew out of (a chat reply that asked for something else, or came too late). */
+  origin?: { runId: string; reviewId: string; why: 'switch_intent' | 'expired_review' };
 }
 
 export interface SubmitResult {
@@ -58,7 +60,7 @@ export async function submitRun(engine: Engine, input: SubmitInput): Promise<Sub
       policy: normalizePolicy(request.policy, engine.config.defaults.policy),
       request: stored,
     },
-    { type: 'run.created', actor: input.actor, data: { model: request.model ?? null, builder, provider } },
+    { type: 'run.created', actor: input.actor, data: { model: request.model ?? null, builder, provider, ...(input.origin ? { origin: input.origin } : {}) } },
   );
   // A key names one request: the same key with another body is a client bug (or two clients sharing keys),
   // and answering with the first run would silently drop the second request.

@@ -6,6 +6,7 @@
  * leads to (validating an edited payload, building again, executing) is the engine's work, not the caller's.
  */
 import { commit } from '../engine/commit.ts';
+import type { DecisionInput } from '../engine/moves.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { RunRow } from '../engine/store.ts';
 import { VettedError } from '../errors.ts';
@@ -36,34 +37,47 @@ export async function decide(engine: Engine, input: DecideInput): Promise<Decide
   if (input.requirePayloadHash && (decision.action === 'approve' || decision.action === 'edit') && !decision.payloadHash) {
     throw new VettedError('INVALID_REQUEST', 'decision: payloadHash is required; echo the payloadHash of the review you were shown', { field: 'payloadHash' });
   }
-  const run = await engine.store.get(input.runId, input.tenantId);
-  if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${input.runId}`, { field: 'id' });
+  const run = await loadDecidable(engine, input.runId, input.tenantId, input.actor);
+  return applyDecision(engine, run, decision, input.actor, { raw: engine.redact(decision as unknown as Record<string, unknown>) });
+}
+
+/** The run a decision or a reply is for, if it can take one now. */
+export async function loadDecidable(engine: Engine, runId: string, tenantId: string | undefined, actor: DecisionActor): Promise<RunRow> {
+  const run = await engine.store.get(runId, tenantId);
+  if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${runId}`, { field: 'id' });
   if (isTerminal(run.status)) throw new VettedError('RUN_STATE_CONFLICT', `The run is ${run.status}; it takes no more decisions`, { field: 'id' });
-  assertClaimable(run, input.actor.id, engine.clock.now());
+  assertClaimable(run, actor.id, engine.clock.now());
+  return run;
+}
+
+/** How a decision arrived, for its audit row: the body as received, and what a reply was read as. */
+export interface DecisionOrigin {
+  raw: Record<string, unknown>;
+  /** Added to the decision row's `parsed` (a reply's layer, decision and interpretation). */
+  parsed?: Record<string, unknown>;
+}
+
+/**
+ * Plans a decision (plan-decision.ts) and commits it as one `decide` move. Shared by reviewers' decisions and
+ * chat replies, so both meet the same rules: the pending review, its payload hash, blocking issues, valid edits,
+ * a quorum of distinct people, a schema that changed while the run waited.
+ */
+export async function applyDecision(engine: Engine, run: RunRow, decision: Decision, actor: DecisionActor, origin: DecisionOrigin): Promise<DecideResult> {
   const schema = run.schemaKey ? await engine.models.getSchema(run.schemaKey) : undefined;
-  let plan = planDecision({
-    status: run.status, pendingReview: run.pendingReview, candidate: run.candidate, schema, decision, actor: input.actor, now: engine.clock.now(),
-  });
+  let plan = planDecision({ status: run.status, pendingReview: run.pendingReview, candidate: run.candidate, schema, decision, actor, now: engine.clock.now() });
   if (plan.route === 'complete' && !run.result) throw new VettedError('RUN_STATE_CONFLICT', 'The run has no result to accept', { field: 'action' });
   if (plan.route === 'execute' || plan.route === 'validate') plan = await recheckIfSchemaChanged(engine, run, plan);
-  const moved = await commit(engine, {
-    kind: 'decide',
-    run,
-    decision: {
-      plan,
-      reviewId: decision.reviewId,
-      action: decision.action,
-      actor: input.actor,
-      raw: engine.redact(decision as unknown as Record<string, unknown>),
-      edits: decision.edits ?? null,
-    },
-  });
-  if (!moved) {
-    const now = await engine.store.get(run.id);
-    if (now) assertClaimable(now, input.actor.id, engine.clock.now());
-    throw new VettedError('DECISION_CONFLICT', `Review ${decision.reviewId} was decided or changed by someone else; fetch the run again`, { field: 'reviewId' });
-  }
+  const moved = await commitDecision(engine, run, { plan, reviewId: decision.reviewId, action: decision.action, actor, raw: origin.raw, edits: decision.edits ?? null, parsed: origin.parsed });
   return { run: moved, plan };
+}
+
+/** Commits a planned decision. @throws VettedError REVIEW_CLAIMED or DECISION_CONFLICT when the move misses. */
+export async function commitDecision(engine: Engine, run: RunRow, decision: DecisionInput): Promise<RunRow> {
+  const moved = await commit(engine, { kind: 'decide', run, decision });
+  if (moved) return moved;
+  const now = await engine.store.get(run.id);
+  if (now) assertClaimable(now, decision.actor.id, engine.clock.now());
+  throw new VettedError('DECISION_CONFLICT', `Review ${decision.reviewId} was decided or changed by someone else; fetch the run again`, { field: 'reviewId' });
 }
 
 /**

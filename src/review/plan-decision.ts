@@ -49,7 +49,9 @@ export type DecisionPlan =
   | { route: 'complete' }
   | { route: 'cancel'; reason: string }
   /** An approval counted towards a quorum that is not reached yet: the review stays pending. */
-  | { route: 'await_quorum'; review: PendingReview };
+  | { route: 'await_quorum'; review: PendingReview }
+  /** A chat reply that was not understood: the review stays pending, asked again (src/review/reply-service.ts). */
+  | { route: 're_ask'; review: PendingReview };
 
 /** @throws VettedError with a code the API maps to 409/422/400/403 (see src/errors.ts). */
 export function planDecision(input: PlanDecisionInput): DecisionPlan {

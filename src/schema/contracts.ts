@@ -24,6 +24,7 @@ export type ContractName =
   | 'run'
   | 'run-event'
   | 'decision'
+  | 'reply'
   | 'problem';
 
 export interface LoadedSchema {

@@ -122,7 +122,7 @@ function blockingField(facts: QuestionFacts): string | undefined {
 }
 
 /** A field's allowed values: its enum, or its items' enum for an array. */
-function allowedValues(field: FieldSpec, schema: ModelSchema | undefined): unknown[] | undefined {
+export function allowedValues(field: FieldSpec, schema: ModelSchema | undefined): unknown[] | undefined {
   if (field.type !== 'array') return field.enum?.filter((value) => value !== null);
   const properties = schema?.jsonSchema.properties as Record<string, { items?: { enum?: unknown[] } }> | undefined;
   return properties?.[field.name]?.items?.enum?.filter((value) => value !== null);
