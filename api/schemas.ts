@@ -76,6 +76,9 @@ export const pendingReviewsQuery = {
   properties: {
     checkpoint: { type: 'string', enum: ['information_review', 'payload_review', 'response_review', 'error_recovery'] },
     model: modelFilter,
+    team: identifier,
+    assignee: { description: '`me` (the caller) or an actor id (`reviewer:rv_…`): reviews they hold a live claim on', ...identifier },
+    unclaimed: { type: 'boolean', description: 'Only reviews nobody holds a live claim on' },
     minAgeSeconds: ageSeconds,
     maxAgeSeconds: ageSeconds,
     limit,
@@ -132,6 +135,15 @@ export const decisionAccepted = {
 
 const isoTime = { type: 'string', format: 'date-time' } as const;
 
+const decisionView = {
+  type: 'object',
+  required: ['id', 'reviewId', 'runId', 'actor', 'action', 'raw', 'parsed', 'at'],
+  properties: {
+    id: { type: 'string' }, reviewId: uuid, runId: uuid, actor: { type: 'string' }, action: { type: 'string' },
+    raw: { type: 'object' }, parsed: { type: 'object' }, edits: { type: ['object', 'null'] }, override: { type: 'boolean' }, at: isoTime,
+  },
+} as const;
+
 export const reviewSummaryPage = {
   type: 'object',
   required: ['items', 'nextCursor'],
@@ -140,11 +152,13 @@ export const reviewSummaryPage = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['reviewId', 'runId', 'kind', 'checkpoint', 'reason', 'question', 'blockingIssues', 'createdAt', 'expiresAt', 'links'],
+        required: ['reviewId', 'runId', 'kind', 'checkpoint', 'reason', 'question', 'expectedInput', 'payloadHash', 'issues', 'blockingIssues', 'claimedBy', 'claimExpiresAt', 'createdAt', 'expiresAt', 'links'],
         properties: {
           reviewId: uuid, runId: uuid, model: { type: ['string', 'null'] },
-          kind: { type: 'string' }, checkpoint: { type: 'string' }, reason: { type: 'string' }, question: { type: 'string' },
-          blockingIssues: { type: 'integer' }, createdAt: isoTime, expiresAt: isoTime,
+          kind: { type: 'string' }, checkpoint: { type: 'string' }, reason: { type: 'string' }, question: { type: 'string' }, summary: { type: 'string' },
+          expectedInput: { type: 'string' }, team: { type: 'string' }, payloadHash: { type: 'string' },
+          issues: { type: 'array', items: ref('validation-issue') },
+          blockingIssues: { type: 'integer' }, claimedBy: { type: ['string', 'null'] }, claimExpiresAt: { type: ['string', 'null'] }, createdAt: isoTime, expiresAt: isoTime,
           links: { type: 'object', additionalProperties: { type: 'string' } },
         },
       },
@@ -155,9 +169,12 @@ export const reviewSummaryPage = {
 
 export const reviewDetail = {
   type: 'object',
-  required: ['review', 'run', 'fields', 'links'],
+  required: ['status', 'review', 'run', 'fields', 'links'],
   properties: {
+    status: { type: 'string', enum: ['pending', 'decided', 'expired', 'cancelled'], description: 'pending, or how the review ended' },
     review: ref('pending-review'),
+    claim: { type: ['object', 'null'], required: ['claimedBy', 'claimExpiresAt'], properties: { claimedBy: { type: 'string' }, claimExpiresAt: isoTime } },
+    decisions: { type: 'array', description: 'Every decision on the review, oldest first (replies with their layer and interpretation).', items: decisionView },
     run: {
       type: 'object',
       required: ['id', 'status', 'model', 'policy', 'traceId', 'threadId'],
@@ -273,5 +290,75 @@ export const shadowSummaryAnswer = {
     generatedAt: isoTime,
     model: { type: ['string', 'null'] },
     windows: { type: 'array', items: { type: 'object', required: ['window'], properties: { window: { type: 'string' } }, description: 'Leak totals, by model and by field, over one look-back window' } },
+  },
+} as const;
+
+export const reviewsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: ['pending', 'decided'], default: 'decided' },
+    model: modelFilter,
+    since: instant,
+    limit,
+    cursor,
+  },
+} as const;
+
+
+export const decidedReviewPage = {
+  type: 'object',
+  required: ['items', 'nextCursor'],
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['reviewId', 'runId', 'model', 'reason', 'checkpoint', 'question', 'decision'],
+        properties: {
+          reviewId: uuid, runId: uuid, model: { type: ['string', 'null'] }, reason: { type: ['string', 'null'] }, checkpoint: { type: ['string', 'null'] },
+          question: { type: ['string', 'null'] }, decision: decisionView,
+        },
+      },
+    },
+    nextCursor: { type: ['string', 'null'] },
+  },
+} as const;
+
+export const claimBody = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: { ttlSeconds: { type: 'integer', minimum: 30, maximum: 86_400, description: 'How long the claim lasts (default 600)' } },
+} as const;
+
+export const claimAnswer = {
+  type: 'object',
+  required: ['reviewId', 'runId', 'claimedBy', 'claimExpiresAt'],
+  properties: { reviewId: uuid, runId: uuid, claimedBy: { type: ['string', 'null'] }, claimExpiresAt: { type: ['string', 'null'] } },
+} as const;
+
+export const replyAnswer = {
+  type: 'object',
+  required: ['outcome', 'route', 'run'],
+  properties: {
+    outcome: {
+      description: 'How the reply was read; null when the review had expired and a new run took the reply.',
+      oneOf: [
+        {
+          type: 'object',
+          required: ['layer', 'decision'],
+          properties: {
+            layer: { type: 'string', enum: ['fast_path', 'deterministic', 'interpreter', 'none'] },
+            decision: { type: 'string', enum: ['continue', 'continue_with_modifications', 'switch_intent', 'cancel', 're_ask'] },
+            parsed: { type: 'object' },
+          },
+        },
+        { type: 'null' },
+      ],
+    },
+    route: { type: 'string', enum: ['execute', 'validate', 'build', 'complete', 'cancel', 'await_quorum', 're_ask', 'new_run'] },
+    run: ref('run'),
+    newRun: { type: 'object', required: ['id', 'status', 'links'], properties: { id: uuid, status: { type: 'string' }, links: { type: 'object', additionalProperties: { type: 'string' } } } },
+    ask: { type: 'string', description: 're_ask: what to say to the person now (a nudge, then the question again)' },
   },
 } as const;

@@ -1,5 +1,5 @@
 /** What the API returns for runs and reviews: the contract shape plus links and timings. */
-import type { RunEventRow, RunRow } from '../src/db/schema/index.ts';
+import type { DecisionRow, RunEventRow, RunRow } from '../src/db/schema/index.ts';
 import { toRunView } from '../src/db/run-view.ts';
 import type { ModelSchema, PendingReview, Run } from '../src/generated/contracts.ts';
 import { isSecretKey, REDACTED } from '../src/observability/redact.ts';
@@ -68,9 +68,10 @@ export function fieldReview(review: PendingReview, schema: ModelSchema | undefin
   });
 }
 
-export function reviewSummary(row: RunRow) {
+export function reviewSummary(row: RunRow, now = new Date()) {
   const review = row.pendingReview;
   if (!review) return undefined;
+  const claimed = row.claimedBy !== null && row.claimExpiresAt !== null && row.claimExpiresAt >= now;
   return {
     reviewId: review.reviewId,
     runId: row.id,
@@ -79,9 +80,32 @@ export function reviewSummary(row: RunRow) {
     checkpoint: review.checkpoint,
     reason: review.reason,
     question: review.question,
+    ...(review.summary ? { summary: review.summary } : {}),
+    expectedInput: review.expectedInput,
+    ...(review.team ? { team: review.team } : {}),
+    payloadHash: review.payloadHash,
+    issues: review.issues,
     blockingIssues: review.issues.filter((i) => i.severity === 'blocking').length,
+    claimedBy: claimed ? row.claimedBy : null,
+    claimExpiresAt: claimed ? (row.claimExpiresAt?.toISOString() ?? null) : null,
     createdAt: review.createdAt,
     expiresAt: review.expiresAt,
     links: { review: `/api/reviews/${review.reviewId}`, run: `/api/runs/${row.id}` },
+  };
+}
+
+/** A decision row as the API shows it (the review itself is shown apart, once). */
+export function decisionView(decision: DecisionRow) {
+  return {
+    id: String(decision.id),
+    reviewId: decision.reviewId,
+    runId: decision.runId,
+    actor: decision.actor,
+    action: decision.action,
+    raw: decision.raw,
+    parsed: decision.parsed,
+    edits: decision.edits,
+    override: decision.override,
+    at: decision.at.toISOString(),
   };
 }

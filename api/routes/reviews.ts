@@ -1,43 +1,151 @@
-/** The review queue: what a reviewer needs to decide, oldest first. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * The review queue: what a reviewer needs to decide, oldest first; one review, pending or decided; claims
+ * (a lease, so two people do not work the same review). Handlers parse, authorize and call the services.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { actorOf } from '../../src/auth/api-keys.ts';
+import type { DecisionRow, RunRow } from '../../src/db/schema/index.ts';
+import type { DecidedRow, PendingFilters } from '../../src/db/run-queries.ts';
 import { VettedError } from '../../src/errors.ts';
-import type { PendingFilters } from '../../src/db/run-queries.ts';
+import type { PendingReview } from '../../src/generated/contracts.ts';
+import { claimReview, releaseReview } from '../../src/review/claims.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
-import { commonErrors, pendingReviewsQuery, reviewDetail, reviewIdParams, reviewSummaryPage } from '../schemas.ts';
-import { fieldReview, reviewSummary, runLinks } from '../views.ts';
 import { markSecretFields } from '../plugins/secret-fields.ts';
+import { claimAnswer, claimBody, commonErrors, decidedReviewPage, pendingReviewsQuery, ref, reviewDetail, reviewIdParams, reviewsQuery, reviewSummaryPage } from '../schemas.ts';
+import { decisionView, fieldReview, reviewSummary, runLinks } from '../views.ts';
+
+type PendingQuery = Omit<PendingFilters, 'claimedBy'> & { assignee?: string };
+interface ReviewsQuery {
+  status: 'pending' | 'decided';
+  model?: string;
+  since?: string;
+  limit: number;
+  cursor?: string;
+}
+
+const conflicts = { 409: ref('problem') };
 
 export function registerReviewRoutes(app: FastifyInstance, system: System): void {
-  app.get<{ Querystring: PendingFilters }>('/api/reviews/pending', {
+  app.get<{ Querystring: PendingQuery }>('/api/reviews/pending', {
     config: { permission: 'reviews:read' },
-    schema: { tags: ['reviews'], summary: "The caller's tenant's pending reviews, oldest first", querystring: pendingReviewsQuery, response: { 200: reviewSummaryPage, ...commonErrors } },
+    schema: {
+      tags: ['reviews'],
+      summary: "The caller's tenant's pending reviews, oldest first",
+      description: 'Filter by checkpoint, model, age, team (policy.team), assignee (`me`: the reviews the caller holds a claim on) or unclaimed.',
+      querystring: pendingReviewsQuery,
+      response: { 200: reviewSummaryPage, ...commonErrors },
+    },
+  }, async (request) => pendingPage(system, request, request.query));
+
+  app.get<{ Querystring: ReviewsQuery }>('/api/reviews', {
+    config: { permission: 'reviews:read' },
+    schema: {
+      tags: ['reviews'],
+      summary: 'Reviews by status: decided ones newest first (each decision with its actor, raw reply and interpretation), or the pending queue',
+      querystring: reviewsQuery,
+      response: { 200: { oneOf: [decidedReviewPage, reviewSummaryPage] }, ...commonErrors },
+    },
   }, async (request) => {
-    const page = await system.runQueries.listPendingReviews(principal(request).tenantId, request.query, system.clock.now());
-    return { items: page.items.map(reviewSummary), nextCursor: page.nextCursor };
+    const { status, model, since, limit, cursor } = request.query;
+    if (status === 'pending') return pendingPage(system, request, { model, limit, cursor });
+    const page = await system.runQueries.listDecided(principal(request).tenantId, { model, since: since ? new Date(since) : undefined, limit, cursor });
+    return { items: page.items.map(decidedSummary), nextCursor: page.nextCursor };
   });
 
   app.get<{ Params: { reviewId: string } }>('/api/reviews/:reviewId', {
     config: { permission: 'reviews:read' },
     schema: {
       tags: ['reviews'],
-      summary: 'One pending review: the candidate payload, the issues, each field with its provenance and its diff from the default',
+      summary: 'One review, pending or decided: the candidate payload, the issues, each field with its provenance and its diff from the default, and, once decided, every decision on it',
       params: reviewIdParams,
       response: { 200: reviewDetail, ...commonErrors },
     },
   }, async (request, reply) => {
-    const row = await system.runQueries.findByReviewId(principal(request).tenantId, request.params.reviewId);
-    if (!row?.pendingReview) {
-      throw new VettedError('REVIEW_NOT_FOUND', `No pending review ${request.params.reviewId} (it may have been decided or expired)`, { field: 'reviewId' });
+    const tenantId = principal(request).tenantId;
+    const pending = await system.runQueries.findByReviewId(tenantId, request.params.reviewId);
+    if (pending?.pendingReview) {
+      await markSecretFields(system, reply, [pending]);
+      return { status: 'pending', ...(await reviewView(system, pending, pending.pendingReview)), claim: liveClaim(pending, system.clock.now()) };
     }
-    const schema = row.schemaKey ? await system.models.getSchema(row.schemaKey) : undefined;
-    await markSecretFields(system, reply, [row]);
-    return {
-      review: row.pendingReview,
-      run: { id: row.id, status: row.status, model: row.model, policy: row.policy, traceId: row.traceId, threadId: row.threadId },
-      fields: fieldReview(row.pendingReview, schema),
-      links: runLinks(row.id, row.pendingReview),
-    };
+    const decisions = await system.runQueries.decisionsOfReview(tenantId, request.params.reviewId);
+    const closing = decisions.at(-1);
+    const review = closing?.decision.review;
+    const run = closing ? await system.store.get(closing.run.id, tenantId) : undefined;
+    if (!closing || !review || !run) {
+      throw new VettedError('REVIEW_NOT_FOUND', `No review ${request.params.reviewId}`, { field: 'reviewId' });
+    }
+    await markSecretFields(system, reply, [run]);
+    return { status: endedAs(closing.decision), ...(await reviewView(system, run, review)), decisions: decisions.map((d) => decisionView(d.decision)) };
+  });
+
+  app.post<{ Params: { reviewId: string }; Body: { ttlSeconds?: number } | null }>('/api/reviews/:reviewId/claim', {
+    config: { permission: 'reviews:decide' },
+    schema: {
+      tags: ['reviews'],
+      summary: 'Claim a pending review for a while (default 10 minutes), so nobody else decides it meanwhile',
+      description: 'Someone else holding a live claim is 409 REVIEW_CLAIMED, naming them and until when; claiming again extends your own.',
+      params: reviewIdParams,
+      body: claimBody,
+      response: { 200: claimAnswer, ...commonErrors, ...conflicts },
+    },
+  }, async (request) => {
+    const caller = principal(request);
+    const run = await claimReview(system, { reviewId: request.params.reviewId, tenantId: caller.tenantId, actor: actorOf(caller), ttlSeconds: request.body?.ttlSeconds });
+    return claimOf(request, run);
+  });
+
+  app.delete<{ Params: { reviewId: string } }>('/api/reviews/:reviewId/claim', {
+    config: { permission: 'reviews:decide' },
+    schema: { tags: ['reviews'], summary: 'Give a claimed review back', params: reviewIdParams, response: { 200: claimAnswer, ...commonErrors, ...conflicts } },
+  }, async (request) => {
+    const caller = principal(request);
+    const run = await releaseReview(system, { reviewId: request.params.reviewId, tenantId: caller.tenantId, actor: actorOf(caller) });
+    return claimOf(request, run);
   });
 }
 
+async function pendingPage(system: System, request: FastifyRequest, query: PendingQuery) {
+  const caller = principal(request);
+  const { assignee, ...filters } = query;
+  const claimedBy = assignee === undefined ? undefined : assignee === 'me' ? actorOf(caller) : assignee;
+  const page = await system.runQueries.listPendingReviews(caller.tenantId, { ...filters, claimedBy }, system.clock.now());
+  return { items: page.items.map((row) => reviewSummary(row, system.clock.now())), nextCursor: page.nextCursor };
+}
+
+async function reviewView(system: System, run: RunRow, review: PendingReview) {
+  const schema = run.schemaKey ? await system.models.getSchema(run.schemaKey) : undefined;
+  return {
+    review,
+    run: { id: run.id, status: run.status, model: run.model, policy: run.policy, traceId: run.traceId, threadId: run.threadId },
+    fields: fieldReview(review, schema),
+    links: runLinks(run.id, run.pendingReview),
+  };
+}
+
+function liveClaim(run: RunRow, now: Date) {
+  return run.claimedBy && run.claimExpiresAt && run.claimExpiresAt >= now ? { claimedBy: run.claimedBy, claimExpiresAt: run.claimExpiresAt.toISOString() } : null;
+}
+
+function claimOf(request: FastifyRequest<{ Params: { reviewId: string } }>, run: RunRow) {
+  return { reviewId: request.params.reviewId, runId: run.id, claimedBy: run.claimedBy, claimExpiresAt: run.claimExpiresAt?.toISOString() ?? null };
+}
+
+/** How a review ended, from the decision that closed it. */
+function endedAs(decision: DecisionRow): 'decided' | 'expired' | 'cancelled' {
+  if (decision.action === 'expire') return 'expired';
+  if (decision.action === 'cancel') return 'cancelled';
+  return 'decided';
+}
+
+function decidedSummary({ decision, run }: DecidedRow) {
+  return {
+    reviewId: decision.reviewId,
+    runId: run.id,
+    model: run.model,
+    reason: decision.review?.reason ?? null,
+    checkpoint: decision.review?.checkpoint ?? null,
+    question: decision.review?.question ?? null,
+    decision: decisionView(decision),
+  };
+}

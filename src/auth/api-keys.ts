@@ -14,15 +14,17 @@ export type Permission =
   | 'runs:control'
   | 'reviews:read'
   | 'reviews:decide'
+  /** Answer a review's question in words (POST /api/runs/:id/reply): the chat app answers for its user. */
+  | 'reviews:reply'
   | 'override'
   /** Shadow reports: whole payloads and the example values V2 leaked, across the tenant's runs (engineers). */
   | 'shadow:read';
 
 /** What each role may do. `override` (approve over blocking issues) is granted per key, or to admins. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
-  submitter: ['runs:create', 'runs:read', 'runs:control'],
-  reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'shadow:read'],
-  admin: ['runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'override', 'shadow:read'],
+  submitter: ['runs:create', 'runs:read', 'runs:control', 'reviews:reply'],
+  reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'shadow:read'],
+  admin: ['runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'override', 'shadow:read'],
 };
 
 export const ROLES = Object.keys(ROLE_PERMISSIONS) as Role[];

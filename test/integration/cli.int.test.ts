@@ -205,6 +205,24 @@ describe('one-shot commands', () => {
   });
 });
 
+describe('reviewers and their keys', () => {
+  it('adds a person, gives them a key that acts as them, and refuses a key for another tenant', async () => {
+    const added = await vetted(['reviewers', 'add', '--tenant', 'cli-people', '--name', 'Ada Lovelace', '--role', 'reviewer', '--team', 'imaging']);
+    expect(added.code, added.stderr).toBe(0);
+    const reviewerId = added.stdout.trim();
+    expect(reviewerId).toMatch(/^rv_[a-z0-9]{12}$/);
+    const key = await vetted(['keys', 'create', '--reviewer', reviewerId]);
+    expect(key.code, key.stderr).toBe(0);
+    expect(key.stderr).toContain('for tenant cli-people (reviewer, for Ada Lovelace)');
+    expect(await system.apiKeys.verify(key.stdout.trim())).toMatchObject({ tenantId: 'cli-people', role: 'reviewer', reviewer: { id: reviewerId, name: 'Ada Lovelace', team: 'imaging' } });
+    const listed = await vetted(['reviewers', 'list', '--tenant', 'cli-people']);
+    expect(listed.stdout).toContain('Ada Lovelace');
+    const foreign = await vetted(['keys', 'create', '--reviewer', reviewerId, '--tenant', 'elsewhere']);
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toContain(`Reviewer ${reviewerId} belongs to tenant cli-people, not elsewhere`);
+  });
+});
+
 describe('models add --ref', () => {
   it('registers under the given ref and its version even when the file names its own model, and says so', async () => {
     const result = await vetted(['models', 'add', 'examples/models/sdxl.model.json', '--ref', 'acme/my-sdxl', '--tenant', 'cli-ref']);

@@ -164,6 +164,8 @@ const ROUTES = {
   session: { route: 'GET /api/sessions/:sessionId/runs/active', method: 'GET', url: (id: string) => `/api/sessions/${id}/runs/active`, permission: 'runs:read' },
   pending: { route: 'GET /api/reviews/pending', method: 'GET', url: () => '/api/reviews/pending', permission: 'reviews:read' },
   review: { route: 'GET /api/reviews/:reviewId', method: 'GET', url: (id: string) => `/api/reviews/${id}`, permission: 'reviews:read' },
+  reviews: { route: 'GET /api/reviews', method: 'GET', url: () => '/api/reviews', permission: 'reviews:read' },
+  claim: { route: 'POST /api/reviews/:reviewId/claim', method: 'POST', url: (id: string) => `/api/reviews/${id}/claim`, permission: 'reviews:decide' },
   decision: { route: 'POST /api/runs/:id/decision', method: 'POST', url: (id: string) => `/api/runs/${id}/decision`, permission: 'reviews:decide' },
   pause: { route: 'POST /api/runs/:id/pause', method: 'POST', url: (id: string) => `/api/runs/${id}/pause`, permission: 'runs:control' },
   resume: { route: 'POST /api/runs/:id/resume', method: 'POST', url: (id: string) => `/api/runs/${id}/resume`, permission: 'runs:control' },
@@ -190,7 +192,7 @@ function validBody(name: RouteName): string | undefined {
 function badKeyRequests(): HostileRequest[] {
   return (Object.keys(ROUTES) as RouteName[]).flatMap((name) => {
     const r = ROUTES[name];
-    const id = name === 'review' ? targets.review.reviewId : name === 'session' ? 'session-1' : targets.awaiting;
+    const id = name === 'review' || name === 'claim' ? targets.review.reviewId : name === 'session' ? 'session-1' : targets.awaiting;
     return badAuthorizations(api.keys.admin).map((auth, i) =>
       request(r.route, r.method, r.url(id), { auth, payload: validBody(name), why: `bad key #${i}` }));
   });
@@ -200,7 +202,7 @@ function badKeyRequests(): HostileRequest[] {
 function wrongRoleRequests(): HostileRequest[] {
   return (Object.keys(ROUTES) as RouteName[]).flatMap((name) => {
     const r = ROUTES[name];
-    const id = name === 'review' ? targets.review.reviewId : targets.awaiting;
+    const id = name === 'review' || name === 'claim' ? targets.review.reviewId : targets.awaiting;
     return TENANT_KEYS.filter((key) => !keysWith(r.permission).includes(key)).map((key) =>
       request(r.route, r.method, r.url(id), { auth: `Bearer ${api.keys[key]}`, payload: validBody(name), why: `${key} lacks ${r.permission}` }));
   });
@@ -233,7 +235,8 @@ function queryRequests(): HostileRequest[] {
   const families: [RouteName, readonly string[], string][] = [
     ['list', [...HOSTILE_QUERIES, ...cursors], ''],
     ['active', [...HOSTILE_QUERIES, ''], ''],
-    ['pending', [...HOSTILE_REVIEW_QUERIES, ...cursors], ''],
+    ['pending', [...HOSTILE_REVIEW_QUERIES, ...cursors, 'assignee=%00', 'unclaimed=maybe', 'team=a%20b'], ''],
+    ['reviews', ['status=all', 'status=decided&since=0000-01-01T00:00:00Z', 'limit=0', 'limit=abc', 'model=%00', 'unknown=1', ...cursors], ''],
     ['events', ['lastEventId=abc', 'lastEventId=-1', 'lastEventId=9999999999999999999', 'lastEventId=1&lastEventId=2', 'lastEventId=%00', 'unknown=1', '__proto__=1'], targets.completed],
   ];
   return families.flatMap(([name, queries, id]) => {
@@ -351,7 +354,7 @@ function pathAndMethodRequests(): HostileRequest[] {
   const auth = `Bearer ${api.keys.admin}`;
   const paths = [
     '/api/runs/../../etc/passwd', '/api/runs/%2e%2e/%2e%2e/etc/passwd', '/api//runs', '/API/RUNS', '/api/runs;x=1', '/api/runs%00', '/api/runs/x/y/z',
-    '/api/reviews', '/api/sessions//runs/active', `/api/runs?${'a=1&'.repeat(2000)}`, `/api/${'x'.repeat(8000)}`, '/.env', '/api/runs/%252e%252e',
+    '/api/reviewz', '/api/sessions//runs/active', `/api/runs?${'a=1&'.repeat(2000)}`, `/api/${'x'.repeat(8000)}`, '/.env', '/api/runs/%252e%252e',
     // A malformed escape, and a path segment past the router's limit: Fastify's own errors, as problems too.
     '/api/runs/%E0%A4%A', `/api/runs/${'a'.repeat(300)}`, `/api/sessions/${'s'.repeat(300)}/runs/active`,
   ];
