@@ -53,6 +53,8 @@ export interface Config {
     reviewTtlSeconds: number;
   };
   openai: { apiKey?: string; baseUrl?: string; model: string; timeoutMs: number; maxRetries: number };
+  /** How long the chat-reply interpreter (an LLM call) may take before the reply is asked again. */
+  interpreterTimeoutMs: number;
   replicate: {
     apiToken?: string;
     baseUrl?: string;
@@ -100,6 +102,7 @@ export const ENV_SCHEMA = {
     VETTED_OPENAI_MODEL: { type: 'string', minLength: 1, default: 'gpt-4o-mini' },
     VETTED_OPENAI_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 30000 },
     VETTED_OPENAI_MAX_RETRIES: { type: 'integer', minimum: 0, maximum: 10, default: 2 },
+    VETTED_INTERPRETER_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
     REPLICATE_API_TOKEN: { type: 'string', minLength: 1 },
     REPLICATE_BASE_URL: { type: 'string', pattern: '^https?://' },
     VETTED_REPLICATE_POLL_MS: { type: 'integer', minimum: 10, default: 1000 },
@@ -182,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       timeoutMs: num('VETTED_OPENAI_TIMEOUT_MS'),
       maxRetries: num('VETTED_OPENAI_MAX_RETRIES'),
     },
+    interpreterTimeoutMs: num('VETTED_INTERPRETER_TIMEOUT_MS'),
     replicate: {
       apiToken: str('REPLICATE_API_TOKEN'),
       baseUrl: str('REPLICATE_BASE_URL'),

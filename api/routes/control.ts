@@ -2,11 +2,12 @@
 import { actorOf } from '../../src/auth/api-keys.ts';
 import type { FastifyInstance } from 'fastify';
 import { decide } from '../../src/review/decide.ts';
+import { reply as replyToReview } from '../../src/review/reply-service.ts';
 import { cancelRun, pauseRun, resumeRun } from '../../src/control/run-control.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
-import { commonErrors, controlBody, decisionAccepted, ref, runIdParams } from '../schemas.ts';
-import { runResource } from '../views.ts';
+import { commonErrors, controlBody, decisionAccepted, ref, replyAnswer, runIdParams } from '../schemas.ts';
+import { runLinks, runResource } from '../views.ts';
 import { markSecretFields } from '../plugins/secret-fields.ts';
 
 const conflicts = { 409: ref('problem'), 422: ref('problem') };
@@ -35,6 +36,37 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
     });
     await markSecretFields(system, reply, [run]);
     return { route: plan.route, run: runResource(run) };
+  });
+
+  app.post<{ Params: { id: string }; Body: Record<string, unknown> }>('/api/runs/:id/reply', {
+    config: { permission: 'reviews:reply' },
+    schema: {
+      tags: ['reviews'],
+      summary: "Answer a pending review's question in the person's own words",
+      description:
+        'The reply is read as a decision (a yes/no word in eight languages, an option number, a value; an LLM for the rest, when configured) ' +
+        'and carried out: continue, continue_with_modifications, switch_intent (a new run from the words), cancel, or re_ask (ask again). ' +
+        'A reply to an expired review starts a new run carrying the question and the reply. Same 409 rules as decisions.',
+      params: runIdParams,
+      body: ref('reply'),
+      response: { 200: replyAnswer, ...commonErrors, ...conflicts },
+    },
+  }, async (request, reply) => {
+    const caller = principal(request);
+    const result = await replyToReview(system, {
+      runId: request.params.id,
+      tenantId: caller.tenantId,
+      body: request.body,
+      actor: { id: actorOf(caller), canOverride: false },
+    });
+    await markSecretFields(system, reply, [result.run]);
+    return {
+      outcome: result.outcome && { layer: result.outcome.layer, decision: result.outcome.decision, ...(result.outcome.parsed ? { parsed: result.outcome.parsed } : {}) },
+      route: result.route,
+      run: runResource(result.run),
+      ...(result.newRun ? { newRun: { id: result.newRun.id, status: result.newRun.status, links: runLinks(result.newRun.id) } } : {}),
+      ...(result.ask ? { ask: result.ask } : {}),
+    };
   });
 
   const control = (path: string, summary: string, action: typeof pauseRun) =>

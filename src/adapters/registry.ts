@@ -12,6 +12,8 @@ import type { ModelProvider, PayloadBuilder } from '../ports.ts';
 import { createHeuristicBuilder } from '../builders/heuristic-builder.ts';
 import { createDryProvider } from './dry-provider.ts';
 import { createOpenAiBuilder } from './openai/openai-builder.ts';
+import { createReplyInterpreter } from './openai/reply-interpreter.ts';
+import type { ReplyInterpreter } from '../review/reply/types.ts';
 import { createReplicateClient } from './replicate/client.ts';
 import { createReplicateModelFetcher, type ModelFetcher } from './replicate/model-fetcher.ts';
 import { createReplicateProvider } from './replicate/replicate-provider.ts';
@@ -23,6 +25,8 @@ export interface AdapterRegistry {
   providerNames(): ProviderName[];
   /** Fetches models the catalog lacks (Replicate, when a token is configured); undefined otherwise. */
   modelFetcher(): ModelFetcher | undefined;
+  /** Reads chat replies the fast path could not (an LLM, when OpenAI is configured); undefined otherwise. */
+  replyInterpreter(): ReplyInterpreter | undefined;
 }
 
 export interface AdapterOverrides {
@@ -30,6 +34,8 @@ export interface AdapterOverrides {
   providers?: Partial<Record<string, ModelProvider>>;
   /** Replaces the configured model fetcher (null: none). */
   modelFetcher?: ModelFetcher | null;
+  /** Replaces the configured reply interpreter (null: none). */
+  replyInterpreter?: ReplyInterpreter | null;
 }
 
 export function createAdapterRegistry(config: Config, overrides: AdapterOverrides = {}): AdapterRegistry {
@@ -37,6 +43,7 @@ export function createAdapterRegistry(config: Config, overrides: AdapterOverride
   const builders: Record<string, PayloadBuilder | undefined> = { heuristic: createHeuristicBuilder(), ...configured.builders, ...overrides.builders };
   const providers: Record<string, ModelProvider | undefined> = { dry: createDryProvider(), ...configured.providers, ...overrides.providers };
   const fetcher = overrides.modelFetcher === undefined ? configured.modelFetcher : (overrides.modelFetcher ?? undefined);
+  const interpreter = overrides.replyInterpreter === undefined ? configured.replyInterpreter : (overrides.replyInterpreter ?? undefined);
   return {
     builder(name) {
       const builder = builders[name];
@@ -51,6 +58,7 @@ export function createAdapterRegistry(config: Config, overrides: AdapterOverride
     builderNames: () => Object.keys(builders).filter((n) => builders[n]) as BuilderName[],
     providerNames: () => Object.keys(providers).filter((n) => providers[n]) as ProviderName[],
     modelFetcher: () => fetcher,
+    replyInterpreter: () => interpreter,
   };
 }
 
@@ -58,6 +66,7 @@ interface ConfiguredAdapters {
   builders: Record<string, PayloadBuilder>;
   providers: Record<string, ModelProvider>;
   modelFetcher: ModelFetcher | undefined;
+  replyInterpreter: ReplyInterpreter | undefined;
 }
 
 /** The real-service adapters the configuration enables. Creating them does no I/O. */
@@ -65,14 +74,18 @@ function configuredAdapters(config: Config): ConfiguredAdapters {
   const builders: Record<string, PayloadBuilder> = {};
   const providers: Record<string, ModelProvider> = {};
   let modelFetcher: ModelFetcher | undefined;
+  let replyInterpreter: ReplyInterpreter | undefined;
   // A base URL alone is enough: local servers (Ollama, vLLM, llama.cpp) need no key.
-  if (config.openai.apiKey || config.openai.baseUrl) builders.openai = createOpenAiBuilder(config.openai);
+  if (config.openai.apiKey || config.openai.baseUrl) {
+    builders.openai = createOpenAiBuilder(config.openai);
+    replyInterpreter = createReplyInterpreter({ openai: config.openai, timeoutMs: config.interpreterTimeoutMs });
+  }
   if (config.replicate.apiToken) {
     const client = createReplicateClient(config.replicate);
     providers.replicate = createReplicateProvider(config.replicate, { client });
     modelFetcher = createReplicateModelFetcher(client);
   }
-  return { builders, providers, modelFetcher };
+  return { builders, providers, modelFetcher, replyInterpreter };
 }
 
 function notConfigured(kind: 'builder' | 'provider', name: string, available: string[]): VettedError {

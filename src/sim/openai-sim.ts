@@ -12,9 +12,14 @@
  *   violate       sim:violate    JSON that does not fit the schema
  *   cut_off       sim:cut-off    finish_reason "length" with half an answer
  *   loosen        sim:loosen     a fitting answer that also switches every safety/NSFW boolean on by itself
+ *
+ * The chat-reply interpreter's requests (json_schema `vetted_reply_interpretation`) are answered by the scripted
+ * rules in openai-reply.ts instead of a filled-in schema.
  */
 import type { FastifyInstance } from 'fastify';
+import { REPLY_SCHEMA_NAME } from '../adapters/openai/reply-interpreter.ts';
 import { fillObject, readUserMessage, type JsonObject } from './openai-fill.ts';
+import { replyAnswer } from './openai-reply.ts';
 import { bearerToken, createSimApp, delay, listen, type SimListenOptions } from './http.ts';
 
 export type OpenAiSimBehavior = 'answer' | 'slow' | 'rate_limited' | 'server_error' | 'refuse' | 'bad_json' | 'violate' | 'cut_off' | 'loosen';
@@ -118,9 +123,11 @@ interface AnswerMessage {
 /** The schema-fitting answer for a request (or the user's text echoed, without a json_schema). */
 function answerFor(body: JsonObject): AnswerMessage {
   const userText = lastUserText(body.messages);
-  const format = body.response_format as { type?: string; json_schema?: { schema?: JsonObject } } | undefined;
+  const format = body.response_format as { type?: string; json_schema?: { name?: string; schema?: JsonObject } } | undefined;
   const schema = format?.type === 'json_schema' ? format.json_schema?.schema : undefined;
   if (!schema) return { content: userText };
+  // The chat-reply interpreter: scripted decisions (openai-reply.ts), not a filled-in schema.
+  if (format?.json_schema?.name === REPLY_SCHEMA_NAME) return { content: JSON.stringify(replyAnswer(userText)) };
   return { content: JSON.stringify(fillObject(schema, readUserMessage(userText))) };
 }
 

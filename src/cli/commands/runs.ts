@@ -6,6 +6,7 @@ import { isVettedError, VettedError } from '../../errors.ts';
 import type { Decision, RunStatus } from '../../generated/contracts.ts';
 import { TRANSITIONS } from '../../run-states.ts';
 import { decide } from '../../review/decide.ts';
+import { reply } from '../../review/reply-service.ts';
 import { submitRun } from '../../intake/submit-run.ts';
 import { isPlainObject } from '../../stages/example-quarantine.ts';
 import { action, withSystem } from '../action.ts';
@@ -106,6 +107,30 @@ export function registerRunCommands(program: Command): void {
           };
           const { run: updated, plan } = await decide(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: true } });
           console.log(`${plan.route}: run ${updated.id} is now ${updated.status}`);
+        });
+      }),
+    );
+
+  program
+    .command('reply <runId> <text>')
+    .description("Answer a parked run's question in words, as its person would (\"yes\", \"2\", \"yes, but 16:9\", \"never mind\"); prints how it was read and what happened")
+    .option('--review <id>', "the review being answered (default: the run's pending review)")
+    .option('--locale <tag>', 'the language of the reply (BCP 47, e.g. he)')
+    .action(
+      action(async (runId: string, text: string, options: { review?: string; locale?: string }) => {
+        await withSystem(async (system) => {
+          const run = await system.store.get(assertRunId(runId));
+          if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${runId}`, { field: 'runId' });
+          if (options.review !== undefined && !UUID.test(options.review)) throw new VettedError('INVALID_ID', `--review "${options.review}" is not a review id (a UUID)`, { field: 'review' });
+          const reviewId = options.review ?? run.pendingReview?.reviewId;
+          if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} is ${run.status}, with no pending review to answer`, { field: 'runId' });
+          const body = { reviewId, text, ...(options.locale ? { locale: options.locale } : {}) };
+          const result = await reply(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: false } });
+          printJson({
+            outcome: result.outcome, route: result.route, run: { id: result.run.id, status: result.run.status },
+            ...(result.newRun ? { newRun: { id: result.newRun.id, status: result.newRun.status } } : {}),
+            ...(result.ask ? { ask: result.ask } : {}),
+          });
         });
       }),
     );
