@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { submitRun } from '../../src/intake/submit-run.ts';
 import { settle } from '../support/pipeline.ts';
 import { createTestSystem, type TestSystem } from '../support/test-system.ts';
 
@@ -81,7 +82,7 @@ describe('offline commands', () => {
 
   it('--help documents the commands and the environment', async () => {
     const result = await vetted(['--help']);
-    for (const word of ['dry-run', 'extract', 'enqueue', 'worker', 'demo', 'api', 'keys', 'DATABASE_URL', 'VETTED_QUEUE_PREFIX', 'Exit codes']) {
+    for (const word of ['dry-run', 'extract', 'enqueue', 'worker', 'demo', 'api', 'keys', 'reviewers', 'reply', 'interpret', 'DATABASE_URL', 'VETTED_QUEUE_PREFIX', 'VETTED_INTERPRETER_TIMEOUT_MS', 'Exit codes']) {
       expect(result.stdout).toContain(word);
     }
   });
@@ -202,6 +203,58 @@ describe('one-shot commands', () => {
     const missing = await vetted(['decide', '00000000-0000-4000-8000-000000000000', '--action', 'approve']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('error [RUN_NOT_FOUND]');
+  });
+});
+
+/** `vetted` with text on stdin. */
+function vettedWithInput(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('node', [BIN, ...args], { env: { ...env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe('chat replies from the command line', () => {
+  it('vetted interpret --jsonl reads each line as a decision, in order, with no LLM configured', async () => {
+    const lines = [
+      { text: 'Yes please', expect: 'yes_no' },
+      { text: 'yes, but square', expect: 'yes_no' },
+      { text: '2', expect: 'single_choice', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] },
+      { text: 'the blue one', expect: 'single_choice', source: 'disambiguation', options: [{ id: 'a', label: 'A' }] },
+      { text: 'בשניהם', expect: 'multi_choice', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] },
+    ];
+    const result = await vettedWithInput(['interpret', '--jsonl'], lines.map((line) => JSON.stringify(line)).join('\n'));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+      { layer: 'fast_path', decision: 'continue', parsed: { approved: true } },
+      { layer: 'none', decision: 're_ask' },
+      { layer: 'fast_path', decision: 'continue', parsed: { selected: ['b'] } },
+      { layer: 'deterministic', decision: 'switch_intent' },
+      { layer: 'none', decision: 're_ask' },
+    ]);
+    const bad = await vettedWithInput(['interpret', '--jsonl'], `${JSON.stringify(lines[0])}\n{"text": "x", "expect": "maybe"}`);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('line 2: expect must be one of yes_no, single_choice, multi_choice, free_text');
+    expect(bad.stdout).toBe('');
+  });
+
+  it('vetted reply answers a parked run and prints how the reply was read', async () => {
+    const { run } = await submitRun(system, { tenantId: 'cli-reply', actor: 'test', request: { modelSource: { model: 'acme/x', example_input: { prompt: 'a cat' } }, prompt: 'a dog', policy: 'require_human' } });
+    const worker = spawn('node', [BIN, 'worker'], { env, stdio: 'ignore' });
+    try {
+      await settle(system, run.id, ['awaiting_human']);
+      const result = await vetted(['reply', run.id, 'oui']);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ outcome: { layer: 'fast_path', decision: 'continue', parsed: { approved: true } }, route: 'execute', run: { id: run.id, status: 'executing' } });
+      await settle(system, run.id, ['completed']);
+    } finally {
+      worker.kill('SIGTERM');
+    }
   });
 });
 
