@@ -68,6 +68,9 @@ describe('a parked run answered in words', () => {
     expect(await api.system.store.ledger.listForRun(runId)).toHaveLength(1);
     const [decision] = await api.system.store.decisions(runId);
     expect(decision).toMatchObject({ action: 'approve', raw: { text: 'כן' }, parsed: expect.objectContaining({ via: 'reply', layer: 'fast_path', decision: 'continue', route: 'execute' }) });
+    const ids = { traceId: expect.any(String), threadId: expect.any(String), hitlId: review.reviewId };
+    expect(logsOf('HITL_CREATED', runId)).toEqual([expect.objectContaining({ ...ids, source: 'planner', returnTo: { action: 'approve', route: 'execute' }, originStepId: review.originStepId })]);
+    expect(logsOf('HITL_RESUME_VALID', runId)).toEqual([expect.objectContaining({ ...ids, route: 'execute', goto: 'executing', returnTo: review.returnTo })]);
   });
 
   it('"yes, but 16:9" approves with the change, read by the interpreter', async () => {
