@@ -1,7 +1,8 @@
 /**
- * The bench's own corner of the shared services: a database `vetted_bench_<unix seconds>_<random>` and a
+ * The bench's own corner of the shared services: a database `vetted_bench_<unix seconds>_p<pid>_<random>` and a
  * BullMQ prefix `vetted-bench-<same>`, both removed at the end (also on Ctrl-C). The `vetted` database and
- * every other prefix are never touched.
+ * every other prefix are never touched. A bench killed outright (SIGKILL skips the cleanup) leaves them; the next
+ * bench removes them once their bench process is gone (same machine) or, failing that, hours later.
  */
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -12,7 +13,7 @@ import { deleteKeys, scanKeys } from './redis-keys.ts';
 
 const DATABASE_PREFIX = 'vetted_bench_';
 const QUEUE_PREFIX = 'vetted-bench-';
-/** Leftovers of a bench that was killed (SIGKILL skips the cleanup) are swept after this long. */
+/** Leftovers whose bench cannot be checked (another machine's, an older name) are swept after this long. */
 const STALE_AFTER_SECONDS = 3 * 3600;
 
 export interface BenchEnvironment {
@@ -38,13 +39,13 @@ export async function createBenchEnvironment(
   note: (line: string) => void,
 ): Promise<BenchEnvironment> {
   const base = loadConfig(process.env);
-  const id = `${Math.floor(Date.now() / 1000)}_${Math.random().toString(36).slice(2, 8)}`;
+  const id = `${Math.floor(Date.now() / 1000)}_p${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const databaseName = `${DATABASE_PREFIX}${id}`;
   const databaseUrl = withDatabase(base.databaseUrl, databaseName);
   const adminUrl = withDatabase(base.databaseUrl, 'postgres');
-  const prefix = `${QUEUE_PREFIX}${id.replace('_', '-')}`;
+  const prefix = `${QUEUE_PREFIX}${id.replaceAll('_', '-')}`;
 
-  await sweepStaleLeftovers(adminUrl, base.redisUrl, note);
+  await sweepStaleLeftovers(adminUrl, base.redisUrl, isLoopback(base.databaseUrl), note);
   await withAdmin(adminUrl, (client) => client.query(`create database "${databaseName}"`));
   cleanup.defer(`drop database ${databaseName}`, () => withAdmin(adminUrl, (c) => c.query(`drop database if exists "${databaseName}" with (force)`)).then(() => undefined));
   cleanup.defer(`delete Redis keys ${prefix}-*`, async () => {
@@ -110,23 +111,45 @@ async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise
   }
 }
 
-/** Databases and prefixes of benches killed hours ago; the name carries the start time. */
-async function sweepStaleLeftovers(adminUrl: string, redisUrl: string, note: (line: string) => void): Promise<void> {
+/**
+ * Databases and prefixes of benches that were killed: their name carries the start time and the bench's pid.
+ * Gone when that pid no longer runs here (only when PostgreSQL is on this machine, so the pid is ours to read),
+ * or when older than STALE_AFTER_SECONDS. A bench still running beside this one keeps its own.
+ */
+async function sweepStaleLeftovers(adminUrl: string, redisUrl: string, sameMachine: boolean, note: (line: string) => void): Promise<void> {
   const cutoff = Math.floor(Date.now() / 1000) - STALE_AFTER_SECONDS;
-  const isStale = (started: string | undefined) => Number.isFinite(Number(started)) && Number(started) < cutoff;
+  const isStale = (id: string) => {
+    const [started, pid] = id.split(/[_-]/);
+    if (Number.isFinite(Number(started)) && Number(started) < cutoff) return true;
+    return sameMachine && /^p\d+$/.test(pid ?? '') && Number(pid!.slice(1)) !== process.pid && !isAlive(Number(pid!.slice(1)));
+  };
   await withAdmin(adminUrl, async (client) => {
     const { rows } = await client.query<{ datname: string }>(`select datname from pg_database where datname like 'vetted\\_bench\\_%'`);
     for (const { datname } of rows) {
-      if (!isStale(datname.slice(DATABASE_PREFIX.length).split('_')[0])) continue;
+      if (!isStale(datname.slice(DATABASE_PREFIX.length))) continue;
       await client.query(`drop database if exists "${datname}" with (force)`);
       note(`dropped a stale bench database: ${datname}`);
     }
   });
   const redis = createRedisConnection(redisUrl);
   try {
-    const stale = new Set((await scanKeys(redis, `${QUEUE_PREFIX}*`)).map((key) => key.split(':')[0] ?? '').filter((p) => isStale(p.slice(QUEUE_PREFIX.length).split('-')[0])));
+    const stale = new Set((await scanKeys(redis, `${QUEUE_PREFIX}*`)).map((key) => key.split(':')[0] ?? '').filter((p) => isStale(p.slice(QUEUE_PREFIX.length))));
     for (const prefix of stale) note(`deleted ${await deleteKeys(redis, `${prefix}:*`)} stale bench keys under ${prefix}`);
   } finally {
     redis.disconnect();
   }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function isLoopback(databaseUrl: string): boolean {
+  const host = new URL(databaseUrl).hostname;
+  return host === '' || host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
 }

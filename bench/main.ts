@@ -12,6 +12,7 @@ import type { BuilderName, ProviderName } from '../src/config.ts';
 import { redactUrlPassword } from '../src/db/client.ts';
 import { baselinePhase } from './bare-chain.ts';
 import { installCallCounter } from './call-counter.ts';
+import { guardOutput } from '../src/util/output-guard.ts';
 import { Cleanup } from './cleanup.ts';
 import { createBenchEnvironment, type BenchEnvironment } from './environment.ts';
 import { microPhase } from './micro.ts';
@@ -173,9 +174,11 @@ async function main(): Promise<number> {
     return 0;
   }
   const { options, phases, rounds } = parsed;
-  const note = (line: string) => process.stderr.write(`${line}\n`);
   const cleanup = new Cleanup();
   const abort = new AbortController();
+  // Nobody reads the output any more (a closed pipe): stop and clean up, as after Ctrl-C, writing nothing more.
+  const output = guardOutput(() => abort.abort());
+  const note = (line: string) => output.err(`${line}\n`);
   let interruptedAt = 0;
   const onSigint = () => {
     // One Ctrl-C can arrive more than once (the terminal signals the process group, and npm and tsx relay
@@ -210,11 +213,11 @@ async function main(): Promise<number> {
       }
     }
     if (abort.signal.aborted) return 130;
-    console.log(formatReport(environment, options, results, { loadAtStart, seconds }));
+    output.out(`${formatReport(environment, options, results, { loadAtStart, seconds })}\n`);
     return 0;
   } catch (error) {
     if (abort.signal.aborted) return 130;
-    console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    output.err(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   } finally {
     await cleanup.runAll(note);

@@ -1,8 +1,19 @@
 /**
  * The chaos run's own log: one line per thing that happened, stamped with the seconds since the run started,
- * so a fault, a crash and a run's events can be lined up afterwards. Goes to stderr; the table goes to stdout.
+ * so a fault, a crash and a run's events can be lined up afterwards. Goes to stderr (while anyone reads it) and
+ * to the run's log file (capped); the table goes to stdout. Writing a line never throws.
  */
+import type { OutputGuard } from '../src/util/output-guard.ts';
+import type { CappedFile } from './footprint.ts';
+
 const startedAt = Date.now();
+
+let sink: { guard?: OutputGuard; file?: CappedFile } = {};
+
+/** Where log lines go from now on: the guarded stderr, and the run's own log file. */
+export function setLogSink(next: { guard?: OutputGuard; file?: CappedFile }): void {
+  sink = next;
+}
 
 /** Seconds since the chaos run started, as `+12.3s`. */
 export function elapsed(at = Date.now()): string {
@@ -10,7 +21,10 @@ export function elapsed(at = Date.now()): string {
 }
 
 export function log(message: string): void {
-  process.stderr.write(`[chaos ${new Date().toISOString().slice(11, 23)} ${elapsed()}] ${message}\n`);
+  const line = `[chaos ${new Date().toISOString().slice(11, 23)} ${elapsed()}] ${message}\n`;
+  sink.file?.write(line);
+  if (sink.guard) sink.guard.err(line);
+  else process.stderr.write(line);
 }
 
 export function sleep(ms: number): Promise<void> {

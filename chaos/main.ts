@@ -7,12 +7,14 @@
  *   3. load (load.ts) while the faults (faults.ts) happen and the reviewer (reviewer.ts) decides
  *   4. drain and verify (verify.ts), print the table (report.ts), clean up, exit 0 / 1
  *
- * Everything it starts is its own and everything is removed at the end, also on Ctrl-C or a failure. Every
- * loop is bounded, and a watchdog ends the run if a phase hangs anyway.
+ * Everything it starts is its own and everything is removed at the end, however the run ends: normally, on an
+ * error, on SIGINT/SIGTERM/SIGHUP, when nobody reads its output any more (EPIPE), or, if it is killed outright,
+ * by its reaper (reaper.ts), a detached process that outlives it. What it keeps is bounded: its logs stop at a
+ * cap, they are kept in one directory per run, and it refuses to start without the room it needs. Every loop is
+ * bounded, and a watchdog ends the run if a phase hangs anyway.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
@@ -20,16 +22,21 @@ import { createDb } from '../src/db/client.ts';
 import { createQueues, type QueueSet } from '../src/queue/queues.ts';
 import { createApiKeysRepository } from '../src/db/api-keys-repository.ts';
 import { startSimServers, type CreatedPrediction, type SimServers } from '../src/sim/index.ts';
+import { guardOutput, type OutputGuard } from '../src/util/output-guard.ts';
+import { assertFreeSpace, CappedFile, SERVER_FOOTPRINT_BYTES } from './footprint.ts';
+import { KEPT_LOGS_PREFIX, removeLeftovers, WORK_DIR_PREFIX } from './leftovers.ts';
 import { runFaults, type FaultRecord } from './faults.ts';
 import { driveLoad, type Submission } from './load.ts';
-import { errorMessage, log, seededRandom } from './log.ts';
+import { errorMessage, log, seededRandom, setLogSink } from './log.ts';
 import { planRequests, tagOf, type RequestKind } from './mix.ts';
 import { HELP, parseOptions, type ChaosOptions } from './options.ts';
 import { Fleet } from './processes.ts';
 import { outcomeOf, renderReport } from './report.ts';
 import { Reviewer } from './reviewer.ts';
+import { readState, tearDown, writeState, type RunState } from './run-state.ts';
 import { freePort, PrivatePostgres, PrivateRedis } from './services.ts';
 import { connect, drain, evidence, exportTables, findStuck, stageTimings, verify, type Verdict } from './verify.ts';
+import { copyCapped } from './footprint.ts';
 
 const TENANT = 'chaos';
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -40,6 +47,8 @@ const WATCHDOG_SLACK_MS = 240_000;
 interface Started {
   root: string;
   logDir: string;
+  /** What the reaper and the next run read (run-state.ts); updated as things start. */
+  state: RunState;
   redis?: PrivateRedis;
   postgres?: PrivatePostgres;
   sims?: SimServers;
@@ -50,25 +59,43 @@ interface Started {
 }
 
 let cleaningUp: Promise<void> | undefined;
+let aborting: Promise<void> | undefined;
+let output: OutputGuard | undefined;
+/** The run's state, for the abort path (set once the work dir exists). */
+let current: Started | undefined;
+
+const MB = 1024 * 1024;
 
 async function main(): Promise<number> {
+  // A closed pipe (the reader went away) ends the run cleanly, once; after that nothing more is written to it.
+  output = guardOutput((why) => {
+    if (current) void abort(current, `nobody reads the output any more (${why})`);
+    else process.exit(1);
+  });
+  setLogSink({ guard: output });
   let options: ChaosOptions | 'help';
   try {
     options = parseOptions(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`${errorMessage(error)}\n\n${HELP}\n`);
+    output.err(`${errorMessage(error)}\n\n${HELP}\n`);
     return 2;
   }
   if (options === 'help') {
-    process.stdout.write(`${HELP}\n`);
+    output.out(`${HELP}\n`);
     return 0;
   }
-  const root = mkdtempSync(path.join(os.tmpdir(), 'vetted-chaos-'));
-  // The postgres OS user must reach its data directory inside.
-  chmodSync(root, 0o711);
-  const started: Started = { root, logDir: path.join(root, 'logs') };
-  mkdirSync(started.logDir);
+  const logCapBytes = options.logCapMb * MB;
+  try {
+    await removeLeftovers(options.tmpDir);
+    assertFreeSpace(options.tmpDir, logCapBytes + SERVER_FOOTPRINT_BYTES);
+  } catch (error) {
+    log(`cannot start: ${errorMessage(error)}`);
+    return 1;
+  }
+  const started = openWorkDir(options.tmpDir, logCapBytes);
+  current = started;
   trapSignals(started);
+  startReaper(started.root);
   const loadMs = (options.requests / options.rate) * 1000;
   const watchdog = setTimeout(() => void abort(started, `the run took longer than ${Math.round((loadMs + options.drainSeconds * 1000 + WATCHDOG_SLACK_MS) / 1000)} s`), loadMs + options.drainSeconds * 1000 + WATCHDOG_SLACK_MS);
   watchdog.unref();
@@ -84,12 +111,44 @@ async function main(): Promise<number> {
   }
 }
 
+/** The run's work dir, its log file, and its state file (which the reaper watches). */
+function openWorkDir(tmpDir: string, logCapBytes: number): Started {
+  const root = mkdtempSync(path.join(tmpDir, WORK_DIR_PREFIX));
+  // The postgres OS user must reach its data directory inside.
+  chmodSync(root, 0o711);
+  const logDir = path.join(root, 'logs');
+  mkdirSync(logDir);
+  setLogSink({ guard: output, file: new CappedFile(path.join(logDir, 'chaos.log'), logCapBytes / 10) });
+  const keepLogsTo = path.join(tmpDir, `${KEPT_LOGS_PREFIX}${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
+  const state: RunState = { ownerPid: process.pid, root, logDir, keepLogsTo, logCapBytes, pids: {}, done: false };
+  writeState(state);
+  return { root, logDir, state };
+}
+
+/** The detached watchdog that stops everything if this process dies without doing it (reaper.ts). */
+function startReaper(root: string): void {
+  const reaper = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'chaos', 'reaper.ts'), root, String(process.pid)], {
+    cwd: REPO_ROOT, detached: true, stdio: 'ignore',
+  });
+  reaper.unref();
+}
+
+/** Records a started process (or server) in the state file, for the reaper. */
+function recordPid(started: Started, name: string, pid: number | undefined): void {
+  if (pid === undefined) return;
+  started.state.pids[name] = pid;
+  writeState(started.state);
+}
+
 async function chaosRun(options: ChaosOptions, started: Started): Promise<number> {
   const t0 = Date.now();
   log(`seed ${options.seed}; ${options.requests} requests at ${options.rate}/s, ${options.concurrency} in flight at most; faults ${options.faults ? 'on' : 'OFF'}; work dir ${started.root}`);
   const env = await startServices(options, started);
   const keys = await createKeys(env.DATABASE_URL as string);
-  const fleet = new Fleet({ env, apiEnv: { LOG_LEVEL: options.apiLogLevel }, apiPort: await freePort(), logDir: started.logDir, respawnDelayMs: 1500 });
+  const fleet = new Fleet({
+    env, apiEnv: { LOG_LEVEL: options.apiLogLevel }, apiPort: await freePort(), logDir: started.logDir, respawnDelayMs: 1500,
+    logCapBytes: started.state.logCapBytes / 10, onSpawn: (role, pid) => recordPid(started, role, pid),
+  });
   started.fleet = fleet;
   await fleet.startAll();
   log(`api on ${fleet.apiUrl}; workers: extract, assemble, build, validate, execute, all`);
@@ -113,7 +172,7 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
   const outcome = outcomeOf(report);
   const keepWhy = !outcome.passed ? 'the run failed' : fleet.crashes.length > 0 ? 'a process crashed' : options.keepLogs ? 'kept on request' : undefined;
   if (keepWhy) await writeEvidence(pool, verdict, created, submissions, started);
-  process.stdout.write(`\n${renderReport(report)}\n`);
+  output?.out(`\n${renderReport(report)}\n`);
   if (keepWhy) keepLogs(started, keepWhy);
   return outcome.passed ? 0 : 1;
 }
@@ -157,11 +216,13 @@ async function plantFaults(pool: pg.Pool, created: CreatedPrediction[]): Promise
 
 /** Private Redis and PostgreSQL, the simulators, and the migrated database; returns the children's environment. */
 async function startServices(options: ChaosOptions, started: Started): Promise<Record<string, string>> {
-  const redis = new PrivateRedis(await freePort(), path.join(started.root, 'redis'));
+  const redis = new PrivateRedis(await freePort(), path.join(started.root, 'redis'), { logCapBytes: started.state.logCapBytes / 10, onStart: (pid) => recordPid(started, 'redis', pid) });
   started.redis = redis;
   await redis.start();
   const postgres = new PrivatePostgres(await freePort(), path.join(started.root, 'pg'));
   started.postgres = postgres;
+  started.state.postgresDataDir = postgres.dataDirectory;
+  writeState(started.state);
   await postgres.init();
   await postgres.start();
   log(`private redis on ${redis.port}, private postgres on ${postgres.port}`);
@@ -235,15 +296,18 @@ async function writeEvidence(pool: pg.Pool, verdict: Verdict, created: Parameter
   }
 }
 
-/** Copies the logs (and evidence) out of the work dir, which cleanup removes. */
+/**
+ * Copies the logs (and evidence) out of the work dir, which cleanup removes: into the run's one kept-logs
+ * directory, up to the log cap (what does not fit is listed there). A second call does nothing.
+ */
+let kept = false;
 function keepLogs(started: Started, why: string): void {
-  const target = path.join(os.tmpdir(), `vetted-chaos-logs-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  if (kept) return;
+  kept = true;
+  const target = started.state.keepLogsTo;
   try {
-    cpSync(started.logDir, target, { recursive: true });
-    // The servers' own logs too: PostgreSQL's names the statement behind every error.
-    for (const file of [path.join(started.root, 'pg', 'postgres.log'), path.join(started.root, 'redis', 'redis.log')]) {
-      if (existsSync(file)) cpSync(file, path.join(target, path.basename(file)));
-    }
+    copyCapped([started.logDir, path.join(started.root, 'pg', 'postgres.log'), path.join(started.root, 'redis', 'redis.log')], target, started.state.logCapBytes);
+    writeFileSync(path.join(target, 'WHY.txt'), `${why}\n`);
     log(`${why}: process logs and evidence kept in ${target}`);
   } catch (error) {
     log(`could not keep the logs: ${errorMessage(error)}`);
@@ -260,16 +324,31 @@ function cleanup(started: Started): Promise<void> {
     await started.sims?.close().catch(() => undefined);
     await started.redis?.stop().catch(() => undefined);
     await started.postgres?.stopQuietly().catch(() => undefined);
+    // Whatever is still recorded (a process mid-respawn) is stopped by pid; then the reaper has nothing to do.
+    const state = readState(started.root) ?? started.state;
+    await tearDown(state, { keepLogs: false }).catch((error: unknown) => log(`tearing down: ${errorMessage(error)}`));
+    started.state.done = true;
     rmSync(started.root, { recursive: true, force: true });
   })();
   return cleaningUp;
 }
 
-async function abort(started: Started, why: string): Promise<void> {
-  log(`aborting: ${why}; cleaning up`);
-  keepLogs(started, 'aborted');
-  await cleanup(started);
-  process.exit(1);
+/**
+ * Ends the run after a fault: keep the logs, stop everything, exit 1. It runs once; a second fault while it
+ * runs (a write to a closed pipe failing again, say) is only noted in the run's log file.
+ */
+function abort(started: Started, why: string): Promise<void> {
+  if (aborting) {
+    log(`while aborting, also: ${why}`);
+    return aborting;
+  }
+  aborting = (async () => {
+    log(`aborting: ${why}; cleaning up`);
+    keepLogs(started, `aborted: ${why}`);
+    await cleanup(started);
+    process.exit(1);
+  })();
+  return aborting;
 }
 
 function trapSignals(started: Started): void {

@@ -1,4 +1,5 @@
 /** The chaos run's flags (node:util parseArgs) and its --help. */
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 
 export interface ChaosOptions {
@@ -12,6 +13,10 @@ export interface ChaosOptions {
   stepMs: number;
   apiLogLevel: string;
   proveDetector: boolean;
+  /** Where the work dir and the kept logs go. */
+  tmpDir: string;
+  /** The most the run's logs and evidence may take, in MB (live logs and what is kept). */
+  logCapMb: number;
 }
 
 export const HELP = `npm run chaos -- [options]     (or: node --import tsx chaos/main.ts [options])
@@ -38,6 +43,15 @@ Options:
                         database and add a copy of one prediction to the simulator's log; the run must
                         then report exactly 1 lost and 1 executed twice, and exit 1
   --keep-logs           keep the process logs and evidence even when the run passes (always kept on failure)
+  --tmp-dir <dir>       where the work dir (servers, logs) and the kept logs go (default: the system temp dir);
+                        the run refuses to start when it has less free space than the servers and the log cap need
+  --log-cap-mb <n>      the most its logs and evidence may take, live and kept (default 200); a log past its share
+                        stops growing, and kept files past the cap are listed in LEFT-OUT.txt instead of copied
+
+However it ends (normally, an error, Ctrl-C, SIGTERM/SIGHUP, its output pipe closing, or being killed with
+SIGKILL), the run stops its servers and processes (a detached reaper does it if the run itself was killed),
+keeps its logs in at most one vetted-chaos-logs-* directory, and the next run removes whatever an earlier run
+left behind.
   -h, --help            this text
 
 Reading the table: chaos/README.md.`;
@@ -57,6 +71,8 @@ export function parseOptions(argv: string[]): ChaosOptions | 'help' {
       'keep-logs': { type: 'boolean', default: false },
       'api-log-level': { type: 'string', default: 'warn' },
       'prove-detector': { type: 'boolean', default: false },
+      'tmp-dir': { type: 'string' },
+      'log-cap-mb': { type: 'string', default: '200' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -72,6 +88,8 @@ export function parseOptions(argv: string[]): ChaosOptions | 'help' {
     keepLogs: values['keep-logs'],
     proveDetector: values['prove-detector'],
     apiLogLevel: oneOf('api-log-level', values['api-log-level'], ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    tmpDir: values['tmp-dir'] ?? os.tmpdir(),
+    logCapMb: positiveInt('log-cap-mb', values['log-cap-mb'], 100_000),
   };
 }
 

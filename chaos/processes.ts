@@ -7,10 +7,10 @@
  * pause, and so is one that exits on its own; the latter is recorded as a crash, which is a finding.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { elapsed, errorMessage, log, sleep, waitUntil } from './log.ts';
+import { CappedFile } from './footprint.ts';
+import { elapsed, errorMessage, log as chaosLog, sleep, waitUntil } from './log.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VETTED_BIN = path.join(REPO_ROOT, 'bin', 'vetted.mjs');
@@ -50,11 +50,15 @@ export interface FleetOptions {
   logDir: string;
   /** Pause before a killed process is started again, like a supervisor's restart delay. */
   respawnDelayMs: number;
+  /** Each process's log stops growing past this many bytes. */
+  logCapBytes: number;
+  /** Told of every process started (the run records it for its reaper). */
+  onSpawn?: (role: Role, pid: number | undefined) => void;
 }
 
 export class Fleet {
   private readonly members = new Map<Role, Member>();
-  private readonly logs = new Map<string, WriteStream>();
+  private readonly logs = new Map<string, CappedFile>();
   private stopping = false;
   readonly crashes: Crash[] = [];
   /** Processes that exited before they were ready (they fail fast while a service they need is down). */
@@ -116,7 +120,6 @@ export class Fleet {
     await Promise.race([Promise.all(exits), sleep(graceMs)]);
     for (const m of members) if (isAlive(m.child)) m.child.kill('SIGKILL');
     await Promise.race([Promise.all(exits), sleep(2000)]);
-    for (const stream of this.logs.values()) stream.end();
   }
 
   /** Starts `role` again after the delay; a start that fails (a service is down) is tried again, a bounded number of times. */
@@ -130,7 +133,7 @@ export class Fleet {
           await this.start(role);
           return;
         } catch (error) {
-          if (!this.stopping) log(`restart of ${role} failed (try ${attempt} of ${MAX_START_ATTEMPTS}): ${errorMessage(error)}`);
+          if (!this.stopping) chaosLog(`restart of ${role} failed (try ${attempt} of ${MAX_START_ATTEMPTS}): ${errorMessage(error)}`);
         }
       }
     })();
@@ -141,8 +144,8 @@ export class Fleet {
   private async start(role: Role): Promise<void> {
     const args = role === 'api' ? ['api', '--port', String(this.options.apiPort)] : ['worker', ...(role === 'all' ? [] : ['--stages', role])];
     const logFile = path.join(this.options.logDir, `${role}.log`);
-    const stream = this.logs.get(logFile) ?? createWriteStream(logFile, { flags: 'a' });
-    this.logs.set(logFile, stream);
+    const log = this.logs.get(logFile) ?? new CappedFile(logFile, this.options.logCapBytes);
+    this.logs.set(logFile, log);
     const child = spawn(process.execPath, [VETTED_BIN, ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...this.options.env, ...(role === 'api' ? this.options.apiEnv : {}) },
@@ -151,7 +154,8 @@ export class Fleet {
     const generation = (this.members.get(role)?.generation ?? 0) + 1;
     const member: Member = { role, child, logFile, ready: false, expectedExit: false, generation };
     this.members.set(role, member);
-    stream.write(`\n==== chaos: started ${role} pid ${child.pid} at ${new Date().toISOString()} (${elapsed()})\n`);
+    this.options.onSpawn?.(role, child.pid);
+    log.write(`\n==== chaos: started ${role} pid ${child.pid} at ${new Date().toISOString()} (${elapsed()})\n`);
     let ready = false;
     let tail = '';
     const markReady = (chunk: Buffer) => {
@@ -160,8 +164,8 @@ export class Fleet {
       if (!ready && tail.includes('"msg":"workers started"')) ready = true;
     };
     child.stdout?.on('data', markReady);
-    child.stdout?.pipe(stream, { end: false });
-    child.stderr?.pipe(stream, { end: false });
+    child.stdout?.on('data', (chunk: Buffer) => log.write(chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => log.write(chunk.toString()));
     child.once('exit', (code, signal) => this.onExit(member, code, signal));
 
     const isReady = role === 'api' ? () => this.apiAnswers() : () => ready;
@@ -192,7 +196,7 @@ export class Fleet {
     if (member.expectedExit || this.stopping) return;
     // Nobody asked it to go: that is a crash of the product under these faults.
     this.crashes.push({ role: member.role, pid: member.child.pid, code, signal, at: elapsed(), logFile: member.logFile });
-    log(`CRASH: ${member.role} (pid ${member.child.pid}) exited on its own (code ${code}, signal ${signal}); see ${member.logFile}; restarting it`);
+    chaosLog(`CRASH: ${member.role} (pid ${member.child.pid}) exited on its own (code ${code}, signal ${signal}); see ${member.logFile}; restarting it`);
     if (this.members.get(member.role)?.generation === member.generation) this.respawnLater(member.role, member.generation);
   }
 }

@@ -5,10 +5,11 @@
  * cluster with pg_ctl.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, createWriteStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { CappedFile } from './footprint.ts';
 import { log, sleep, waitUntil } from './log.ts';
 
 const run = promisify(execFile);
@@ -47,6 +48,7 @@ export class PrivateRedis {
   constructor(
     readonly port: number,
     private readonly dir: string,
+    private readonly options: { logCapBytes: number; onStart?: (pid: number | undefined) => void },
   ) {}
 
   get url(): string {
@@ -57,11 +59,12 @@ export class PrivateRedis {
     mkdirSync(this.dir, { recursive: true });
     // No RDB, no AOF: a restart is a Redis that lost everything, the worst case the product must survive.
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', this.dir];
-    const out = createWriteStream(path.join(this.dir, 'redis.log'), { flags: 'a' });
+    const out = new CappedFile(path.join(this.dir, 'redis.log'), this.options.logCapBytes);
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.pipe(out);
-    child.stderr.pipe(out);
+    child.stdout.on('data', (chunk: Buffer) => out.write(chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => out.write(chunk.toString()));
     this.child = child;
+    this.options.onStart?.(child.pid);
     if (!(await waitUntil(() => redisPing(this.port), 10_000, 100))) throw new Error(`private redis-server did not answer on port ${this.port} (see ${this.dir}/redis.log)`);
   }
 
@@ -111,6 +114,11 @@ export class PrivatePostgres {
     this.logFile = path.join(dir, 'postgres.log');
   }
 
+  /** Where the cluster keeps its data (its postmaster.pid names the server). */
+  get dataDirectory(): string {
+    return this.dataDir;
+  }
+
   /** The database Vetted uses; `vetted migrate` creates it. */
   get url(): string {
     return `postgres://postgres@127.0.0.1:${this.port}/vetted`;
@@ -127,6 +135,10 @@ export class PrivatePostgres {
       const { stdout } = await run('id', ['-u', 'postgres']);
       const { stdout: gid } = await run('id', ['-g', 'postgres']);
       for (const dir of [this.dir, this.socketDir]) chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+      // A parent made by mkdtemp (mode 0700) stops the postgres user short of its own directory; say so plainly.
+      await run('runuser', ['-u', 'postgres', '--', 'test', '-x', this.dir]).catch(() => {
+        throw new Error(`the postgres OS user cannot reach ${this.dir}: every directory above it must be searchable by others (chmod o+x), or point --tmp-dir elsewhere`);
+      });
     }
     await this.asPostgres(this.bin('initdb'), ['-D', this.dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-locale', '-E', 'UTF8']);
   }

@@ -14,6 +14,11 @@ import { registerShadowCommands } from './commands/shadow.ts';
 import { registerWorkerCommands } from './commands/worker.ts';
 import { ENV_HELP } from './env-help.ts';
 import { EXIT_BAD_INPUT } from './io.ts';
+import { guardOutput } from '../util/output-guard.ts';
+
+// A reader that goes away (`vetted runs | head -1`, a closed terminal) must not crash a command with EPIPE: what
+// is left to print is dropped, and the command finishes what it was doing (a worker keeps working).
+guardOutput(() => undefined);
 
 const program = new Command('vetted')
   .description('Zero-trust, schema-driven payload assembly for AI model runs, with human review built in.')
