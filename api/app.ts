@@ -19,6 +19,7 @@ import { frameworkErrors, onMaxParamLength, registerProblemDetails } from './plu
 import { registerContractValidation } from './plugins/validation.ts';
 import { registerControlRoutes } from './routes/control.ts';
 import { registerEventRoutes } from './routes/events.ts';
+import { registerMcpRoutes } from './routes/mcp.ts';
 import { registerProviderWebhookRoutes } from './routes/provider-webhooks.ts';
 import { registerReviewRoutes } from './routes/reviews.ts';
 import { registerRunRoutes } from './routes/runs.ts';
@@ -54,7 +55,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
     timeWindow: '1 minute',
     // Per API key (by its public id), else per address; health probes and metrics are not limited.
     keyGenerator: (request) => keyIdOf(bearerToken(request) ?? '') ?? request.ip,
-    allowList: (request) => !request.url.startsWith('/api/') || request.url.startsWith('/api/healthz') || request.url.startsWith('/api/readyz'),
+    allowList: (request) => !(request.url.startsWith('/api/') || request.url.startsWith('/mcp')) || request.url.startsWith('/api/healthz') || request.url.startsWith('/api/readyz'),
   });
   registerAuth(app, system);
 
@@ -69,6 +70,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerShadowRoutes(app, system);
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
+  registerMcpRoutes(app, system);
   return app;
 }
 
@@ -83,7 +85,7 @@ async function registerDocs(app: FastifyInstance): Promise<void> {
       },
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'vt_<id>.<secret> from `vetted keys create`' } } },
       security: [{ apiKey: [] }],
-      tags: [{ name: 'runs' }, { name: 'reviews' }, { name: 'shadow' }, { name: 'system' }],
+      tags: [{ name: 'runs' }, { name: 'reviews' }, { name: 'shadow' }, { name: 'system' }, { name: 'mcp' }],
     },
     refResolver: {
       // Name shared contracts after their file (generation-request, run, ...) instead of def-0, def-1.

@@ -362,3 +362,6 @@ export const replyAnswer = {
     ask: { type: 'string', description: 're_ask: what to say to the person now (a nudge, then the question again)' },
   },
 } as const;
+
+/** GET /api/reviews/stats (the MCP tool queue_stats answers the same). */
+export const reviewQueueStats = ref('review-queue-stats');

@@ -55,6 +55,8 @@ export interface Config {
   openai: { apiKey?: string; baseUrl?: string; model: string; timeoutMs: number; maxRetries: number };
   /** How long the chat-reply interpreter (an LLM call) may take before the reply is asked again. */
   interpreterTimeoutMs: number;
+  /** VETTED_API_KEY: the key `vetted mcp` acts with over stdio (a client's key, not the server's). */
+  apiKey?: string;
   replicate: {
     apiToken?: string;
     baseUrl?: string;
@@ -103,6 +105,7 @@ export const ENV_SCHEMA = {
     VETTED_OPENAI_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 30000 },
     VETTED_OPENAI_MAX_RETRIES: { type: 'integer', minimum: 0, maximum: 10, default: 2 },
     VETTED_INTERPRETER_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
+    VETTED_API_KEY: { type: 'string', minLength: 1 },
     REPLICATE_API_TOKEN: { type: 'string', minLength: 1 },
     REPLICATE_BASE_URL: { type: 'string', pattern: '^https?://' },
     VETTED_REPLICATE_POLL_MS: { type: 'integer', minimum: 10, default: 1000 },
@@ -186,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxRetries: num('VETTED_OPENAI_MAX_RETRIES'),
     },
     interpreterTimeoutMs: num('VETTED_INTERPRETER_TIMEOUT_MS'),
+    apiKey: str('VETTED_API_KEY'),
     replicate: {
       apiToken: str('REPLICATE_API_TOKEN'),
       baseUrl: str('REPLICATE_BASE_URL'),
@@ -212,7 +216,7 @@ export function commandEnv(defaults: Partial<Record<EnvKey, string>>, over: Read
 
 /** Secrets in the configuration, for the redactor: they must never reach a stored snapshot or a log line. */
 export function configSecrets(config: Config): string[] {
-  return [config.openai.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret].filter((s): s is string => Boolean(s));
+  return [config.openai.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey].filter((s): s is string => Boolean(s));
 }
 
 function deepFreeze<T>(value: T): T {

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { VettedError } from '../../src/errors.ts';
-import { childPath, walkJson } from '../../src/util/json-walk.ts';
+import { findPrototypeKey } from '../../src/util/json-walk.ts';
 
 export function registerJsonBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -29,22 +29,11 @@ export function parseJsonBody(text: string): unknown {
   } catch (error) {
     throw new VettedError('INVALID_JSON', `The body is not valid JSON: ${(error as Error).message}`, { field: 'body' });
   }
-  const found = prototypeKeyPath(value);
+  const found = findPrototypeKey(value);
   // A path 60,000 levels deep says nothing more than its end.
   const refused = found !== undefined && found.length > 200 ? `…${found.slice(-200)}` : found;
   if (refused !== undefined) {
     throw new VettedError('INVALID_REQUEST', `${refused}: keys that can rewrite object prototypes ("__proto__", "constructor" holding "prototype") are refused; rename or remove it`, { field: refused });
   }
   return value;
-}
-
-/** The dotted path of the first prototype-rewriting key, depth first. */
-function prototypeKeyPath(root: unknown): string | undefined {
-  for (const { value, path } of walkJson(root)) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
-    if (Object.hasOwn(value, '__proto__')) return childPath(path, '__proto__');
-    const ctor = Object.hasOwn(value, 'constructor') ? (value as Record<string, unknown>).constructor : undefined;
-    if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) return childPath(path, 'constructor.prototype');
-  }
-  return undefined;
 }

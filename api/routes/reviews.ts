@@ -4,18 +4,20 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { actorOf } from '../../src/auth/api-keys.ts';
-import type { DecisionRow, RunRow } from '../../src/db/schema/index.ts';
-import type { DecidedRow, PendingFilters } from '../../src/db/run-queries.ts';
-import { VettedError } from '../../src/errors.ts';
+import type { RunRow } from '../../src/db/schema/index.ts';
+import type { DecidedRow } from '../../src/db/run-queries.ts';
 import type { PendingReview } from '../../src/generated/contracts.ts';
 import { claimReview, releaseReview } from '../../src/review/claims.ts';
+import { getReview, listPendingReviews, queueStats, type PendingQuery as PendingServiceQuery } from '../../src/review/review-queue.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { markSecretFields } from '../plugins/secret-fields.ts';
-import { claimAnswer, claimBody, commonErrors, decidedReviewPage, pendingReviewsQuery, ref, reviewDetail, reviewIdParams, reviewsQuery, reviewSummaryPage } from '../schemas.ts';
+import {
+  claimAnswer, claimBody, commonErrors, decidedReviewPage, pendingReviewsQuery, ref, reviewDetail, reviewIdParams, reviewQueueStats, reviewsQuery, reviewSummaryPage,
+} from '../schemas.ts';
 import { decisionView, fieldReview, reviewSummary, runLinks } from '../views.ts';
 
-type PendingQuery = Omit<PendingFilters, 'claimedBy'> & { assignee?: string };
+type PendingQuery = Omit<PendingServiceQuery, 'withTotal'>;
 interface ReviewsQuery {
   status: 'pending' | 'decided';
   model?: string;
@@ -62,22 +64,24 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
       response: { 200: reviewDetail, ...commonErrors },
     },
   }, async (request, reply) => {
-    const tenantId = principal(request).tenantId;
-    const pending = await system.runQueries.findByReviewId(tenantId, request.params.reviewId);
-    if (pending?.pendingReview) {
-      await markSecretFields(system, reply, [pending]);
-      return { status: 'pending', ...(await reviewView(system, pending, pending.pendingReview)), claim: liveClaim(pending, system.clock.now()) };
+    const found = await getReview(system, principal(request).tenantId, request.params.reviewId);
+    await markSecretFields(system, reply, [found.run]);
+    const view = await reviewView(system, found.run, found.review);
+    if (found.state === 'pending') {
+      const claim = found.claim && { claimedBy: found.claim.claimedBy, claimExpiresAt: found.claim.claimExpiresAt.toISOString() };
+      return { status: 'pending', ...view, claim };
     }
-    const decisions = await system.runQueries.decisionsOfReview(tenantId, request.params.reviewId);
-    const closing = decisions.at(-1);
-    const review = closing?.decision.review;
-    const run = closing ? await system.store.get(closing.run.id, tenantId) : undefined;
-    if (!closing || !review || !run) {
-      throw new VettedError('REVIEW_NOT_FOUND', `No review ${request.params.reviewId}`, { field: 'reviewId' });
-    }
-    await markSecretFields(system, reply, [run]);
-    return { status: endedAs(closing.decision), ...(await reviewView(system, run, review)), decisions: decisions.map((d) => decisionView(d.decision)) };
+    return { status: found.state, ...view, decisions: found.decisions.map((d) => decisionView(d.decision)) };
   });
+
+  app.get('/api/reviews/stats', {
+    config: { permission: 'reviews:read' },
+    schema: {
+      tags: ['reviews'],
+      summary: "The caller's tenant's queue at a glance: pending reviews, the oldest wait, per checkpoint",
+      response: { 200: reviewQueueStats, ...commonErrors },
+    },
+  }, async (request) => queueStats(system, principal(request).tenantId));
 
   app.post<{ Params: { reviewId: string }; Body: { ttlSeconds?: number } | null }>('/api/reviews/:reviewId/claim', {
     config: { permission: 'reviews:decide' },
@@ -106,10 +110,7 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
 }
 
 async function pendingPage(system: System, request: FastifyRequest, query: PendingQuery) {
-  const caller = principal(request);
-  const { assignee, ...filters } = query;
-  const claimedBy = assignee === undefined ? undefined : assignee === 'me' ? actorOf(caller) : assignee;
-  const page = await system.runQueries.listPendingReviews(caller.tenantId, { ...filters, claimedBy }, system.clock.now());
+  const page = await listPendingReviews(system, principal(request), query);
   return { items: page.items.map((row) => reviewSummary(row, system.clock.now())), nextCursor: page.nextCursor };
 }
 
@@ -123,19 +124,8 @@ async function reviewView(system: System, run: RunRow, review: PendingReview) {
   };
 }
 
-function liveClaim(run: RunRow, now: Date) {
-  return run.claimedBy && run.claimExpiresAt && run.claimExpiresAt >= now ? { claimedBy: run.claimedBy, claimExpiresAt: run.claimExpiresAt.toISOString() } : null;
-}
-
 function claimOf(request: FastifyRequest<{ Params: { reviewId: string } }>, run: RunRow) {
   return { reviewId: request.params.reviewId, runId: run.id, claimedBy: run.claimedBy, claimExpiresAt: run.claimExpiresAt?.toISOString() ?? null };
-}
-
-/** How a review ended, from the decision that closed it. */
-function endedAs(decision: DecisionRow): 'decided' | 'expired' | 'cancelled' {
-  if (decision.action === 'expire') return 'expired';
-  if (decision.action === 'cancel') return 'cancelled';
-  return 'decided';
 }
 
 function decidedSummary({ decision, run }: DecidedRow) {

@@ -29,6 +29,7 @@ const DESCRIPTIONS: Partial<Record<keyof typeof ENV_SCHEMA.properties, string>> 
   VETTED_OPENAI_MODEL: 'model the openai builder asks (any name your OpenAI-compatible server knows)',
   VETTED_OPENAI_TIMEOUT_MS: 'per-request timeout of the openai builder',
   VETTED_OPENAI_MAX_RETRIES: 'SDK retries on timeouts, 429 and 5xx before the run goes to a person',
+  VETTED_API_KEY: 'the API key `vetted mcp` acts with over stdio (or --api-key)',
   VETTED_INTERPRETER_TIMEOUT_MS: 'how long the chat-reply interpreter (an LLM call) may take before the reply is asked again',
   VETTED_REPLICATE_POLL_MS: 'first poll interval while a prediction runs (grows with backoff)',
   VETTED_REPLICATE_TIMEOUT_MS: 'how long to wait for a prediction before canceling it',

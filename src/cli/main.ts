@@ -8,6 +8,7 @@ import { registerDemoCommand } from './commands/demo.ts';
 import { registerDryRunCommands } from './commands/dry-run.ts';
 import { registerInterpretCommand } from './commands/interpret.ts';
 import { registerKeyCommands } from './commands/keys.ts';
+import { registerMcpCommand } from './commands/mcp.ts';
 import { registerModelsCommand } from './commands/models.ts';
 import { registerRunCommands } from './commands/runs.ts';
 import { registerShadowCommands } from './commands/shadow.ts';
@@ -37,6 +38,7 @@ registerInterpretCommand(program);
 registerWorkerCommands(program);
 registerApiCommands(program);
 registerKeyCommands(program);
+registerMcpCommand(program);
 registerDemoCommand(program);
 
 pointUsageErrorsAtHelp(program, 'vetted');

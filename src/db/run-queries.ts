@@ -106,9 +106,9 @@ export interface PendingFilters {
   cursor?: string;
 }
 
-/** The review queue: runs awaiting a human, oldest review first (served by the partial indexes on pending_review_id). */
-async function listPendingReviews(db: Db, tenantId: string, filters: PendingFilters, now: Date): Promise<Page<RunRow>> {
-  const conditions: (SQL | undefined)[] = [
+/** What a pending-review listing filters on, as SQL conditions (shared by the page and its total). */
+function pendingConditions(tenantId: string, filters: Omit<PendingFilters, 'limit' | 'cursor'>, now: Date): (SQL | undefined)[] {
+  return [
     eq(runs.tenantId, tenantId),
     // The predicate of the review-queue indexes; the status test then leaves out paused reviews.
     isNotNull(runs.pendingReviewId),
@@ -121,12 +121,40 @@ async function listPendingReviews(db: Db, tenantId: string, filters: PendingFilt
     filters.minAgeSeconds !== undefined ? lte(runs.parkedAt, new Date(now.getTime() - filters.minAgeSeconds * 1000)) : undefined,
     filters.maxAgeSeconds !== undefined ? gte(runs.parkedAt, new Date(now.getTime() - filters.maxAgeSeconds * 1000)) : undefined,
   ];
+}
+
+/** The review queue: runs awaiting a human, oldest review first (served by the partial indexes on pending_review_id). */
+async function listPendingReviews(db: Db, tenantId: string, filters: PendingFilters, now: Date): Promise<Page<RunRow>> {
+  const conditions = pendingConditions(tenantId, filters, now);
   if (filters.cursor) {
     const { at, id } = decodeCursor(filters.cursor);
     conditions.push(or(sql`${runs.parkedAt} > ${at}`, and(eq(runs.parkedAt, at), sql`${runs.id} > ${id}`)));
   }
   const rows = await db.select().from(runs).where(and(...conditions)).orderBy(asc(runs.parkedAt), asc(runs.id)).limit(filters.limit + 1);
   return pageOf(rows, filters.limit, (row) => ({ at: row.parkedAt ?? row.createdAt, id: row.id }));
+}
+
+/** How many reviews the same filters find in all (every page, not only this one). */
+async function countPendingReviews(db: Db, tenantId: string, filters: Omit<PendingFilters, 'limit' | 'cursor'>, now: Date): Promise<number> {
+  const [row] = await db.select({ n: sql<string>`count(*)::text` }).from(runs).where(and(...pendingConditions(tenantId, filters, now)));
+  return Number(row?.n ?? 0);
+}
+
+/** Pending reviews per checkpoint: how many, and when the oldest was raised (the queue's health at a glance). */
+export interface CheckpointDepth {
+  checkpoint: string;
+  pending: number;
+  oldestParkedAt: Date | null;
+}
+
+async function pendingByCheckpoint(db: Db, tenantId: string): Promise<CheckpointDepth[]> {
+  const checkpoint = sql<string>`${runs.pendingReview} ->> 'checkpoint'`;
+  const rows = await db
+    .select({ checkpoint, n: sql<string>`count(*)::text`, oldest: sql<Date | string | null>`min(${runs.parkedAt})` })
+    .from(runs)
+    .where(and(eq(runs.tenantId, tenantId), isNotNull(runs.pendingReviewId), eq(runs.status, 'awaiting_human')))
+    .groupBy(checkpoint);
+  return rows.map((row) => ({ checkpoint: row.checkpoint, pending: Number(row.n), oldestParkedAt: row.oldest === null ? null : new Date(row.oldest) }));
 }
 
 async function findByReviewId(db: Db, tenantId: string, reviewId: string): Promise<RunRow | undefined> {
@@ -204,6 +232,8 @@ export function createRunQueries(db: Db) {
     list: (tenantId: string, filters: RunFilters) => listRuns(db, tenantId, filters),
     listActive: (tenantId: string, scope: { userId?: string; sessionId?: string }) => listActiveRuns(db, tenantId, scope),
     listPendingReviews: (tenantId: string, filters: PendingFilters, now: Date) => listPendingReviews(db, tenantId, filters, now),
+    countPendingReviews: (tenantId: string, filters: Omit<PendingFilters, 'limit' | 'cursor'>, now: Date) => countPendingReviews(db, tenantId, filters, now),
+    pendingByCheckpoint: (tenantId: string) => pendingByCheckpoint(db, tenantId),
     findByReviewId: (tenantId: string, reviewId: string) => findByReviewId(db, tenantId, reviewId),
     decisionsOfReview: (tenantId: string, reviewId: string) => decisionsOfReview(db, tenantId, reviewId),
     listDecided: (tenantId: string, filters: DecidedFilters) => listDecided(db, tenantId, filters),

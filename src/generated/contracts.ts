@@ -43,6 +43,182 @@ export type PolicyMode = 'auto' | 'require_human' | 'auto_with_thresholds';
  */
 export type Identifier1 = string;
 /**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ToolFailure".
+ */
+export type ToolFailure = ToolError | ToolNotFound | ToolConflict | ToolForbidden;
+/**
+ * This interface was referenced by `Run`'s JSON-Schema
+ * via the `definition` "RunStatus".
+ */
+export type RunStatus =
+  | 'queued'
+  | 'extracting'
+  | 'assembling'
+  | 'building'
+  | 'validating'
+  | 'awaiting_human'
+  | 'executing'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'expired'
+  | 'paused';
+/**
+ * This interface was referenced by `ValidationIssue`'s JSON-Schema
+ * via the `definition` "IssueCode".
+ */
+export type IssueCode =
+  | 'missing_required'
+  | 'type'
+  | 'range'
+  | 'enum'
+  | 'format'
+  | 'unknown_field'
+  | 'constraint'
+  | 'provenance'
+  | 'example_leak'
+  | 'builder_error'
+  | 'execution_error'
+  | 'policy';
+/**
+ * list_pending_reviews
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ListPendingReviewsResult".
+ */
+export type ListPendingReviewsResult = ListPendingReviewsOk | ToolFailure;
+/**
+ * This interface was referenced by `PendingReview`'s JSON-Schema
+ * via the `definition` "ReviewReason".
+ */
+export type ReviewReason =
+  | 'validation_failed'
+  | 'example_leak'
+  | 'policy_requires_human'
+  | 'low_confidence'
+  | 'too_many_changes'
+  | 'safety_flags'
+  | 'nothing_to_build_from'
+  | 'request_unused'
+  | 'builder_failed'
+  | 'execution_uncertain'
+  | 'schema_changed'
+  | 'response_review';
+/**
+ * get_review
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "GetReviewResult".
+ */
+export type GetReviewResult = GetReviewOk | ToolFailure;
+/**
+ * record_decision
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "RecordDecisionResult".
+ */
+export type RecordDecisionResult = RecordDecisionOk | ToolFailure;
+/**
+ * reply
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ReplyResult".
+ */
+export type ReplyResult = ReplyOk | ToolFailure;
+/**
+ * submit_run
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "SubmitRunResult".
+ */
+export type SubmitRunResult = SubmitRunOk | ToolFailure;
+/**
+ * This interface was referenced by `Run`'s JSON-Schema
+ * via the `definition` "StageName".
+ */
+export type StageName = 'extract' | 'assemble' | 'build' | 'validate' | 'execute';
+/**
+ * get_run
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "GetRunResult".
+ */
+export type GetRunResult = GetRunOk | ToolFailure;
+/**
+ * Reviews waiting for a person.
+ *
+ * This interface was referenced by `ReviewQueueStats`'s JSON-Schema
+ * via the `definition` "PendingCount".
+ */
+export type PendingCount = number;
+/**
+ * Seconds the oldest of them has waited; null when none waits.
+ *
+ * This interface was referenced by `ReviewQueueStats`'s JSON-Schema
+ * via the `definition` "OldestAge".
+ */
+export type OldestAge = number | null;
+/**
+ * queue_stats
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "QueueStatsResult".
+ */
+export type QueueStatsResult = QueueStatsOk | ToolFailure;
+/**
+ * This interface was referenced by `ReviewTask`'s JSON-Schema
+ * via the `definition` "TaskStatus".
+ */
+export type TaskStatus = 'pending' | 'approved' | 'rejected';
+/**
+ * auto_approved: the routing policy approved it at once (seed 004: high confidence, normal impact); human_review: it waits for a person.
+ *
+ * This interface was referenced by `ReviewTask`'s JSON-Schema
+ * via the `definition` "TaskRouting".
+ */
+export type TaskRouting = 'auto_approved' | 'human_review';
+/**
+ * This interface was referenced by `ReviewTask`'s JSON-Schema
+ * via the `definition` "Confidence".
+ */
+export type Confidence = 'high' | 'medium' | 'low';
+/**
+ * This interface was referenced by `ReviewTask`'s JSON-Schema
+ * via the `definition` "Impact".
+ */
+export type Impact = 'normal' | 'high';
+/**
+ * Why the submitter wants a person to look (bounded).
+ *
+ * This interface was referenced by `ReviewTask`'s JSON-Schema
+ * via the `definition` "WhyEscalated".
+ */
+export type WhyEscalated = string;
+/**
+ * What the submitter could not find out.
+ *
+ * @maxItems 50
+ *
+ * This interface was referenced by `ReviewTask`'s JSON-Schema
+ * via the `definition` "MissingInformation".
+ */
+export type MissingInformation = string[];
+/**
+ * submit_task, get_task, record_task_review
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "TaskResult".
+ */
+export type TaskResult = TaskOk | ToolFailure;
+/**
+ * list_tasks
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ListTasksResult".
+ */
+export type ListTasksResult = ListTasksOk | ToolFailure;
+/**
  * This interface was referenced by `ModelSchema`'s JSON-Schema
  * via the `definition` "FieldRole".
  */
@@ -72,40 +248,6 @@ export type FieldRole =
  */
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'any';
 /**
- * This interface was referenced by `PendingReview`'s JSON-Schema
- * via the `definition` "ReviewReason".
- */
-export type ReviewReason =
-  | 'validation_failed'
-  | 'example_leak'
-  | 'policy_requires_human'
-  | 'low_confidence'
-  | 'too_many_changes'
-  | 'safety_flags'
-  | 'nothing_to_build_from'
-  | 'request_unused'
-  | 'builder_failed'
-  | 'execution_uncertain'
-  | 'schema_changed'
-  | 'response_review';
-/**
- * This interface was referenced by `ValidationIssue`'s JSON-Schema
- * via the `definition` "IssueCode".
- */
-export type IssueCode =
-  | 'missing_required'
-  | 'type'
-  | 'range'
-  | 'enum'
-  | 'format'
-  | 'unknown_field'
-  | 'constraint'
-  | 'provenance'
-  | 'example_leak'
-  | 'builder_error'
-  | 'execution_error'
-  | 'policy';
-/**
  * This interface was referenced by `RunEvent`'s JSON-Schema
  * via the `definition` "RunEventType".
  */
@@ -127,28 +269,6 @@ export type RunEventType =
   | 'run.paused'
   | 'run.resumed'
   | 'run.requeued';
-/**
- * This interface was referenced by `Run`'s JSON-Schema
- * via the `definition` "RunStatus".
- */
-export type RunStatus =
-  | 'queued'
-  | 'extracting'
-  | 'assembling'
-  | 'building'
-  | 'validating'
-  | 'awaiting_human'
-  | 'executing'
-  | 'completed'
-  | 'failed'
-  | 'cancelled'
-  | 'expired'
-  | 'paused';
-/**
- * This interface was referenced by `Run`'s JSON-Schema
- * via the `definition` "StageName".
- */
-export type StageName = 'extract' | 'assemble' | 'build' | 'validate' | 'execute';
 
 export interface VettedContracts {}
 /**
@@ -339,60 +459,203 @@ export interface PolicySpec {
   maxReAsks?: number;
 }
 /**
- * The blueprint of a model's input: a strict JSON Schema plus one FieldSpec per field. It holds types, bounds, enums, descriptions and the schema's own defaults, and never an example value.
+ * The MCP tools' arguments and results (`vetted mcp`). Every result is {status: "ok", ...} or one of seed 004's failure shapes: {status: "error", message}, {status: "not_found", id}, {status: "conflict", message}, {status: "forbidden", message}. Arguments of submit_run and submit_task are the GenerationRequest and TaskSubmission contracts.
  *
  * This interface was referenced by `VettedContracts`'s JSON-Schema
- * via the `definition` "model-schema".
+ * via the `definition` "mcp-tools".
  */
-export interface ModelSchema {
-  schemaHash: string;
-  /**
-   * owner/name when known.
-   */
-  model: string | null;
-  version: string | null;
-  source: 'replicate_model' | 'replicate_version' | 'example_input';
-  /**
-   * Strict draft-07 JSON Schema of the input object (additionalProperties false).
-   */
-  jsonSchema: {
-    [k: string]: unknown | undefined;
-  };
-  fields: FieldSpec[];
-  warnings: ExtractionWarning[];
+export interface McpTools {
+  [k: string]: unknown | undefined;
 }
 /**
- * This interface was referenced by `ModelSchema`'s JSON-Schema
- * via the `definition` "FieldSpec".
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ToolIssue".
  */
-export interface FieldSpec {
-  name: string;
-  title?: string;
-  description?: string;
-  role: FieldRole;
-  type: FieldType;
-  itemType?: FieldType;
-  required: boolean;
-  nullable: boolean;
-  order: number;
-  format?: string;
-  enum?: unknown[];
-  minimum?: number;
-  maximum?: number;
-  hasDefault: boolean;
+export interface ToolIssue {
   /**
-   * The schema's own default: safe configuration, never an example value.
+   * JSON Pointer (/field) into what was checked.
    */
-  default?: unknown;
-}
-/**
- * This interface was referenced by `ModelSchema`'s JSON-Schema
- * via the `definition` "ExtractionWarning".
- */
-export interface ExtractionWarning {
   path: string;
-  code: string;
   message: string;
+  code?: string;
+  severity?: 'blocking' | 'warning';
+  suggestion?: string;
+}
+/**
+ * Invalid arguments, an edit or a payload that fails validation (with issues), or a failure on Vetted's side.
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ToolError".
+ */
+export interface ToolError {
+  status: 'error';
+  /**
+   * What was wrong, naming the first failing field, and what to do.
+   */
+  message: string;
+  /**
+   * The error code (src/errors.ts), as the HTTP API names it.
+   */
+  code?: string;
+  field?: string;
+  issues?: ToolIssue[];
+}
+/**
+ * No such id for the caller's tenant (another tenant's id is not found too).
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ToolNotFound".
+ */
+export interface ToolNotFound {
+  status: 'not_found';
+  /**
+   * The id that was looked for, as given.
+   */
+  id: string;
+  message?: string;
+}
+/**
+ * The thing changed or was decided already: a stale payloadHash, a second decision, a claim held by someone else, a task reviewed already.
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ToolConflict".
+ */
+export interface ToolConflict {
+  status: 'conflict';
+  message: string;
+  code?: string;
+  field?: string;
+  details?: {};
+}
+/**
+ * The caller's role may not do this.
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ToolForbidden".
+ */
+export interface ToolForbidden {
+  status: 'forbidden';
+  message: string;
+  code?: string;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "RunRef".
+ */
+export interface RunRef {
+  id: string;
+  status: RunStatus;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ListPendingReviewsArgs".
+ */
+export interface ListPendingReviewsArgs {
+  /**
+   * How many to return (default 20).
+   */
+  limit?: number;
+  /**
+   * nextCursor from the previous page.
+   */
+  cursor?: string;
+  checkpoint?: 'information_review' | 'payload_review' | 'response_review' | 'error_recovery';
+  model?: ModelReference;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "PendingReviewItem".
+ */
+export interface PendingReviewItem {
+  reviewId: string;
+  runId: string;
+  checkpoint: string;
+  reason: string;
+  model: string | null;
+  /**
+   * Echo it in record_decision.
+   */
+  payloadHash: string;
+  issues: ValidationIssue[];
+  question: string;
+  summary?: string;
+  claimedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+/**
+ * One reason a payload may not run as it is: where, what, how bad, and what to do.
+ *
+ * This interface was referenced by `VettedContracts`'s JSON-Schema
+ * via the `definition` "validation-issue".
+ */
+export interface ValidationIssue {
+  /**
+   * JSON Pointer into the payload, e.g. /width.
+   */
+  path: string;
+  code: IssueCode;
+  message: string;
+  severity: 'blocking' | 'warning';
+  suggestion: string;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ListPendingReviewsOk".
+ */
+export interface ListPendingReviewsOk {
+  status: 'ok';
+  /**
+   * Reviews on this page.
+   */
+  count: number;
+  /**
+   * Every pending review the filters find.
+   */
+  total: number;
+  /**
+   * Present when there is another page.
+   */
+  nextCursor?: string;
+  reviews: PendingReviewItem[];
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "GetReviewArgs".
+ */
+export interface GetReviewArgs {
+  reviewId: string;
+}
+/**
+ * One decision on the review: who, what, when, and the body as received.
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ReviewDecisionRecord".
+ */
+export interface ReviewDecisionRecord {
+  id: string;
+  actor: string;
+  action: string;
+  raw: {};
+  parsed: {};
+  edits: {} | null;
+  override: boolean;
+  at: string;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "GetReviewOk".
+ */
+export interface GetReviewOk {
+  status: 'ok';
+  /**
+   * pending, or how the review ended.
+   */
+  reviewStatus: 'pending' | 'decided' | 'expired' | 'cancelled';
+  review: PendingReview;
+  run: ReviewRun;
+  claim: ReviewClaim | null;
+  decisions: ReviewDecisionRecord[];
 }
 /**
  * The one canonical question a parked run waits on. Options, ids and the expected input are machine-controlled.
@@ -478,103 +741,100 @@ export interface ReturnTo {
   action: 'approve' | 'edit' | 'retry';
   route: 'execute' | 'validate' | 'build' | 'complete';
 }
-/**
- * One reason a payload may not run as it is: where, what, how bad, and what to do.
- *
- * This interface was referenced by `VettedContracts`'s JSON-Schema
- * via the `definition` "validation-issue".
- */
-export interface ValidationIssue {
-  /**
-   * JSON Pointer into the payload, e.g. /width.
-   */
-  path: string;
-  code: IssueCode;
-  message: string;
-  severity: 'blocking' | 'warning';
-  suggestion: string;
-}
-/**
- * An error answer (RFC 9457 application/problem+json) with a stable code and the offending field.
- *
- * This interface was referenced by `VettedContracts`'s JSON-Schema
- * via the `definition` "problem".
- */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  code: string;
-  detail: string;
-  field?: string;
-  instance?: string;
-  [k: string]: unknown | undefined;
-}
-/**
- * A chat user's answer, in their own words, to the question of a pending review.
- *
- * This interface was referenced by `VettedContracts`'s JSON-Schema
- * via the `definition` "reply".
- */
-export interface Reply {
-  reviewId: string;
-  text: string;
-  /**
-   * The language of the reply (BCP 47), when the app knows it.
-   */
-  locale?: string;
-}
-/**
- * Everything the user asked for, in one place: the single source of truth the builder maps onto the schema.
- *
- * This interface was referenced by `VettedContracts`'s JSON-Schema
- * via the `definition` "request-bundle".
- */
-export interface RequestBundle {
-  /**
-   * The request's prompt, or the last user turn when the request has none.
-   */
-  prompt: string;
-  conversation: ConversationTurn[];
-  attachments: Attachment[];
-  userProfile: UserProfile;
-  humanEdits: FieldEdits;
-  /**
-   * What the assembler noticed that a person may need to see (personal data in the prompt).
-   */
-  safetyFlags: SafetyFlag[];
-}
-/**
- * This interface was referenced by `RequestBundle`'s JSON-Schema
- * via the `definition` "SafetyFlag".
- */
-export interface SafetyFlag {
-  code: 'email_address' | 'phone_number' | 'payment_card' | 'government_id';
-  message: string;
-}
-/**
- * One entry of a run's append-only audit trail.
- *
- * This interface was referenced by `VettedContracts`'s JSON-Schema
- * via the `definition` "run-event".
- */
-export interface RunEvent {
-  /**
-   * Monotonic event id (a bigint as a string); SSE resumes from it.
-   */
+export interface ReviewRun {
   id: string;
-  runId: string;
-  type: RunEventType;
+  status: RunStatus;
+  model: string | null;
+}
+export interface ReviewClaim {
+  claimedBy: string;
+  claimExpiresAt: string;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "RecordDecisionArgs".
+ */
+export interface RecordDecisionArgs {
+  reviewId: string;
   /**
-   * system, worker:<stage>, or the reviewer's key id.
+   * The payloadHash of the review as you read it; a stale one is a conflict.
    */
+  payloadHash: string;
+  action: 'approve' | 'edit' | 'reject' | 'retry';
+  edits?: FieldEdits;
+  reason?: string;
+  /**
+   * Approve despite blocking issues (needs the override permission).
+   */
+  override?: boolean;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "RecordDecisionOk".
+ */
+export interface RecordDecisionOk {
+  status: 'ok';
+  decision: RecordedDecision;
+  run: RunRef;
+}
+export interface RecordedDecision {
+  reviewId: string;
+  action: string;
+  /**
+   * Where the decision sends the run.
+   */
+  route: 'execute' | 'validate' | 'build' | 'complete' | 'cancel' | 'await_quorum';
   actor: string;
-  at: string;
-  data: {
-    [k: string]: unknown | undefined;
-  };
-  traceId: string;
-  threadId: string;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ReplyOk".
+ */
+export interface ReplyOk {
+  status: 'ok';
+  /**
+   * How the reply was read; null when the review had expired and a new run took the reply.
+   */
+  outcome: ReplyReading | null;
+  route: 'execute' | 'validate' | 'build' | 'complete' | 'cancel' | 'await_quorum' | 're_ask' | 'new_run';
+  run: RunRef;
+  newRun?: RunRef;
+  /**
+   * re_ask: what to say to the person now.
+   */
+  ask?: string;
+}
+export interface ReplyReading {
+  layer: 'fast_path' | 'deterministic' | 'interpreter' | 'none';
+  decision: 'continue' | 'continue_with_modifications' | 'switch_intent' | 'cancel' | 're_ask';
+  parsed?: {};
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "SubmitRunOk".
+ */
+export interface SubmitRunOk {
+  status: 'ok';
+  run: RunRef;
+  /**
+   * False when requestKey matched an existing run.
+   */
+  created: boolean;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "GetRunArgs".
+ */
+export interface GetRunArgs {
+  runId: string;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "GetRunOk".
+ */
+export interface GetRunOk {
+  status: 'ok';
+  run: Run;
 }
 /**
  * One generation request on its way through the pipeline. PostgreSQL holds it; Redis only holds ids.
@@ -625,6 +885,34 @@ export interface Run {
   };
 }
 /**
+ * Everything the user asked for, in one place: the single source of truth the builder maps onto the schema.
+ *
+ * This interface was referenced by `VettedContracts`'s JSON-Schema
+ * via the `definition` "request-bundle".
+ */
+export interface RequestBundle {
+  /**
+   * The request's prompt, or the last user turn when the request has none.
+   */
+  prompt: string;
+  conversation: ConversationTurn[];
+  attachments: Attachment[];
+  userProfile: UserProfile;
+  humanEdits: FieldEdits;
+  /**
+   * What the assembler noticed that a person may need to see (personal data in the prompt).
+   */
+  safetyFlags: SafetyFlag[];
+}
+/**
+ * This interface was referenced by `RequestBundle`'s JSON-Schema
+ * via the `definition` "SafetyFlag".
+ */
+export interface SafetyFlag {
+  code: 'email_address' | 'phone_number' | 'payment_card' | 'government_id';
+  message: string;
+}
+/**
  * This interface was referenced by `Run`'s JSON-Schema
  * via the `definition` "ExecutionResult".
  */
@@ -670,4 +958,344 @@ export interface RunTimings {
    * How long the current review has been pending.
    */
   waitingForHumanMs?: number | null;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "QueueStatsArgs".
+ */
+export interface QueueStatsArgs {}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "QueueStatsOk".
+ */
+export interface QueueStatsOk {
+  status: 'ok';
+  pending: PendingCount;
+  oldestAgeSeconds: OldestAge;
+  byCheckpoint: ByCheckpoint;
+}
+/**
+ * Every checkpoint, with zeros where nothing waits.
+ *
+ * This interface was referenced by `ReviewQueueStats`'s JSON-Schema
+ * via the `definition` "ByCheckpoint".
+ */
+export interface ByCheckpoint {
+  information_review: DepthStats;
+  payload_review: DepthStats;
+  response_review: DepthStats;
+  error_recovery: DepthStats;
+}
+/**
+ * This interface was referenced by `ReviewQueueStats`'s JSON-Schema
+ * via the `definition` "DepthStats".
+ */
+export interface DepthStats {
+  pending: PendingCount;
+  oldestAgeSeconds: OldestAge;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "TaskOk".
+ */
+export interface TaskOk {
+  status: 'ok';
+  task: ReviewTask;
+}
+/**
+ * A task an upstream app or agent escalated for human review (seed 004): a payload of a type the tenant registered, with the submitter's confidence and the impact, why it was escalated and what is missing. High confidence with normal impact is approved at once by policy; anything else waits for a person, whose decision, notes and name are kept.
+ *
+ * This interface was referenced by `VettedContracts`'s JSON-Schema
+ * via the `definition` "review-task".
+ */
+export interface ReviewTask {
+  /**
+   * The task's id (a UUID, checked before any query sees it).
+   */
+  id: string;
+  taskType: Identifier;
+  status: TaskStatus;
+  routing: TaskRouting;
+  confidence: Confidence;
+  impact: Impact;
+  /**
+   * The task itself, valid against its type's JSON Schema.
+   */
+  payload: {};
+  whyEscalated: WhyEscalated;
+  missingInformation: MissingInformation;
+  submitter: Person;
+  requestKey?: Identifier | null;
+  submittedAt: string;
+  review: TaskReviewRecord | null;
+  /**
+   * sha256 of the task type's schema the payload was checked against.
+   */
+  schemaHash: string;
+}
+/**
+ * Who submitted or reviewed: a name and a role, optionally an id and a team.
+ *
+ * This interface was referenced by `ReviewTask`'s JSON-Schema
+ * via the `definition` "Person".
+ */
+export interface Person {
+  name: string;
+  role: string;
+  id?: string;
+  team?: string;
+}
+/**
+ * This interface was referenced by `ReviewTask`'s JSON-Schema
+ * via the `definition` "TaskReviewRecord".
+ */
+export interface TaskReviewRecord {
+  decision: 'approved' | 'rejected';
+  notes: string;
+  operator: Person;
+  reviewedAt: string;
+  /**
+   * Who recorded it, as the audit trail names callers (reviewer:rv_…, key:…, or policy:auto_approve).
+   */
+  actor: string;
+}
+/**
+ * POST /api/tasks and the MCP tool submit_task.
+ *
+ * This interface was referenced by `ReviewTask`'s JSON-Schema
+ * via the `definition` "TaskSubmission".
+ */
+export interface TaskSubmission {
+  taskType: Identifier;
+  /**
+   * The task, checked against the type's JSON Schema.
+   */
+  payload: {};
+  confidence: Confidence;
+  impact: Impact;
+  whyEscalated: WhyEscalated;
+  missingInformation?: MissingInformation;
+  submitter: Person;
+  /**
+   * Makes a retried submission safe: the same key returns the task it first made.
+   */
+  requestKey?: Identifier;
+}
+/**
+ * POST /api/tasks/:id/review. With a person's key the operator is that person; a service key names the operator.
+ *
+ * This interface was referenced by `ReviewTask`'s JSON-Schema
+ * via the `definition` "TaskReviewInput".
+ */
+export interface TaskReviewInput {
+  decision: 'approved' | 'rejected';
+  /**
+   * The short rationale (seed 004).
+   */
+  notes: string;
+  operator?: Person;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ListTasksArgs".
+ */
+export interface ListTasksArgs {
+  status?: TaskStatus;
+  taskType?: Identifier;
+  /**
+   * How many to return (default 20).
+   */
+  limit?: number;
+  /**
+   * nextCursor from the previous page.
+   */
+  cursor?: string;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ListTasksOk".
+ */
+export interface ListTasksOk {
+  status: 'ok';
+  count: number;
+  total: number;
+  nextCursor?: string;
+  tasks: ReviewTask[];
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "GetTaskArgs".
+ */
+export interface GetTaskArgs {
+  taskId: string;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "RecordTaskReviewArgs".
+ */
+export interface RecordTaskReviewArgs {
+  taskId: string;
+  decision: 'approved' | 'rejected';
+  notes: string;
+  operator?: Person;
+}
+/**
+ * The blueprint of a model's input: a strict JSON Schema plus one FieldSpec per field. It holds types, bounds, enums, descriptions and the schema's own defaults, and never an example value.
+ *
+ * This interface was referenced by `VettedContracts`'s JSON-Schema
+ * via the `definition` "model-schema".
+ */
+export interface ModelSchema {
+  schemaHash: string;
+  /**
+   * owner/name when known.
+   */
+  model: string | null;
+  version: string | null;
+  source: 'replicate_model' | 'replicate_version' | 'example_input';
+  /**
+   * Strict draft-07 JSON Schema of the input object (additionalProperties false).
+   */
+  jsonSchema: {
+    [k: string]: unknown | undefined;
+  };
+  fields: FieldSpec[];
+  warnings: ExtractionWarning[];
+}
+/**
+ * This interface was referenced by `ModelSchema`'s JSON-Schema
+ * via the `definition` "FieldSpec".
+ */
+export interface FieldSpec {
+  name: string;
+  title?: string;
+  description?: string;
+  role: FieldRole;
+  type: FieldType;
+  itemType?: FieldType;
+  required: boolean;
+  nullable: boolean;
+  order: number;
+  format?: string;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  hasDefault: boolean;
+  /**
+   * The schema's own default: safe configuration, never an example value.
+   */
+  default?: unknown;
+}
+/**
+ * This interface was referenced by `ModelSchema`'s JSON-Schema
+ * via the `definition` "ExtractionWarning".
+ */
+export interface ExtractionWarning {
+  path: string;
+  code: string;
+  message: string;
+}
+/**
+ * An error answer (RFC 9457 application/problem+json) with a stable code and the offending field.
+ *
+ * This interface was referenced by `VettedContracts`'s JSON-Schema
+ * via the `definition` "problem".
+ */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  code: string;
+  detail: string;
+  field?: string;
+  instance?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A chat user's answer, in their own words, to the question of a pending review.
+ *
+ * This interface was referenced by `VettedContracts`'s JSON-Schema
+ * via the `definition` "reply".
+ */
+export interface Reply {
+  reviewId: string;
+  text: string;
+  /**
+   * The language of the reply (BCP 47), when the app knows it.
+   */
+  locale?: string;
+}
+/**
+ * A tenant's review queue at a glance (GET /api/reviews/stats, the MCP tool queue_stats): how many reviews wait, how long the oldest has waited, per checkpoint.
+ *
+ * This interface was referenced by `VettedContracts`'s JSON-Schema
+ * via the `definition` "review-queue-stats".
+ */
+export interface ReviewQueueStats {
+  pending: PendingCount;
+  oldestAgeSeconds: OldestAge;
+  byCheckpoint: ByCheckpoint;
+}
+/**
+ * One entry of a run's append-only audit trail.
+ *
+ * This interface was referenced by `VettedContracts`'s JSON-Schema
+ * via the `definition` "run-event".
+ */
+export interface RunEvent {
+  /**
+   * Monotonic event id (a bigint as a string); SSE resumes from it.
+   */
+  id: string;
+  runId: string;
+  type: RunEventType;
+  /**
+   * system, worker:<stage>, or the reviewer's key id.
+   */
+  actor: string;
+  at: string;
+  data: {
+    [k: string]: unknown | undefined;
+  };
+  traceId: string;
+  threadId: string;
+}
+/**
+ * A kind of task a tenant accepts for review (`vetted task-types add --file`): a name, the JSON Schema every payload of it must meet, and which confidence × impact pairs the policy approves without a person.
+ *
+ * This interface was referenced by `VettedContracts`'s JSON-Schema
+ * via the `definition` "task-type".
+ */
+export interface TaskType {
+  name: Identifier;
+  description?: string;
+  /**
+   * A draft-07 JSON Schema for the payload (type object). Remote $refs are refused.
+   */
+  schema: {};
+  /**
+   * The confidence × impact pairs approved at once. Default (seed 004): high confidence with normal impact. [] sends everything to a person.
+   *
+   * @maxItems 6
+   */
+  autoApprove?:
+    | []
+    | [RoutingCell]
+    | [RoutingCell, RoutingCell]
+    | [RoutingCell, RoutingCell, RoutingCell]
+    | [RoutingCell, RoutingCell, RoutingCell, RoutingCell]
+    | [RoutingCell, RoutingCell, RoutingCell, RoutingCell, RoutingCell]
+    | [RoutingCell, RoutingCell, RoutingCell, RoutingCell, RoutingCell, RoutingCell];
+  /**
+   * Optional: the assistant prompt that goes with this type (what the submitter is told to do), kept for reference.
+   */
+  prompt?: string;
+}
+/**
+ * This interface was referenced by `TaskType`'s JSON-Schema
+ * via the `definition` "RoutingCell".
+ */
+export interface RoutingCell {
+  confidence: Confidence;
+  impact: Impact;
 }

@@ -25,7 +25,11 @@ export type ContractName =
   | 'run-event'
   | 'decision'
   | 'reply'
-  | 'problem';
+  | 'problem'
+  | 'review-queue-stats'
+  | 'review-task'
+  | 'task-type'
+  | 'mcp-tools';
 
 export interface LoadedSchema {
   name: string;

@@ -33,3 +33,18 @@ export function* walkJson(root: unknown, rootPath = ''): Generator<JsonNode> {
     }
   }
 }
+
+/**
+ * The dotted path of the first key, depth first, that could rewrite object prototypes: `__proto__`, or
+ * `constructor` holding `prototype`. JSON.parse makes them harmless own properties, but a later merge or spread
+ * could turn them into a prototype change, so every channel that takes JSON refuses them.
+ */
+export function findPrototypeKey(root: unknown): string | undefined {
+  for (const { value, path } of walkJson(root)) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    if (Object.hasOwn(value, '__proto__')) return childPath(path, '__proto__');
+    const ctor = Object.hasOwn(value, 'constructor') ? (value as Record<string, unknown>).constructor : undefined;
+    if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) return childPath(path, 'constructor.prototype');
+  }
+  return undefined;
+}

@@ -41,7 +41,8 @@ export function registerApiCommands(program: Command): void {
     );
 }
 
-function listenError(error: unknown): unknown {
+/** A listen failure as a bad-input error naming the option to change (a port in use, a host not here). */
+export function listenError(error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRINUSE') return new VettedError('INVALID_REQUEST', `${(error as Error).message}: another process is listening there; choose another --port (or PORT)`, { field: 'port' });
   if (code === 'EACCES') return new VettedError('INVALID_REQUEST', `${(error as Error).message}: ports below 1024 need privileges; choose another --port`, { field: 'port' });

@@ -1,0 +1,40 @@
+/**
+ * `vetted mcp --http`: a server for /mcp alone (the MCP tools over streamable HTTP), with the API's error
+ * answers, JSON parsing, body limit and per-key rate limit. `vetted api` serves the same route beside the rest.
+ */
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { keyIdOf } from '../src/auth/api-keys.ts';
+import type { System } from '../src/system.ts';
+import { bearerToken } from './plugins/auth.ts';
+import { registerJsonBody } from './plugins/json-body.ts';
+import { frameworkErrors, registerProblemDetails } from './plugins/problem-details.ts';
+import { registerMcpRoutes } from './routes/mcp.ts';
+
+export interface RunningMcpServer {
+  app: FastifyInstance;
+  /** Where MCP clients connect: `<origin>/mcp`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startMcpHttpServer(system: System, options: { host?: string; port?: number } = {}): Promise<RunningMcpServer> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: system.logger.child({ component: 'mcp-http' }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: system.config.limits.bodyLimitBytes,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    frameworkErrors,
+  });
+  registerProblemDetails(app);
+  registerJsonBody(app);
+  await app.register(rateLimit, {
+    max: system.config.limits.rateLimitPerMinute,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => keyIdOf(bearerToken(request) ?? '') ?? request.ip,
+  });
+  registerMcpRoutes(app, system);
+  const origin = await app.listen({ host: options.host ?? system.config.host, port: options.port ?? system.config.port });
+  return { app, url: `${origin}/mcp`, close: () => app.close() };
+}
