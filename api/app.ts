@@ -25,6 +25,7 @@ import { registerReviewRoutes } from './routes/reviews.ts';
 import { registerRunRoutes } from './routes/runs.ts';
 import { registerShadowRoutes } from './routes/shadow.ts';
 import { registerSystemRoutes } from './routes/system.ts';
+import { registerTaskRoutes } from './routes/tasks.ts';
 
 export interface AppOptions {
   /** Log requests (off in tests; the system logger still records pipeline events). */
@@ -68,6 +69,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerReviewRoutes(app, system);
   registerEventRoutes(app, system, hub);
   registerShadowRoutes(app, system);
+  registerTaskRoutes(app, system);
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
   registerMcpRoutes(app, system);
@@ -85,7 +87,7 @@ async function registerDocs(app: FastifyInstance): Promise<void> {
       },
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'vt_<id>.<secret> from `vetted keys create`' } } },
       security: [{ apiKey: [] }],
-      tags: [{ name: 'runs' }, { name: 'reviews' }, { name: 'shadow' }, { name: 'system' }, { name: 'mcp' }],
+      tags: [{ name: 'runs' }, { name: 'reviews' }, { name: 'shadow' }, { name: 'system' }, { name: 'tasks' }, { name: 'mcp' }],
     },
     refResolver: {
       // Name shared contracts after their file (generation-request, run, ...) instead of def-0, def-1.

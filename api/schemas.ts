@@ -365,3 +365,33 @@ export const replyAnswer = {
 
 /** GET /api/reviews/stats (the MCP tool queue_stats answers the same). */
 export const reviewQueueStats = ref('review-queue-stats');
+
+export const taskIdParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['taskId'],
+  properties: { taskId: uuid },
+} as const;
+
+export const listTasksQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { status: ref('review-task', '#/definitions/TaskStatus'), taskType: identifier, limit, cursor },
+} as const;
+
+export const taskPage = {
+  type: 'object',
+  required: ['items', 'nextCursor', 'total'],
+  properties: { items: { type: 'array', items: ref('review-task') }, nextCursor: { type: ['string', 'null'] }, total: { type: 'integer' } },
+} as const;
+
+export const taskTypeView = {
+  type: 'object',
+  required: ['name', 'schema', 'schemaHash', 'autoApprove', 'createdAt', 'updatedAt'],
+  properties: {
+    name: { type: 'string' }, description: { type: ['string', 'null'] }, schema: { type: 'object' }, schemaHash: { type: 'string' },
+    autoApprove: { type: 'array', items: ref('task-type', '#/definitions/RoutingCell') }, createdAt: isoTime, updatedAt: isoTime,
+  },
+} as const;
+
+export const taskTypeList = { type: 'object', required: ['items'], properties: { items: { type: 'array', items: taskTypeView } } } as const;

@@ -14,6 +14,7 @@ import { createReviewersRepository, type ReviewersRepository } from './db/review
 import { createRunQueries, type RunQueries } from './db/run-queries.ts';
 import { createShadowReportsRepository, type ShadowReportsRepository } from './db/shadow-reports-repository.ts';
 import { createShadowSettingsRepository, type ShadowSettingsRepository } from './db/shadow-settings-repository.ts';
+import { createTasksRepository, type TasksRepository } from './db/tasks-repository.ts';
 import type { Engine } from './engine/engine.ts';
 import { connectionErrorReporter, type ConnectionErrorReporter } from './observability/connection-errors.ts';
 import { createLogger } from './observability/logger.ts';
@@ -37,6 +38,8 @@ export interface System extends Engine {
   readonly shadowReports: ShadowReportsRepository;
   readonly shadowSettings: ShadowSettingsRepository;
   readonly metricsQueries: MetricsQueries;
+  /** Review tasks and task types (seed 004). */
+  readonly tasks: TasksRepository;
   /** Logs a connection error at most once per source and interval (observability/connection-errors.ts). */
   readonly reportConnectionError: ConnectionErrorReporter;
   /** Resolves when PostgreSQL answers (readiness). */
@@ -91,6 +94,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     shadowReports: createShadowReportsRepository(database.db),
     shadowSettings: createShadowSettingsRepository(database.db),
     metricsQueries: createMetricsQueries(database.db),
+    tasks: createTasksRepository(database.db),
     queues,
     dispatch: queues,
     adapters: createAdapterRegistry(config, options.adapters),

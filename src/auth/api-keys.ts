@@ -18,13 +18,22 @@ export type Permission =
   | 'reviews:reply'
   | 'override'
   /** Shadow reports: whole payloads and the example values V2 leaked, across the tenant's runs (engineers). */
-  | 'shadow:read';
+  | 'shadow:read'
+  /** Review tasks (seed 004): submit one for a person (apps and agents), read them, record a review. */
+  | 'tasks:create'
+  | 'tasks:read'
+  | 'tasks:review'
+  /** The tenant's settings: task types, notification channels. */
+  | 'settings:manage';
 
 /** What each role may do. `override` (approve over blocking issues) is granted per key, or to admins. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
-  submitter: ['runs:create', 'runs:read', 'runs:control', 'reviews:reply'],
-  reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'shadow:read'],
-  admin: ['runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'override', 'shadow:read'],
+  submitter: ['runs:create', 'runs:read', 'runs:control', 'reviews:reply', 'tasks:create', 'tasks:read'],
+  reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'shadow:read', 'tasks:read', 'tasks:review'],
+  admin: [
+    'runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'override', 'shadow:read',
+    'tasks:create', 'tasks:read', 'tasks:review', 'settings:manage',
+  ],
 };
 
 export const ROLES = Object.keys(ROLE_PERMISSIONS) as Role[];

@@ -12,6 +12,7 @@ import { registerMcpCommand } from './commands/mcp.ts';
 import { registerModelsCommand } from './commands/models.ts';
 import { registerRunCommands } from './commands/runs.ts';
 import { registerShadowCommands } from './commands/shadow.ts';
+import { registerTaskTypeCommands } from './commands/task-types.ts';
 import { registerWorkerCommands } from './commands/worker.ts';
 import { ENV_HELP } from './env-help.ts';
 import { EXIT_BAD_INPUT } from './io.ts';
@@ -39,6 +40,7 @@ registerWorkerCommands(program);
 registerApiCommands(program);
 registerKeyCommands(program);
 registerMcpCommand(program);
+registerTaskTypeCommands(program);
 registerDemoCommand(program);
 
 pointUsageErrorsAtHelp(program, 'vetted');

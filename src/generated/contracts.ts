@@ -1021,7 +1021,7 @@ export interface ReviewTask {
   /**
    * The task itself, valid against its type's JSON Schema.
    */
-  payload: {};
+  payload: {[key: string]: unknown};
   whyEscalated: WhyEscalated;
   missingInformation: MissingInformation;
   submitter: Person;
@@ -1070,7 +1070,7 @@ export interface TaskSubmission {
   /**
    * The task, checked against the type's JSON Schema.
    */
-  payload: {};
+  payload: {[key: string]: unknown};
   confidence: Confidence;
   impact: Impact;
   whyEscalated: WhyEscalated;
@@ -1272,24 +1272,11 @@ export interface TaskType {
   /**
    * A draft-07 JSON Schema for the payload (type object). Remote $refs are refused.
    */
-  schema: {};
+  schema: {[key: string]: unknown};
   /**
    * The confidence × impact pairs approved at once. Default (seed 004): high confidence with normal impact. [] sends everything to a person.
-   *
-   * @maxItems 6
    */
-  autoApprove?:
-    | []
-    | [RoutingCell]
-    | [RoutingCell, RoutingCell]
-    | [RoutingCell, RoutingCell, RoutingCell]
-    | [RoutingCell, RoutingCell, RoutingCell, RoutingCell]
-    | [RoutingCell, RoutingCell, RoutingCell, RoutingCell, RoutingCell]
-    | [RoutingCell, RoutingCell, RoutingCell, RoutingCell, RoutingCell, RoutingCell];
-  /**
-   * Optional: the assistant prompt that goes with this type (what the submitter is told to do), kept for reference.
-   */
-  prompt?: string;
+  autoApprove?: RoutingCell[];
 }
 /**
  * This interface was referenced by `TaskType`'s JSON-Schema

@@ -20,19 +20,21 @@ import type { System } from '../system.ts';
 import { findPrototypeKey } from '../util/json-walk.ts';
 import { failureOf, toolResult } from './results.ts';
 import { REVIEW_TOOLS } from './review-tools.ts';
+import { TASK_TOOLS } from './task-tools.ts';
 import type { ToolContext, ToolDefinition } from './tool.ts';
 
 export const MCP_SERVER_NAME = 'vetted';
 const VERSION = '0.1.0';
 
 /** Every tool, in the order tools/list shows them. */
-export const TOOLS: readonly ToolDefinition[] = [...REVIEW_TOOLS];
+export const TOOLS: readonly ToolDefinition[] = [...REVIEW_TOOLS, ...TASK_TOOLS];
 
 const INSTRUCTIONS = [
   'Vetted: human review of AI model runs and of tasks agents escalate.',
   'Every tool answers {status: "ok", ...} or a failure: {status: "error", message} for bad arguments or a payload that fails validation,',
   '{status: "not_found", id}, {status: "conflict", message} when something changed or was decided already, {status: "forbidden", message} when the key may not do it.',
   'To decide a review: list_pending_reviews or get_review, then record_decision with the reviewId and the payloadHash you read.',
+  'To escalate a task: submit_task with a registered taskType; to review tasks: list_tasks {status: "pending"}, get_task, record_task_review.',
 ].join(' ');
 
 let described: Tool[] | undefined;

@@ -1,12 +1,15 @@
 /**
  * The MCP server with the SDK's own Client, over streamable HTTP and over stdio (a real `vetted mcp` process):
- * list → get → record_decision → the run completes; seed 004's error shapes; tenants, roles and keys.
+ * list → get → record_decision → the run completes; submit_task → list_tasks → record_task_review over stdio
+ * (the task tools in depth: mcp-tasks.int.test.ts); seed 004's error shapes; tenants, roles and keys.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpHttpServer, type RunningMcpServer } from '../../api/mcp-app.ts';
 import type { PendingReview } from '../../src/generated/contracts.ts';
+import { registerTaskType } from '../../src/tasks/task-types.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
 import { BIN, connectHttp, connectStdio, processEnv, type McpTestClient } from '../support/mcp.ts';
 import { settle } from '../support/pipeline.ts';
@@ -228,34 +231,55 @@ describe('keys', () => {
 });
 
 describe('over stdio (`vetted mcp` as a client starts it)', () => {
+  let operator: McpTestClient & { stderr: () => string };
+  let agent: McpTestClient & { stderr: () => string };
+
+  beforeAll(async () => {
+    await registerTaskType(api.system.tasks, 't1', JSON.parse(readFileSync('examples/task-types/lgv-troubleshooting.task-type.json', 'utf8')));
+    // The operator's assistant with a person's key; the troubleshooting chatbot with a submitter key.
+    [operator, agent] = await Promise.all([connectStdio(api.system, personKey), connectStdio(api.system, api.keys.submitter)]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([operator?.close(), agent?.close()]);
+  });
+
   it('list → get → record_decision completes a run; bad arguments and roles get the same shapes', async () => {
     const { runId, review } = await parked(approvalNeeded);
-    const stdio = await connectStdio(api.system, personKey);
-    try {
-      const listed = await stdio.call('list_pending_reviews', { limit: 200 });
-      expect((listed.body.reviews as { reviewId: string }[]).map((r) => r.reviewId)).toContain(review.reviewId);
-      const got = await stdio.call('get_review', { reviewId: review.reviewId });
-      const payloadHash = (got.body.review as PendingReview).payloadHash;
-      const decided = await stdio.call('record_decision', { reviewId: review.reviewId, payloadHash, action: 'approve' });
-      expect(decided.body).toMatchObject({ status: 'ok', run: { id: runId } });
-      await settle(api.system, runId, ['completed']);
-      expect((await stdio.call('get_review', { reviewId: review.reviewId })).body).toMatchObject({ reviewStatus: 'decided' });
-      expect((await stdio.call('list_pending_reviews', { limit: 0 })).body).toMatchObject({ status: 'error', field: 'limit' });
-      expect((await stdio.call('submit_run', protoArgs())).body).toMatchObject({ status: 'forbidden' });
-      // Over HTTP the body parser refuses prototype keys; over stdio the tool does, naming the key.
-      const proto = JSON.parse(`{"reviewId":"${review.reviewId}","payloadHash":"${'a'.repeat(64)}","action":"edit","edits":{"__proto__":{"admin":true}}}`) as Record<string, unknown>;
-      expect((await stdio.call('record_decision', proto)).body).toMatchObject({ status: 'error', field: 'edits.__proto__' });
-    } finally {
-      await stdio.close();
-    }
-    expect(stdio.stderr()).not.toContain(personKey);
+    const listed = await operator.call('list_pending_reviews', { limit: 200 });
+    expect((listed.body.reviews as { reviewId: string }[]).map((r) => r.reviewId)).toContain(review.reviewId);
+    const got = await operator.call('get_review', { reviewId: review.reviewId });
+    const payloadHash = (got.body.review as PendingReview).payloadHash;
+    const decided = await operator.call('record_decision', { reviewId: review.reviewId, payloadHash, action: 'approve' });
+    expect(decided.body).toMatchObject({ status: 'ok', run: { id: runId } });
+    await settle(api.system, runId, ['completed']);
+    expect((await operator.call('get_review', { reviewId: review.reviewId })).body).toMatchObject({ reviewStatus: 'decided' });
+    expect((await operator.call('list_pending_reviews', { limit: 0 })).body).toMatchObject({ status: 'error', field: 'limit' });
+    expect((await operator.call('submit_run', protoArgs())).body).toMatchObject({ status: 'forbidden' });
+    expect((await agent.call('record_decision', { reviewId: review.reviewId, payloadHash, action: 'approve' })).body).toMatchObject({ status: 'forbidden' });
+    // Over HTTP the body parser refuses prototype keys; over stdio the tool does, naming the key.
+    expect((await agent.call('submit_run', protoArgs())).body).toMatchObject({ status: 'error', field: 'userProfile.__proto__' });
+    expect(operator.stderr()).not.toContain(personKey);
+  });
+
+  it('submit_task: high+normal returns approved at once, low+high waits → list_tasks → record_task_review', async () => {
+    const routine = await agent.call('submit_task', JSON.parse(readFileSync('examples/tasks/lgv-battery-routine.json', 'utf8')));
+    expect(routine.body.task).toMatchObject({ status: 'approved', routing: 'auto_approved' });
+    const escalated = await agent.call('submit_task', JSON.parse(readFileSync('examples/tasks/lgv-drive-fault.json', 'utf8')));
+    const task = escalated.body.task as { id: string; status: string };
+    expect(task.status).toBe('pending');
+    const pending = await operator.call('list_tasks', { status: 'pending' });
+    expect((pending.body.tasks as { id: string }[]).map((t) => t.id)).toContain(task.id);
+    const reviewed = await operator.call('record_task_review', { taskId: task.id, decision: 'rejected', notes: 'Check the drive logs first.' });
+    expect(reviewed.body.task).toMatchObject({ status: 'rejected', review: { decision: 'rejected', operator: { name: 'Ada Lovelace', role: 'reviewer' } } });
+    expect((await agent.call('get_task', { taskId: task.id })).body).toMatchObject({ task: { status: 'rejected', review: { notes: 'Check the drive logs first.' } } });
+    expect((await operator.call('record_task_review', { taskId: task.id, decision: 'approved', notes: 'again' })).body).toMatchObject({ status: 'conflict' });
   });
 
   it('no key, or a wrong one, stops the process at start (exit 2) saying what to do', async () => {
-    const missing = await vettedMcp({ VETTED_API_KEY: '' });
+    const [missing, wrong] = await Promise.all([vettedMcp({ VETTED_API_KEY: '' }), vettedMcp({ VETTED_API_KEY: 'vt_000000000000.wrongwrongwrongwrongwrongwrongwrong' })]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('VETTED_API_KEY');
-    const wrong = await vettedMcp({ VETTED_API_KEY: 'vt_000000000000.wrongwrongwrongwrongwrongwrongwrong' });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('UNAUTHORIZED');
     expect(wrong.stdout).toBe('');

@@ -4,3 +4,4 @@ export * from './executions.ts';
 export * from './decisions.ts';
 export * from './auth.ts';
 export * from './shadow.ts';
+export * from './tasks.ts';
