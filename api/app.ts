@@ -20,6 +20,7 @@ import { registerContractValidation } from './plugins/validation.ts';
 import { registerControlRoutes } from './routes/control.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerMcpRoutes } from './routes/mcp.ts';
+import { registerNotificationRoutes } from './routes/notifications.ts';
 import { registerProviderWebhookRoutes } from './routes/provider-webhooks.ts';
 import { registerReviewRoutes } from './routes/reviews.ts';
 import { registerRunRoutes } from './routes/runs.ts';
@@ -70,6 +71,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerEventRoutes(app, system, hub);
   registerShadowRoutes(app, system);
   registerTaskRoutes(app, system);
+  registerNotificationRoutes(app, system);
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
   registerMcpRoutes(app, system);
@@ -87,7 +89,7 @@ async function registerDocs(app: FastifyInstance): Promise<void> {
       },
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'vt_<id>.<secret> from `vetted keys create`' } } },
       security: [{ apiKey: [] }],
-      tags: [{ name: 'runs' }, { name: 'reviews' }, { name: 'shadow' }, { name: 'system' }, { name: 'tasks' }, { name: 'mcp' }],
+      tags: [{ name: 'runs' }, { name: 'reviews' }, { name: 'shadow' }, { name: 'system' }, { name: 'tasks' }, { name: 'notifications' }, { name: 'mcp' }],
     },
     refResolver: {
       // Name shared contracts after their file (generation-request, run, ...) instead of def-0, def-1.

@@ -395,3 +395,13 @@ export const taskTypeView = {
 } as const;
 
 export const taskTypeList = { type: 'object', required: ['items'], properties: { items: { type: 'array', items: taskTypeView } } } as const;
+
+export const notificationSettingsView = {
+  type: 'object',
+  required: ['slackWebhookUrl', 'email', 'webhookUrl', 'nearExpirySeconds', 'events', 'updatedBy', 'updatedAt'],
+  properties: {
+    slackWebhookUrl: { type: ['string', 'null'] }, email: { type: ['string', 'null'] }, webhookUrl: { type: ['string', 'null'] },
+    nearExpirySeconds: { type: 'integer' }, events: { type: 'array', items: ref('notification-settings', '#/definitions/NotificationEvent') },
+    updatedBy: { type: ['string', 'null'] }, updatedAt: { type: ['string', 'null'] },
+  },
+} as const;

@@ -57,6 +57,14 @@ export interface Config {
   interpreterTimeoutMs: number;
   /** VETTED_API_KEY: the key `vetted mcp` acts with over stdio (a client's key, not the server's). */
   apiKey?: string;
+  notifications: {
+    /** smtp(s)://user:pass@host:port for email notifications; unset: email is off. */
+    smtpUrl?: string;
+    /** The From of notification email. */
+    from: string;
+    /** Where people open a review or task: links go to `<consoleUrl>/reviews/<id>` and `<consoleUrl>/tasks/<id>`. */
+    consoleUrl: string;
+  };
   replicate: {
     apiToken?: string;
     baseUrl?: string;
@@ -106,6 +114,9 @@ export const ENV_SCHEMA = {
     VETTED_OPENAI_MAX_RETRIES: { type: 'integer', minimum: 0, maximum: 10, default: 2 },
     VETTED_INTERPRETER_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
     VETTED_API_KEY: { type: 'string', minLength: 1 },
+    VETTED_SMTP_URL: { type: 'string', pattern: '^smtps?://' },
+    VETTED_SMTP_FROM: { type: 'string', minLength: 3, default: 'Vetted <vetted@localhost>' },
+    VETTED_CONSOLE_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:8080/console' },
     REPLICATE_API_TOKEN: { type: 'string', minLength: 1 },
     REPLICATE_BASE_URL: { type: 'string', pattern: '^https?://' },
     VETTED_REPLICATE_POLL_MS: { type: 'integer', minimum: 10, default: 1000 },
@@ -190,6 +201,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     interpreterTimeoutMs: num('VETTED_INTERPRETER_TIMEOUT_MS'),
     apiKey: str('VETTED_API_KEY'),
+    notifications: {
+      smtpUrl: str('VETTED_SMTP_URL'),
+      from: String(e.VETTED_SMTP_FROM),
+      consoleUrl: String(e.VETTED_CONSOLE_URL).replace(/\/+$/, ''),
+    },
     replicate: {
       apiToken: str('REPLICATE_API_TOKEN'),
       baseUrl: str('REPLICATE_BASE_URL'),
@@ -216,7 +232,14 @@ export function commandEnv(defaults: Partial<Record<EnvKey, string>>, over: Read
 
 /** Secrets in the configuration, for the redactor: they must never reach a stored snapshot or a log line. */
 export function configSecrets(config: Config): string[] {
-  return [config.openai.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey].filter((s): s is string => Boolean(s));
+  return [config.openai.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey, smtpPassword(config.notifications.smtpUrl)].filter((s): s is string => Boolean(s));
+}
+
+/** The password inside VETTED_SMTP_URL, if any, so the redactor scrubs it from logs. */
+function smtpPassword(smtpUrl: string | undefined): string | undefined {
+  if (!smtpUrl || !URL.canParse(smtpUrl)) return undefined;
+  const password = new URL(smtpUrl).password;
+  return password ? decodeURIComponent(password) : undefined;
 }
 
 function deepFreeze<T>(value: T): T {

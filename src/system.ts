@@ -8,6 +8,7 @@ import { configSecrets, type Config } from './config.ts';
 import { createApiKeysRepository, type ApiKeysRepository } from './db/api-keys-repository.ts';
 import { openDatabase, pingDatabase, serviceUnavailable, type Database } from './db/client.ts';
 import { createMetricsQueries, type MetricsQueries } from './db/metrics-queries.ts';
+import { createNotificationsRepository, type NotificationsRepository } from './db/notifications-repository.ts';
 import { createModelsRepository } from './db/models-repository.ts';
 import { createPgRunStore } from './db/pg-run-store.ts';
 import { createReviewersRepository, type ReviewersRepository } from './db/reviewers-repository.ts';
@@ -19,6 +20,8 @@ import type { Engine } from './engine/engine.ts';
 import { connectionErrorReporter, type ConnectionErrorReporter } from './observability/connection-errors.ts';
 import { createLogger } from './observability/logger.ts';
 import { createMetrics } from './observability/metrics.ts';
+import { gatedNotifications } from './notifications/gate.ts';
+import { hasChannels } from './notifications/settings.ts';
 import { createRedactor } from './observability/redact.ts';
 import { systemClock, type Clock } from './ports.ts';
 import { createQueues, createRedisConnection, type QueueSet } from './queue/queues.ts';
@@ -40,6 +43,8 @@ export interface System extends Engine {
   readonly metricsQueries: MetricsQueries;
   /** Review tasks and task types (seed 004). */
   readonly tasks: TasksRepository;
+  /** Each tenant's notification channels, and the ledger that sends each notification once. */
+  readonly notifications: NotificationsRepository;
   /** Logs a connection error at most once per source and interval (observability/connection-errors.ts). */
   readonly reportConnectionError: ConnectionErrorReporter;
   /** Resolves when PostgreSQL answers (readiness). */
@@ -83,6 +88,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     await Promise.all([withTimeout(queues.close(), 1000, 'closing the queues').catch(() => undefined), database.close()]);
     throw serviceUnavailable('Redis', config.redisUrl, error);
   }
+  const notifications = createNotificationsRepository(database.db);
   const system: System = {
     config,
     database,
@@ -95,8 +101,15 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     shadowSettings: createShadowSettingsRepository(database.db),
     metricsQueries: createMetricsQueries(database.db),
     tasks: createTasksRepository(database.db),
+    notifications,
     queues,
-    dispatch: queues,
+    dispatch: {
+      enqueueStage: queues.enqueueStage,
+      scheduleExpiry: queues.scheduleExpiry,
+      enqueueWebhook: queues.enqueueWebhook,
+      // Only tenants with a channel get notification jobs: a parked run keeps nothing of its own in Redis otherwise.
+      enqueueNotification: gatedNotifications(async (tenantId) => hasChannels(await notifications.getSettings(tenantId)), (job) => queues.enqueueNotification(job)),
+    },
     adapters: createAdapterRegistry(config, options.adapters),
     logger,
     reportConnectionError,

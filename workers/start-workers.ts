@@ -1,6 +1,6 @@
 /**
  * The BullMQ workers: one per stage of the stage table (src/engine/stages.ts), plus the review-expiry,
- * webhook, maintenance and shadow workers, each on its own Redis connection (workers block on it). Used by
+ * webhook, notification, maintenance and shadow workers, each on its own Redis connection (workers block on it). Used by
  * `vetted worker`, `vetted demo`, the benchmarks and the tests.
  */
 import { Worker, type Processor, type RateLimiterOptions, type WorkerOptions } from 'bullmq';
@@ -8,15 +8,16 @@ import { deliverWebhook } from '../src/delivery/webhook-delivery.ts';
 import { processStageJob } from '../src/engine/processor.ts';
 import { isStageName, STAGE_NAMES, stageNamed, type StageDefinition, type StageName } from '../src/engine/stages.ts';
 import { assertNever } from '../src/errors.ts';
-import { EXPIRY_QUEUE_NAME, MAINTENANCE_QUEUE_NAME, redisOptionsFromUrl, SHADOW_QUEUE_NAME, WEBHOOK_QUEUE_NAME } from '../src/queue/queues.ts';
+import { createNotifier } from '../src/notifications/notify.ts';
+import { EXPIRY_QUEUE_NAME, MAINTENANCE_QUEUE_NAME, NOTIFICATION_QUEUE_NAME, redisOptionsFromUrl, SHADOW_QUEUE_NAME, WEBHOOK_QUEUE_NAME, type NotificationJobData } from '../src/queue/queues.ts';
 import { shadowRun } from '../src/shadow/shadow-run.ts';
 import type { System } from '../src/system.ts';
 import { processExpiryJob } from './expiry-processor.ts';
 import { processMaintenanceJob, scheduleReconciler } from './maintenance-processor.ts';
 
 /** What a worker process can be asked to run: the stages, and the auxiliary queues. */
-export const WORK_KINDS = [...STAGE_NAMES, 'expiry', 'webhooks', 'maintenance', 'shadow'] as const;
-export type WorkKind = StageName | 'expiry' | 'webhooks' | 'maintenance' | 'shadow';
+export const WORK_KINDS = [...STAGE_NAMES, 'expiry', 'webhooks', 'notifications', 'maintenance', 'shadow'] as const;
+export type WorkKind = StageName | 'expiry' | 'webhooks' | 'notifications' | 'maintenance' | 'shadow';
 
 export interface RunningWorkers {
   kinds: readonly WorkKind[];
@@ -77,6 +78,8 @@ function createWorker(system: System, kind: WorkKind, options: StartWorkersOptio
       return new Worker(SHADOW_QUEUE_NAME, ((job) => shadowRun(system, job.data)) as Processor, { ...common, concurrency: options.concurrency?.build ?? system.config.concurrency.build });
     case 'webhooks':
       return new Worker(WEBHOOK_QUEUE_NAME, ((job) => deliverWebhook(system, job.data)) as Processor, { ...common, concurrency: 8 });
+    case 'notifications':
+      return notificationWorker(system, common);
     default:
       return assertNever(kind, 'work kind');
   }
@@ -100,6 +103,13 @@ function maintenanceWorker(system: System, common: WorkerOptions): Worker {
   timer.unref();
   const worker = new Worker(MAINTENANCE_QUEUE_NAME, ((job) => processMaintenanceJob(system, job)) as Processor, { ...common, concurrency: 1 });
   worker.on('closing', () => clearInterval(timer));
+  return worker;
+}
+
+function notificationWorker(system: System, common: WorkerOptions): Worker {
+  const notifier = createNotifier(system);
+  const worker = new Worker(NOTIFICATION_QUEUE_NAME, ((job) => notifier.process(job.data as NotificationJobData)) as Processor, { ...common, concurrency: 4 });
+  worker.on('closed', () => notifier.close());
   return worker;
 }
 

@@ -10,6 +10,7 @@ import { registerInterpretCommand } from './commands/interpret.ts';
 import { registerKeyCommands } from './commands/keys.ts';
 import { registerMcpCommand } from './commands/mcp.ts';
 import { registerModelsCommand } from './commands/models.ts';
+import { registerNotificationCommands } from './commands/notifications.ts';
 import { registerRunCommands } from './commands/runs.ts';
 import { registerShadowCommands } from './commands/shadow.ts';
 import { registerTaskTypeCommands } from './commands/task-types.ts';
@@ -41,6 +42,7 @@ registerApiCommands(program);
 registerKeyCommands(program);
 registerMcpCommand(program);
 registerTaskTypeCommands(program);
+registerNotificationCommands(program);
 registerDemoCommand(program);
 
 pointUsageErrorsAtHelp(program, 'vetted');

@@ -1,7 +1,7 @@
 /**
  * commit(move): the only way a run changes state. The move is lowered to one store write (moves.ts) whose
  * rows (the run, its events, a decision, a ledger record) commit together; then, and only then, its effects
- * outside the store: the next stage's job, a review's expiry, a webhook, logs and metrics. A crash between the
+ * outside the store: the next stage's job, a review's expiry, a webhook, a notification, logs and metrics. A crash between the
  * two loses no work: the reconciler (reconciler.ts) finds a run whose job is missing and gives it one.
  *
  * create(): the one way a run comes into being (insert + run.created event, then the first stage's job).
@@ -9,6 +9,7 @@
 import { logContext, logEvent } from '../observability/logger.ts';
 import { assertNever } from '../errors.ts';
 import { assertTransition, isInFlight } from '../run-states.ts';
+import type { NotificationJob } from './dispatch.ts';
 import type { Engine } from './engine.ts';
 import { lowerMove, type Move } from './moves.ts';
 import { STAGES } from './stages.ts';
@@ -96,6 +97,7 @@ async function parked(engine: Engine, committed: Committed): Promise<void> {
     source: review.source, returnTo: review.returnTo, expectedInput: review.expectedInput, originStepId: review.originStepId, expiresAt: review.expiresAt,
   });
   await notify(engine, committed);
+  await tellPeople(engine, { tenantId: committed.run.tenantId, subject: 'review', subjectId: review.reviewId, runId: committed.run.id, event: 'waiting' });
 }
 
 const END_LOGS = { failed: 'RUN_FAILED', cancelled: 'HITL_CANCELLED', expired: 'HITL_EXPIRED' } as const;
@@ -110,6 +112,9 @@ async function ended(engine: Engine, before: RunRow, committed: Committed): Prom
     ...(before.pendingReview ? { hitlId: before.pendingReview.reviewId, originStepId: before.pendingReview.originStepId } : {}),
   }, run.status === 'failed' ? 'warn' : 'info');
   await notify(engine, committed);
+  if (run.status === 'expired' && before.pendingReview) {
+    await tellPeople(engine, { tenantId: run.tenantId, subject: 'review', subjectId: before.pendingReview.reviewId, runId: run.id, event: 'expired' });
+  }
 }
 
 async function decided(engine: Engine, move: Extract<Move, { kind: 'decide' }>, committed: Committed): Promise<void> {
@@ -167,6 +172,16 @@ async function notify(engine: Engine, committed: Committed): Promise<void> {
   if (!run.request.callbackUrl || eventId === null) return;
   await engine.dispatch.enqueueWebhook({ runId: run.id, eventId: String(eventId) }).catch((error: unknown) => {
     engine.logger.warn({ err: error, runId: run.id }, 'could not queue the webhook; the event stays in the audit trail');
+  });
+}
+
+/**
+ * Queues a notification to the tenant's people (Slack-compatible webhook, email, signed webhook), who are told
+ * by the notification worker. Like webhooks it never blocks or fails the pipeline: a refused enqueue is logged.
+ */
+async function tellPeople(engine: Engine, job: NotificationJob): Promise<void> {
+  await engine.dispatch.enqueueNotification(job).catch((error: unknown) => {
+    engine.logger.warn({ err: error, runId: job.runId, reviewId: job.subjectId, event: job.event }, 'could not queue the notification; the review is in PostgreSQL regardless');
   });
 }
 

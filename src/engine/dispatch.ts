@@ -23,10 +23,29 @@ export interface WebhookJob {
   eventId: string;
 }
 
+/**
+ * Tell people that a review or a task waits, nears its expiry or expired (src/notifications). Ids only; the
+ * notification worker reads the tenant's channels and the subject when it runs.
+ */
+export interface NotificationJob {
+  tenantId: string;
+  subject: 'review' | 'task';
+  /** The review id or the task id. */
+  subjectId: string;
+  /** The run a review belongs to. */
+  runId?: string;
+  event: 'waiting' | 'expiring' | 'expired';
+}
+
 export interface Dispatch {
   /** Adds the job for a run's stage visit (idempotent per visit). */
   enqueueStage(job: StageJob): Promise<void>;
   /** Makes sure reviews due at `expiresAt` will be expired then (idempotent). */
   scheduleExpiry(expiresAt: Date): Promise<void>;
   enqueueWebhook(job: WebhookJob): Promise<void>;
+  /**
+   * Queues a notification (idempotent per subject and event while the job exists; the delivery ledger makes it
+   * once for good). Tenants without notification settings cost nothing: no job is added for them.
+   */
+  enqueueNotification(job: NotificationJob): Promise<void>;
 }

@@ -12,7 +12,7 @@ import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
 import { createRedactor } from '../observability/redact.ts';
 import { systemClock, type Clock } from '../ports.ts';
-import type { Dispatch, StageJob, WebhookJob } from './dispatch.ts';
+import type { Dispatch, NotificationJob, StageJob, WebhookJob } from './dispatch.ts';
 import type { Engine } from './engine.ts';
 import { createMemoryRunStore } from './memory-store.ts';
 import type { StageName } from './stages.ts';
@@ -26,6 +26,7 @@ export interface ListDispatch extends Dispatch {
   /** What would have been delivered or scheduled, for tests and for saying so. */
   readonly webhooks: readonly WebhookJob[];
   readonly expiries: readonly Date[];
+  readonly notifications: readonly NotificationJob[];
 }
 
 export interface InProcessEngine extends Engine {
@@ -64,6 +65,7 @@ export function createListDispatch(): ListDispatch {
   const seen = new Set<string>();
   const webhooks: WebhookJob[] = [];
   const expiries: Date[] = [];
+  const notifications: NotificationJob[] = [];
   return {
     async enqueueStage(job) {
       const id = `${job.runId}.${job.stage}.${job.attempt}`;
@@ -77,6 +79,9 @@ export function createListDispatch(): ListDispatch {
     async enqueueWebhook(job) {
       webhooks.push({ ...job });
     },
+    async enqueueNotification(job) {
+      notifications.push({ ...job });
+    },
     take(held = []) {
       const index = jobs.findIndex((job) => !held.includes(job.stage));
       return index === -1 ? undefined : jobs.splice(index, 1)[0];
@@ -84,5 +89,6 @@ export function createListDispatch(): ListDispatch {
     pending: () => [...jobs],
     webhooks,
     expiries,
+    notifications,
   };
 }

@@ -248,6 +248,13 @@ export type FieldRole =
  */
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'any';
 /**
+ * waiting: a review or task starts waiting for a person; expiring: a review nears its expiry; expired: it expired.
+ *
+ * This interface was referenced by `NotificationSettings`'s JSON-Schema
+ * via the `definition` "NotificationEvent".
+ */
+export type NotificationEvent = 'waiting' | 'expiring' | 'expired';
+/**
  * This interface was referenced by `RunEvent`'s JSON-Schema
  * via the `definition` "RunEventType".
  */
@@ -1194,6 +1201,34 @@ export interface ExtractionWarning {
   path: string;
   code: string;
   message: string;
+}
+/**
+ * Who a tenant tells when a review or a task starts waiting, nears expiry or expires (PUT /api/notification-settings, `vetted notifications set`). Each channel is optional; null turns it off.
+ *
+ * This interface was referenced by `VettedContracts`'s JSON-Schema
+ * via the `definition` "notification-settings".
+ */
+export interface NotificationSettings {
+  /**
+   * A Slack-compatible incoming webhook: a message with blocks and a button to the console card. Public addresses only, as callbackUrl (VETTED_WEBHOOK_ALLOW_PRIVATE).
+   */
+  slackWebhookUrl?: string | null;
+  /**
+   * Where email goes (needs VETTED_SMTP_URL on the server).
+   */
+  email?: string | null;
+  /**
+   * A signed webhook (Vetted-Signature, as run callbacks; needs VETTED_WEBHOOK_SECRET).
+   */
+  webhookUrl?: string | null;
+  /**
+   * How long before a review expires to say it nears expiry; 0: never.
+   */
+  nearExpirySeconds?: number;
+  /**
+   * Which events to send (default all three).
+   */
+  events?: NotificationEvent[];
 }
 /**
  * An error answer (RFC 9457 application/problem+json) with a stable code and the offending field.

@@ -4,7 +4,7 @@
  */
 import { Queue, type JobsOptions, type RedisOptions } from 'bullmq';
 import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
-import type { Dispatch, StageJob, WebhookJob } from '../engine/dispatch.ts';
+import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/dispatch.ts';
 import { STAGES, stageNamed, type StageName } from '../engine/stages.ts';
 
 /** A stage job (src/engine/dispatch.ts): which run, which stage, which visit. */
@@ -21,6 +21,9 @@ export interface ExpiryJobData {
 
 /** POST one run event to the run's callback URL. */
 export type WebhookJobData = WebhookJob;
+
+/** Tell the tenant's channels about a review or task (src/notifications). */
+export type NotificationJobData = NotificationJob;
 
 /** Periodic housekeeping (the reconciler), produced by a BullMQ job scheduler. */
 export interface MaintenanceJobData {
@@ -40,10 +43,13 @@ export const EXPIRY_QUEUE_NAME = 'vetted-expiry';
 export const SHADOW_QUEUE_NAME = 'vetted-shadow';
 export const MAINTENANCE_QUEUE_NAME = 'vetted-maintenance';
 export const WEBHOOK_QUEUE_NAME = 'vetted-webhooks';
+export const NOTIFICATION_QUEUE_NAME = 'vetted-notifications';
 
 const EXPIRY_JOB_OPTIONS: JobsOptions = { attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600, count: 1000 } };
 // A receiver that is down for a while still gets the event: 10 tries over about 17 minutes.
 const WEBHOOK_JOB_OPTIONS: JobsOptions = { attempts: 10, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600, count: 1000 } };
+// A channel that is down for a while still hears: 8 tries over about 4 minutes (the ledger keeps each channel to one send).
+const NOTIFICATION_JOB_OPTIONS: JobsOptions = { attempts: 8, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600, count: 1000 } };
 // Shadow reports are evidence, not work anyone waits for: a few tries for a database blip, then let it go.
 const SHADOW_JOB_OPTIONS: JobsOptions = { attempts: 3, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600, count: 1000 } };
 
@@ -104,6 +110,7 @@ export interface QueueSet extends Dispatch {
   readonly webhooks: Queue<WebhookJobData>;
   readonly maintenance: Queue<MaintenanceJobData>;
   readonly shadow: Queue<ShadowJobData>;
+  readonly notifications: Queue<NotificationJobData>;
   /** Adds the job for a run's current stage visit (idempotent by job id). */
   enqueueStage(data: StageJobData): Promise<void>;
   /**
@@ -112,6 +119,8 @@ export interface QueueSet extends Dispatch {
    */
   scheduleExpiry(expiresAt: Date): Promise<void>;
   enqueueWebhook(data: WebhookJobData): Promise<void>;
+  /** Adds a notification job now, or at `at` (a delayed job: "nears expiry"); one job per subject and event. */
+  enqueueNotification(data: NotificationJobData, at?: Date): Promise<void>;
   /** Asks for a shadow report of one build (idempotent per run and build visit while the job exists). */
   enqueueShadow(data: ShadowJobData): Promise<void>;
   close(): Promise<void>;
@@ -122,6 +131,11 @@ export const EXPIRY_BUCKET_MS = 5000;
 
 export function expiryBucket(expiresAt: Date, bucketMs = EXPIRY_BUCKET_MS): number {
   return Math.ceil(expiresAt.getTime() / bucketMs) * bucketMs;
+}
+
+/** One job per subject and event while it exists (BullMQ ids may not hold ':'). */
+export function notificationJobId(data: NotificationJobData): string {
+  return `notify.${data.subject}.${data.subjectId}.${data.event}`;
 }
 
 export function expiryJobId(dueBy: number): string {
@@ -146,7 +160,9 @@ export function createQueues(redisUrl: string, prefix: string, onError: (error: 
     defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: { count: 100 } },
   });
   const shadow = new Queue<ShadowJobData>(SHADOW_QUEUE_NAME, { connection, prefix, defaultJobOptions: SHADOW_JOB_OPTIONS });
-  for (const queue of [...Object.values(stages), expiry, webhooks, maintenance, shadow]) queue.on('error', onError);
+  const notifications = new Queue<NotificationJobData>(NOTIFICATION_QUEUE_NAME, { connection, prefix, defaultJobOptions: NOTIFICATION_JOB_OPTIONS });
+  const all = [...Object.values(stages), expiry, webhooks, maintenance, shadow, notifications];
+  for (const queue of all) queue.on('error', onError);
 
   return {
     prefix,
@@ -156,6 +172,7 @@ export function createQueues(redisUrl: string, prefix: string, onError: (error: 
     webhooks,
     maintenance,
     shadow,
+    notifications,
     async enqueueStage(data) {
       await stages[data.stage].add(data.stage, data, { jobId: stageJobId(data) });
     },
@@ -166,11 +183,14 @@ export function createQueues(redisUrl: string, prefix: string, onError: (error: 
     async enqueueWebhook(data) {
       await webhooks.add('deliver', data, { jobId: `hook.${data.runId}.${data.eventId}` });
     },
+    async enqueueNotification(data, at) {
+      await notifications.add(data.event, data, { jobId: notificationJobId(data), ...(at ? { delay: Math.max(0, at.getTime() - Date.now()) } : {}) });
+    },
     async enqueueShadow(data) {
       await shadow.add('shadow', data, { jobId: `shadow.${data.runId}.${data.attempt}` });
     },
     async close() {
-      await Promise.all([...Object.values(stages), expiry, webhooks, maintenance, shadow].map((queue) => queue.close()));
+      await Promise.all(all.map((queue) => queue.close()));
       // QUIT waits in the offline queue for a connection that may never come back: only a ready one is asked.
       if (connection.status === 'ready') await connection.quit().catch(() => connection.disconnect());
       else connection.disconnect();

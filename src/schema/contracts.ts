@@ -29,7 +29,8 @@ export type ContractName =
   | 'review-queue-stats'
   | 'review-task'
   | 'task-type'
-  | 'mcp-tools';
+  | 'mcp-tools'
+  | 'notification-settings';
 
 export interface LoadedSchema {
   name: string;

@@ -12,6 +12,8 @@ import type { TaskRow } from '../db/schema/index.ts';
 import type { TaskFilters, TasksRepository } from '../db/tasks-repository.ts';
 import { VettedError } from '../errors.ts';
 import type { Person, ReviewTask, TaskReviewInput, TaskReviewRecord, TaskSubmission } from '../generated/contracts.ts';
+import type { Dispatch } from '../engine/dispatch.ts';
+import type { Logger } from '../observability/logger.ts';
 import type { Clock } from '../ports.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { canonicalHash } from '../util/canonical-hash.ts';
@@ -19,12 +21,13 @@ import { findUnstorableText } from '../util/storable-text.ts';
 import { AUTO_APPROVER, routeTask } from './routing.ts';
 import { assertPayloadFits, taskTypeNamed } from './task-types.ts';
 
-/** What the task services need; a System is one. `onTaskWaiting` hears of each task that waits for a person. */
+/** What the task services need; a System is one. A task that waits for a person is notified through `dispatch`. */
 export interface TaskDeps {
   readonly tasks: TasksRepository;
   readonly clock: Clock;
   readonly newId: () => string;
-  readonly onTaskWaiting?: (task: TaskRow) => Promise<void>;
+  readonly dispatch: Pick<Dispatch, 'enqueueNotification'>;
+  readonly logger: Logger;
 }
 
 export interface SubmitTaskResult {
@@ -69,8 +72,15 @@ export async function submitTask(deps: TaskDeps, caller: Principal, body: unknow
     reviewedAt: review ? now : null,
   });
   if (!created) assertSameSubmission(task, submission);
-  if (created && task.status === 'pending') await deps.onTaskWaiting?.(task);
+  if (created && task.status === 'pending') await tellPeople(deps, task);
   return { task, created };
+}
+
+/** The tenant's channels hear that a task waits; like every notification, this never fails the submission. */
+async function tellPeople(deps: TaskDeps, task: TaskRow): Promise<void> {
+  await deps.dispatch.enqueueNotification({ tenantId: task.tenantId, subject: 'task', subjectId: task.id, event: 'waiting' }).catch((error: unknown) => {
+    deps.logger.warn({ err: error, taskId: task.id }, 'could not queue the notification; the task is in PostgreSQL regardless');
+  });
 }
 
 /** A requestKey names one submission: the same key with another body is a client bug, never a silent no-op. */

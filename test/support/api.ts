@@ -12,7 +12,7 @@ export interface ApiHarness {
   workers: RunningWorkers;
   /** Keys for tenant t1 by role, plus `other` (a submitter of tenant t2) and `override` (a reviewer with override). */
   keys: Record<Role | 'other' | 'override' | 'otherReviewer', string>;
-  call(method: 'GET' | 'POST' | 'DELETE', url: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 

@@ -5,3 +5,4 @@ export * from './decisions.ts';
 export * from './auth.ts';
 export * from './shadow.ts';
 export * from './tasks.ts';
+export * from './notifications.ts';

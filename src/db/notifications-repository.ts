@@ -1,0 +1,76 @@
+/**
+ * Notification settings and the delivery ledger in PostgreSQL. The ledger is the dedup: a delivery is claimed
+ * with one statement that inserts its row or takes it over only when an earlier attempt failed or its lease ran
+ * out, so of two workers holding the same notification one sends and the other skips, and a notification sent
+ * once is never claimed again.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { NotificationEvent } from '../generated/contracts.ts';
+import type { Db } from './client.ts';
+import {
+  notificationDeliveries, notificationSettings,
+  type NotificationChannel, type NotificationDeliveryRow, type NotificationSettingsRow, type SubjectKind,
+} from './schema/index.ts';
+
+export interface DeliveryKey {
+  tenantId: string;
+  subjectKind: SubjectKind;
+  subjectId: string;
+  event: NotificationEvent;
+  channel: NotificationChannel;
+}
+
+export type NotificationsRepository = ReturnType<typeof createNotificationsRepository>;
+
+export function createNotificationsRepository(db: Db) {
+  return {
+    async getSettings(tenantId: string): Promise<NotificationSettingsRow | undefined> {
+      const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, tenantId));
+      return row;
+    },
+
+    async saveSettings(row: Omit<NotificationSettingsRow, 'updatedAt'>): Promise<NotificationSettingsRow> {
+      const { tenantId, ...rest } = row;
+      const [saved] = await db
+        .insert(notificationSettings)
+        .values(row)
+        .onConflictDoUpdate({ target: notificationSettings.tenantId, set: { ...rest, updatedAt: sql`now()` } })
+        .returning();
+      if (!saved) throw new Error(`notification settings of ${tenantId} were not saved`);
+      return saved;
+    },
+
+    /**
+     * Claims one delivery for `leaseMs`: the row is new, or its last attempt failed, or the worker that held it
+     * let the lease run out. Undefined when it was sent already, is refused, or another worker holds it now.
+     */
+    async claimDelivery(key: DeliveryKey, leaseMs: number): Promise<NotificationDeliveryRow | undefined> {
+      const leaseUntil = sql`now() + ${`${leaseMs} milliseconds`}::interval`;
+      const [row] = await db
+        .insert(notificationDeliveries)
+        .values({ ...key, status: 'sending', attempts: 1, leaseUntil })
+        .onConflictDoUpdate({
+          target: [notificationDeliveries.subjectKind, notificationDeliveries.subjectId, notificationDeliveries.event, notificationDeliveries.channel],
+          set: { status: 'sending', attempts: sql`${notificationDeliveries.attempts} + 1`, leaseUntil, updatedAt: sql`now()` },
+          setWhere: sql`${notificationDeliveries.status} = 'failed' or (${notificationDeliveries.status} = 'sending' and ${notificationDeliveries.leaseUntil} < now())`,
+        })
+        .returning();
+      return row;
+    },
+
+    async finishDelivery(id: bigint, outcome: { status: 'sent' } | { status: 'failed' | 'refused'; error: string }): Promise<void> {
+      const set = outcome.status === 'sent'
+        ? { status: 'sent' as const, sentAt: sql`now()`, leaseUntil: null, lastError: null, updatedAt: sql`now()` }
+        : { status: outcome.status, lastError: outcome.error.slice(0, 2000), leaseUntil: null, updatedAt: sql`now()` };
+      await db.update(notificationDeliveries).set(set).where(eq(notificationDeliveries.id, id));
+    },
+
+    async deliveriesOf(subjectKind: SubjectKind, subjectId: string): Promise<NotificationDeliveryRow[]> {
+      return db
+        .select()
+        .from(notificationDeliveries)
+        .where(and(eq(notificationDeliveries.subjectKind, subjectKind), eq(notificationDeliveries.subjectId, subjectId)))
+        .orderBy(notificationDeliveries.id);
+    },
+  };
+}

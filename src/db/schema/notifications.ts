@@ -1,0 +1,48 @@
+/**
+ * Notifications: each tenant's channels (notification_settings), and a ledger of deliveries
+ * (notification_deliveries) with one row per (subject, event, channel), so a retried job or a second worker
+ * never sends the same notification twice.
+ */
+import { bigserial, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { NotificationEvent } from '../../generated/contracts.ts';
+
+export const notificationSettings = pgTable('notification_settings', {
+  tenantId: text().primaryKey(),
+  slackWebhookUrl: text(),
+  email: text(),
+  webhookUrl: text(),
+  /** Seconds before a review's expiry to say it nears; 0 never. */
+  nearExpirySeconds: integer().notNull(),
+  events: jsonb().$type<NotificationEvent[]>().notNull(),
+  updatedBy: text().notNull(),
+  updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export type NotificationSettingsRow = typeof notificationSettings.$inferSelect;
+
+export type NotificationChannel = 'slack' | 'email' | 'webhook';
+export type SubjectKind = 'review' | 'task';
+/** sending: a worker holds it until lease_until; failed: worth another try; refused: never (an SSRF refusal). */
+export type DeliveryStatus = 'sending' | 'sent' | 'failed' | 'refused';
+
+export const notificationDeliveries = pgTable(
+  'notification_deliveries',
+  {
+    id: bigserial({ mode: 'bigint' }).primaryKey(),
+    tenantId: text().notNull(),
+    subjectKind: text().$type<SubjectKind>().notNull(),
+    subjectId: text().notNull(),
+    event: text().$type<NotificationEvent>().notNull(),
+    channel: text().$type<NotificationChannel>().notNull(),
+    status: text().$type<DeliveryStatus>().notNull(),
+    attempts: integer().notNull().default(0),
+    lastError: text(),
+    leaseUntil: timestamp({ withTimezone: true, mode: 'date' }),
+    sentAt: timestamp({ withTimezone: true, mode: 'date' }),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('notification_deliveries_once_idx').on(t.subjectKind, t.subjectId, t.event, t.channel)],
+);
+
+export type NotificationDeliveryRow = typeof notificationDeliveries.$inferSelect;

@@ -1,0 +1,83 @@
+/**
+ * What a notification says, built by code from the facts (pure): a headline, a few lines, and the link to the
+ * console card; then the same message as a Slack-compatible webhook body (text + blocks with a button), as an
+ * email, and as the signed webhook's JSON.
+ */
+import { assertNever } from '../errors.ts';
+import type { NotificationEvent } from '../generated/contracts.ts';
+import type { NotificationSubject } from './subject.ts';
+
+export interface NotificationMessage {
+  /** One line: what happened to what. */
+  title: string;
+  /** Facts a person needs to decide whether to open it now. */
+  lines: string[];
+  /** The console card. */
+  link: string;
+  /** Stable per subject and event: the email's Message-ID and the webhook's id, so receivers can drop repeats. */
+  key: string;
+}
+
+const VERBS: Record<NotificationEvent, string> = { waiting: 'is waiting for a person', expiring: 'expires soon', expired: 'expired without a decision' };
+
+export function composeMessage(subject: NotificationSubject, event: NotificationEvent, consoleUrl: string): NotificationMessage {
+  const key = `${subject.kind}.${subject.id}.${event}`;
+  switch (subject.kind) {
+    case 'review': {
+      const { review } = subject;
+      return {
+        title: `Review ${VERBS[event]}: ${review.checkpoint.replace(/_/g, ' ')}${subject.model ? ` on ${subject.model}` : ''}`,
+        lines: [
+          `Reason: ${review.reason.replace(/_/g, ' ')}${review.summary ? ` (${review.summary})` : ''}`,
+          `Question: ${review.question}`,
+          `Blocking issues: ${review.issues.filter((issue) => issue.severity === 'blocking').length}`,
+          event === 'expired' ? `Expired at ${review.expiresAt}` : `Expires at ${review.expiresAt}`,
+        ],
+        link: `${consoleUrl}/reviews/${subject.id}`,
+        key,
+      };
+    }
+    case 'task':
+      return {
+        title: `Task ${VERBS[event]}: ${subject.taskType} (confidence ${subject.confidence}, impact ${subject.impact})`,
+        lines: [`Why: ${subject.whyEscalated}`, `From: ${subject.submitter}`],
+        link: `${consoleUrl}/tasks/${subject.id}`,
+        key,
+      };
+    default:
+      return assertNever(subject, 'notification subject');
+  }
+}
+
+/** Slack's incoming-webhook shape (also what Mattermost, Rocket.Chat and most chat bridges take). */
+export function slackBody(message: NotificationMessage): Record<string, unknown> {
+  return {
+    text: `${message.title} <${message.link}|Open>`,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: `*${escapeMrkdwn(message.title)}*\n${message.lines.map(escapeMrkdwn).join('\n')}` } },
+      { type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open in the console' }, url: message.link, action_id: 'open' }] },
+    ],
+  };
+}
+
+export function emailContent(message: NotificationMessage): { subject: string; text: string } {
+  return { subject: `[Vetted] ${message.title}`, text: `${message.title}\n\n${message.lines.join('\n')}\n\nOpen it: ${message.link}\n` };
+}
+
+export function webhookBody(subject: NotificationSubject, event: NotificationEvent, message: NotificationMessage, tenantId: string, at: Date): Record<string, unknown> {
+  return {
+    id: message.key,
+    type: `notification.${subject.kind}.${event}`,
+    at: at.toISOString(),
+    tenantId,
+    subject: subject.kind === 'review' ? { kind: 'review', reviewId: subject.id, runId: subject.runId } : { kind: 'task', taskId: subject.id },
+    title: message.title,
+    lines: message.lines,
+    link: message.link,
+  };
+}
+
+/** Slack reads <, > and & as markup. */
+function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

@@ -1,0 +1,84 @@
+/**
+ * The notification worker's job: tell a tenant's channels that a review or a task waits, nears expiry, or
+ * expired. Never on the pipeline's path: the engine only queues the job (commit.ts), and this runs on its own
+ * queue with retries and backoff (src/queue/queues.ts).
+ *
+ * Exactly one send per subject, event and channel: each channel's delivery is claimed in the ledger first
+ * (notifications-repository.ts), so a retried job skips the channels that already got it, and a second worker
+ * holding the same notification finds it claimed. A waiting review also gets its "nears expiry" job here, a
+ * delayed job at expiresAt − nearExpirySeconds, which does nothing if the review was decided meanwhile.
+ */
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { NotificationJob } from '../engine/dispatch.ts';
+import { isVettedError } from '../errors.ts';
+import type { NotificationSettingsRow } from '../db/schema/index.ts';
+import type { System } from '../system.ts';
+import { channelsOf, send } from './channels.ts';
+import { composeMessage, webhookBody } from './message.ts';
+import { loadSubject, type NotificationSubject } from './subject.ts';
+
+/** How long a worker holds a claimed delivery before another may take it over (longer than any send takes). */
+export const DELIVERY_LEASE_MS = 60_000;
+
+/** What a job came to (for logs and tests); a failed channel throws instead, so BullMQ retries. */
+export type NotifyOutcome = 'sent' | 'no_settings' | 'not_wanted' | 'gone' | 'no_longer_waiting';
+
+export interface Notifier {
+  process(job: NotificationJob): Promise<NotifyOutcome>;
+  close(): void;
+}
+
+/** One notifier per worker process: it holds the SMTP connection pool. */
+export function createNotifier(system: System): Notifier {
+  const smtpUrl = system.config.notifications.smtpUrl;
+  const mailer: Transporter | undefined = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
+  return {
+    process: (job) => notify(system, mailer, job),
+    close: () => mailer?.close(),
+  };
+}
+
+async function notify(system: System, mailer: Transporter | undefined, job: NotificationJob): Promise<NotifyOutcome> {
+  const settings = await system.notifications.getSettings(job.tenantId);
+  if (!settings) return 'no_settings';
+  if (!settings.events.includes(job.event)) return 'not_wanted';
+  const subject = await loadSubject(system, job);
+  if (!subject) return 'gone';
+  if (job.event !== 'expired' && !subject.waiting) return 'no_longer_waiting';
+  if (job.event === 'waiting' && subject.kind === 'review') await scheduleNearExpiry(system, settings, job, subject.review.expiresAt);
+  await deliver(system, mailer, settings, job, subject);
+  return 'sent';
+}
+
+async function scheduleNearExpiry(system: System, settings: NotificationSettingsRow, job: NotificationJob, expiresAt: string): Promise<void> {
+  if (settings.nearExpirySeconds <= 0 || !settings.events.includes('expiring')) return;
+  const at = new Date(Date.parse(expiresAt) - settings.nearExpirySeconds * 1000);
+  // A review shorter than the warning window gets no warning: "waiting" just said it all.
+  if (at.getTime() <= system.clock.now().getTime()) return;
+  await system.queues.enqueueNotification({ ...job, event: 'expiring' }, at);
+}
+
+async function deliver(system: System, mailer: Transporter | undefined, settings: NotificationSettingsRow, job: NotificationJob, subject: NotificationSubject): Promise<void> {
+  const now = system.clock.now();
+  const message = composeMessage(subject, job.event, system.config.notifications.consoleUrl);
+  const context = { config: system.config, mailer, message, webhookBody: webhookBody(subject, job.event, message, job.tenantId, now), now };
+  const failures: string[] = [];
+  for (const target of channelsOf(settings)) {
+    const key = { tenantId: job.tenantId, subjectKind: job.subject, subjectId: job.subjectId, event: job.event, channel: target.channel };
+    const claimed = await system.notifications.claimDelivery(key, DELIVERY_LEASE_MS);
+    // Sent already, refused for good, or another worker is sending it right now.
+    if (!claimed) continue;
+    try {
+      await send(target, context);
+      await system.notifications.finishDelivery(claimed.id, { status: 'sent' });
+      system.logger.info({ ...key, attempt: claimed.attempts }, 'NOTIFICATION_SENT');
+    } catch (error) {
+      const refused = isVettedError(error) && !error.retryable;
+      const reason = error instanceof Error ? error.message : String(error);
+      await system.notifications.finishDelivery(claimed.id, { status: refused ? 'refused' : 'failed', error: reason });
+      system.logger.warn({ ...key, attempt: claimed.attempts, err: error, refused }, refused ? 'NOTIFICATION_REFUSED' : 'NOTIFICATION_FAILED');
+      if (!refused) failures.push(`${target.channel}: ${reason}`);
+    }
+  }
+  if (failures.length > 0) throw new Error(`not delivered on ${failures.join('; ')} (retried with backoff)`);
+}
