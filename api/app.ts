@@ -9,6 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { keyIdOf } from '../src/auth/api-keys.ts';
 import { createEventHub, type EventHub } from '../src/db/event-hub.ts';
+import { registerReviewGauges } from '../src/observability/review-gauges.ts';
 import { registerScrapeGauges } from '../src/observability/scrape-gauges.ts';
 import { maskForView } from '../src/observability/redact.ts';
 import type { System } from '../src/system.ts';
@@ -64,6 +65,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   const hub: EventHub = createEventHub(system.config.databaseUrl, system.logger);
   app.addHook('onClose', () => hub.close());
   registerScrapeGauges(system.metrics, system.metricsQueries, system.queues);
+  registerReviewGauges(system.metrics, system.reviewStatsQueries, system.clock);
 
   registerRunRoutes(app, system);
   registerControlRoutes(app, system);

@@ -11,6 +11,7 @@ import { createMetricsQueries, type MetricsQueries } from './db/metrics-queries.
 import { createNotificationsRepository, type NotificationsRepository } from './db/notifications-repository.ts';
 import { createModelsRepository } from './db/models-repository.ts';
 import { createPgRunStore } from './db/pg-run-store.ts';
+import { createReviewStatsQueries, type ReviewStatsQueries } from './db/review-stats-queries.ts';
 import { createReviewersRepository, type ReviewersRepository } from './db/reviewers-repository.ts';
 import { createRunQueries, type RunQueries } from './db/run-queries.ts';
 import { createShadowReportsRepository, type ShadowReportsRepository } from './db/shadow-reports-repository.ts';
@@ -45,6 +46,8 @@ export interface System extends Engine {
   readonly tasks: TasksRepository;
   /** Each tenant's notification channels, and the ledger that sends each notification once. */
   readonly notifications: NotificationsRepository;
+  /** The review queue's figures per tenant, checkpoint and task type (vetted stats, /metrics). */
+  readonly reviewStatsQueries: ReviewStatsQueries;
   /** Logs a connection error at most once per source and interval (observability/connection-errors.ts). */
   readonly reportConnectionError: ConnectionErrorReporter;
   /** Resolves when PostgreSQL answers (readiness). */
@@ -102,6 +105,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     metricsQueries: createMetricsQueries(database.db),
     tasks: createTasksRepository(database.db),
     notifications,
+    reviewStatsQueries: createReviewStatsQueries(database.db),
     queues,
     dispatch: {
       enqueueStage: queues.enqueueStage,

@@ -13,6 +13,7 @@ import { registerModelsCommand } from './commands/models.ts';
 import { registerNotificationCommands } from './commands/notifications.ts';
 import { registerRunCommands } from './commands/runs.ts';
 import { registerShadowCommands } from './commands/shadow.ts';
+import { registerStatsCommand } from './commands/stats.ts';
 import { registerTaskTypeCommands } from './commands/task-types.ts';
 import { registerWorkerCommands } from './commands/worker.ts';
 import { ENV_HELP } from './env-help.ts';
@@ -43,6 +44,7 @@ registerKeyCommands(program);
 registerMcpCommand(program);
 registerTaskTypeCommands(program);
 registerNotificationCommands(program);
+registerStatsCommand(program);
 registerDemoCommand(program);
 
 pointUsageErrorsAtHelp(program, 'vetted');

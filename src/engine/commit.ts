@@ -127,6 +127,7 @@ async function decided(engine: Engine, move: Extract<Move, { kind: 'decide' }>, 
   if (review) {
     const waitedSeconds = (engine.clock.now().getTime() - Date.parse(review.createdAt)) / 1000;
     engine.metrics.humanLatency.observe({ checkpoint: review.checkpoint, action: decision.action }, Math.max(0, waitedSeconds));
+    engine.metrics.reviewTimeToDecision.observe({ tenant: run.tenantId, checkpoint: review.checkpoint }, Math.max(0, waitedSeconds));
   }
   logEvent(engine.logger, 'HITL_RESUME_VALID', logContext(run), {
     reviewId: decision.reviewId, hitlId: decision.reviewId, action: decision.action, route: plan.route, goto: moved.status,

@@ -9,7 +9,13 @@ export interface Metrics {
   registry: Registry;
   stageDuration: Histogram<'stage' | 'outcome'>;
   humanLatency: Histogram<'checkpoint' | 'action'>;
+  /** Seed 004's time to decision, per tenant: reviews of runs by checkpoint, review tasks by task type. */
+  reviewTimeToDecision: Histogram<'tenant' | 'checkpoint'>;
+  taskTimeToDecision: Histogram<'tenant' | 'task_type'>;
 }
+
+/** From seconds to days: people decide in minutes or hours, and reviews may wait a day or more. */
+const DECISION_BUCKETS = [1, 5, 15, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 24 * 3600, 3 * 24 * 3600];
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
@@ -27,6 +33,20 @@ export function createMetrics(): Metrics {
       help: 'Time from a review being raised to the decision that resolved it',
       labelNames: ['checkpoint', 'action'],
       buckets: [1, 5, 15, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 24 * 3600],
+      registers: [registry],
+    }),
+    reviewTimeToDecision: new Histogram({
+      name: 'vetted_review_time_to_decision_seconds',
+      help: "Time from a review being raised to a person's decision on it, per tenant and checkpoint",
+      labelNames: ['tenant', 'checkpoint'],
+      buckets: DECISION_BUCKETS,
+      registers: [registry],
+    }),
+    taskTimeToDecision: new Histogram({
+      name: 'vetted_task_time_to_decision_seconds',
+      help: 'Time from a task being submitted to its review by a person, per tenant and task type',
+      labelNames: ['tenant', 'task_type'],
+      buckets: DECISION_BUCKETS,
       registers: [registry],
     }),
   };

@@ -14,6 +14,7 @@ import { VettedError } from '../errors.ts';
 import type { Person, ReviewTask, TaskReviewInput, TaskReviewRecord, TaskSubmission } from '../generated/contracts.ts';
 import type { Dispatch } from '../engine/dispatch.ts';
 import type { Logger } from '../observability/logger.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import type { Clock } from '../ports.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { canonicalHash } from '../util/canonical-hash.ts';
@@ -28,6 +29,7 @@ export interface TaskDeps {
   readonly newId: () => string;
   readonly dispatch: Pick<Dispatch, 'enqueueNotification'>;
   readonly logger: Logger;
+  readonly metrics: Pick<Metrics, 'taskTimeToDecision'>;
 }
 
 export interface SubmitTaskResult {
@@ -130,7 +132,11 @@ export async function recordTaskReview(deps: TaskDeps, caller: Principal, taskId
     actor: actorOf(caller),
   };
   const reviewed = await deps.tasks.review(caller.tenantId, taskId, record);
-  if (reviewed) return reviewed;
+  if (reviewed) {
+    const waitedSeconds = (Date.parse(record.reviewedAt) - reviewed.submittedAt.getTime()) / 1000;
+    deps.metrics.taskTimeToDecision.observe({ tenant: reviewed.tenantId, task_type: reviewed.taskType }, Math.max(0, waitedSeconds));
+    return reviewed;
+  }
   const task = await getTask(deps, caller.tenantId, taskId);
   const earlier = task.review;
   const who = earlier ? ` by ${earlier.operator.name} (${earlier.operator.role}) at ${earlier.reviewedAt}` : '';

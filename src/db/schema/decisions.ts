@@ -28,6 +28,8 @@ export const decisions = pgTable(
     index('decisions_run_idx').on(t.runId, t.at),
     index('decisions_review_idx').on(t.reviewId),
     index('decisions_tenant_at_idx').on(t.tenantId, t.at, t.id),
+    // Decisions in the last minutes across tenants (review metrics, src/db/review-stats-queries.ts).
+    index('decisions_at_idx').on(t.at),
   ],
 );
 

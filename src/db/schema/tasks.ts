@@ -53,7 +53,8 @@ export const tasks = pgTable(
     // Listings by status (the pending queue oldest first, reviewed ones newest first) and per task type.
     index('tasks_tenant_status_submitted_idx').on(t.tenantId, t.status, t.submittedAt, t.id),
     index('tasks_tenant_type_status_idx').on(t.tenantId, t.taskType, t.status, t.submittedAt),
-    // Metrics over recent reviews.
+    // Metrics over recent submissions and reviews.
+    index('tasks_submitted_idx').on(t.submittedAt),
     index('tasks_reviewed_idx').on(t.reviewedAt).where(sql`${t.reviewedAt} is not null`),
   ],
 );
