@@ -527,3 +527,35 @@ describe('zero trust: example values never reach the ModelSchema', () => {
     for (const value of leaves(example)) expect(text).not.toContain(String(value));
   });
 });
+
+describe('an empty anyOf (Replicate 2025–26 video models: reference images)', () => {
+  const video = model({
+    prompt: { type: 'string', title: 'Prompt' },
+    reference_images: { type: 'array', items: { anyOf: [] }, title: 'Reference Images', default: [] },
+    tags: { type: 'array', items: { anyOf: [] } },
+    frames: { type: 'array', items: { anyOf: [], format: 'uri' } },
+  });
+
+  it('reads list items as URIs where the name or format says files, else as any value, with a warning', () => {
+    const schema = schemaOf(video);
+    expect(property(schema, 'reference_images')).toMatchObject({ type: 'array', items: { type: 'string', format: 'uri' } });
+    expect(property(schema, 'frames')).toMatchObject({ type: 'array', items: { type: 'string', format: 'uri' } });
+    expect(property(schema, 'tags')).toMatchObject({ type: 'array', items: {} });
+    expect(codes(schema, 'reference_images[]')).toEqual(['empty_any_of']);
+    expect(codes(schema, 'tags[]')).toEqual(['empty_any_of']);
+    expect(schema.warnings.find((w) => w.path === 'tags[]')?.message).toContain('any value');
+    compiles(schema);
+  });
+
+  it('validates payloads against the reading: URLs for reference images, anything for untyped items', () => {
+    const schema = schemaOf(video);
+    const validate = createPayloadAjv().compile(schema.jsonSchema);
+    expect(validate({ prompt: 'a', reference_images: ['https://x.test/a.png'], tags: ['a', 1] })).toBe(true);
+    expect(validate({ prompt: 'a', reference_images: [42] })).toBe(false);
+  });
+
+  it('still refuses an anyOf whose branches cannot be merged', () => {
+    const error = refusal(() => extractModelSchema(model({ a: { type: 'array', items: { anyOf: [{ type: 'string', pattern: '^a' }, { type: 'string', pattern: '^b' }] } } })));
+    expect(error).toMatchObject({ code: 'SCHEMA_UNSUPPORTED', details: { construct: 'anyOf' } });
+  });
+});

@@ -18,6 +18,9 @@ const BRANCH_ANNOTATIONS = ['title', 'description', 'x-order', 'default'];
 export function convertUnion(node: JsonObject, path: string, ctx: ConvertContext, refs: readonly string[], convert: ConvertFn): JsonObject {
   const keyword = Object.hasOwn(node, 'anyOf') ? 'anyOf' : 'oneOf';
   const branches = node[keyword];
+  if (keyword === 'anyOf' && Array.isArray(branches) && branches.length === 0 && !Object.hasOwn(node, 'oneOf')) {
+    return convert(withoutEmptyAnyOf(node, path, ctx), path, ctx, refs);
+  }
   if (Object.hasOwn(node, 'anyOf') && Object.hasOwn(node, 'oneOf')) throw unsupported('anyOf with oneOf', path);
   if (!Array.isArray(branches) || branches.length === 0) throw unsupported(keyword, path, `${keyword} is not a non-empty array`);
   const extra = Object.keys(node).find((key) => key !== keyword && !isAnnotation(key));
@@ -31,6 +34,29 @@ export function convertUnion(node: JsonObject, path: string, ctx: ConvertContext
   copyAnnotations(node, out, path, ctx.warnings);
   applyDefault(node, out, path, ctx.warnings);
   return out;
+}
+
+/** Words in a field's name that say its values are files (sent as URLs). */
+const FILE_WORDS = /(?:^|[^a-z])(?:image|images|img|photo|video|videos|audio|file|files|mask|url|urls|uri|reference|references|frame|frames)(?:[^a-z]|$)/i;
+
+/**
+ * Replicate's own schemas for some 2025–26 video models carry `"anyOf": []` on list items (reference images).
+ * Read literally no value fits an empty anyOf; what the model means is "any item". So the keyword is dropped
+ * with a warning, and an item that is then untyped becomes a URI when its format or the field's name says
+ * files (`reference_images`), else stays untyped.
+ */
+function withoutEmptyAnyOf(node: JsonObject, path: string, ctx: ConvertContext): JsonObject {
+  const rest: JsonObject = { ...node };
+  delete rest.anyOf;
+  const untyped = rest.type === undefined && rest.enum === undefined && rest.const === undefined;
+  const fileLike = rest.format === 'uri' || FILE_WORDS.test(path.replace(/\[\]$/, ''));
+  if (untyped && fileLike) {
+    rest.type = 'string';
+    rest.format = 'uri';
+  }
+  const reading = untyped ? (fileLike ? 'a URI (the field name or format says files)' : 'any value') : 'its other keywords';
+  ctx.warnings.add(path, 'empty_any_of', `"anyOf": [] (no branch) read as ${reading}`);
+  return rest;
 }
 
 function stripAnnotations(branch: JsonObject): JsonObject {

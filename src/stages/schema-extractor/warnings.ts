@@ -12,6 +12,7 @@ import type { ExtractionWarning } from '../../generated/contracts.ts';
 export type WarningCode =
   | 'bound_converted'
   | 'default_dropped'
+  | 'empty_any_of'
   | 'enum_coerced'
   | 'enum_deduplicated'
   | 'example_extra_key'
