@@ -11,7 +11,7 @@ const PURE = { group: IO_PACKAGES, message: 'Stage logic is pure: do I/O in the 
 const APP_FILES = ['src/**/*.ts', 'api/**/*.ts', 'workers/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'drizzle/', 'coverage/', 'dist/'] },
+  { ignores: ['node_modules/', 'src/generated/', 'drizzle/', 'coverage/', 'dist/', '**/*.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -54,7 +54,7 @@ export default tseslint.config(
     files: ['src/builders/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [PURE, { group: ['**/example-quarantine*', '**/leak-firewall*'], message: 'Builders never see example values (zero trust).' }],
+        patterns: [PURE, { group: ['**/example-quarantine*', '**/leak-firewall*', '**/fragments/*'], message: 'Builders never see example values (zero trust).' }],
       }],
     },
   },

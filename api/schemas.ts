@@ -255,7 +255,8 @@ const leakFinding = {
   required: ['path', 'examplePath', 'exampleValue', 'match'],
   properties: {
     path: { type: 'string' }, value: {}, examplePath: { type: 'string' }, exampleValue: { type: ['string', 'number'] },
-    match: { type: 'string', enum: ['exact', 'substring', 'number'] },
+    match: { type: 'string', enum: ['exact', 'substring', 'number', 'fragment'] },
+    fragment: { type: 'string' },
   },
 } as const;
 

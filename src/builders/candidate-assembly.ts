@@ -31,10 +31,18 @@ export function applyHumanEdits(bundle: RequestBundle, fields: readonly FieldSpe
   }
 }
 
-/** Schema defaults for the fields still empty, except secrets and a model's own sample prompt. */
+/**
+ * Schema defaults for the fields still empty, except secrets, a model's own sample prompt, and a field the
+ * published schema contradicts itself on (no value fits it, its default included: left out, the model uses
+ * its own).
+ */
 export function applyDefaults(fields: readonly FieldSpec[], promptField: FieldSpec | undefined, values: FieldValues, notes: string[]): void {
   for (const field of fields) {
     if (values.has(field.name) || !field.hasDefault || field.role === 'secret') continue;
+    if (field.unsatisfiable !== undefined) {
+      notes.push(`${field.name} is left out: the model's published schema accepts no value for it (${field.unsatisfiable})`);
+      continue;
+    }
     // The model's own sample prompt is not what this user asked for; leaving it out lets a person see that.
     if (field === promptField && typeof field.default === 'string' && field.default.trim() !== '') {
       notes.push(`${field.name} has no value from the request; the model's default prompt was not used`);

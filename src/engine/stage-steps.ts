@@ -6,13 +6,13 @@
 import type { ModelProvider, PayloadBuilder } from '../ports.ts';
 import { resolveRunModel } from '../catalog/model-catalog.ts';
 import { VettedError } from '../errors.ts';
-import type { CandidatePayload, ModelSchema, PolicySpec, RequestBundle } from '../generated/contracts.ts';
+import type { CandidatePayload, ModelSchema, PolicySpec, RequestBundle, ValidationIssue } from '../generated/contracts.ts';
 import { assembleContext } from '../stages/context-assembler.ts';
 import { assertEditsNameInputs } from '../stages/edit-targets.ts';
 import type { ExampleQuarantine } from '../stages/example-quarantine.ts';
 import { executeOnce, type ExecutionLedger } from '../stages/executor.ts';
-import { decideGate, informationReview, payloadHash } from '../stages/gate.ts';
-import { validatePayload } from '../stages/validator/index.ts';
+import { decideGate, informationReview, payloadHash, type ParkReason } from '../stages/gate.ts';
+import { publishedSchemaIssues, validatePayload } from '../stages/validator/index.ts';
 import type { Engine } from './engine.ts';
 import type { StageOutcome } from './outcomes.ts';
 import type { RunRow } from './store.ts';
@@ -113,6 +113,7 @@ export const validateSteps: StageSteps<ValidateInput> = {
 interface ExecuteInput {
   run: RunRow;
   candidate: CandidatePayload;
+  schema: ModelSchema;
   provider: ModelProvider;
   model: string | null;
   version: string | null;
@@ -121,15 +122,20 @@ interface ExecuteInput {
 export const executeSteps: StageSteps<ExecuteInput> = {
   async load(run, engine) {
     const [model, version] = splitModelRef(run.model);
+    const schema = await loadSchema(engine, run);
     return {
       run,
       candidate: required(run.candidate, 'a candidate payload', run),
+      schema,
       provider: engine.adapters.provider(run.provider),
       model,
-      version: version ?? (await loadSchema(engine, run)).version,
+      version: version ?? schema.version,
     };
   },
-  async step({ run, candidate, provider, model, version }, { ledger }) {
+  async step({ run, candidate, schema, provider, model, version }, { ledger }) {
+    // The final guard, whoever approved what: a payload the model's published schema rejects never runs.
+    const rejected = publishedSchemaIssues(schema, candidate.payload);
+    if (rejected.length > 0) return { kind: 'park', park: { why: publishedGuardPark(rejected), issues: rejected, candidate, schema } };
     const step = `execute:${run.executionSeq}`;
     const outcome = await executeOnce({
       request: { runId: run.id, step, model, version, payload: candidate.payload as Record<string, unknown> },
@@ -178,6 +184,14 @@ export const executeSteps: StageSteps<ExecuteInput> = {
     }
   },
 };
+
+function publishedGuardPark(issues: readonly ValidationIssue[]): ParkReason {
+  const fields = [...new Set(issues.map((issue) => issue.path.slice(1)))].join(', ');
+  return {
+    reason: 'validation_failed', kind: 'clarification', checkpoint: 'payload_review',
+    question: `The model's published input schema rejects this payload (${fields}), so it cannot run. Edit those fields or reject the run.`,
+  };
+}
 
 function splitModelRef(ref: string | null): [string | null, string | null] {
   if (!ref) return [null, null];

@@ -80,7 +80,9 @@ export type IssueCode =
   | 'example_leak'
   | 'builder_error'
   | 'execution_error'
-  | 'policy';
+  | 'policy'
+  | 'schema_unsatisfiable'
+  | 'unused_request';
 /**
  * list_pending_reviews
  *
@@ -1168,6 +1170,12 @@ export interface ModelSchema {
   };
   fields: FieldSpec[];
   warnings: ExtractionWarning[];
+  /**
+   * The model's published input schema (OpenAPI 3.0 dialect, its local $refs kept under components), with its validation keywords only: no titles, descriptions, defaults, examples or patterns. The final guard validates every payload against it as well as against jsonSchema. Absent for a model known only by its example.
+   */
+  publishedSchema?: {
+    [k: string]: unknown | undefined;
+  };
 }
 /**
  * This interface was referenced by `ModelSchema`'s JSON-Schema
@@ -1192,6 +1200,10 @@ export interface FieldSpec {
    * The schema's own default: safe configuration, never an example value.
    */
   default?: unknown;
+  /**
+   * Set when the published schema contradicts itself for this field, so that no value satisfies it (type boolean with enum ["True", "False"]): the contradiction, in words. Builders leave the field out; a payload that sets it parks with a schema_unsatisfiable issue.
+   */
+  unsatisfiable?: string;
 }
 /**
  * This interface was referenced by `ModelSchema`'s JSON-Schema

@@ -66,3 +66,12 @@ export function isLinearPattern(pattern: string): boolean {
 export function createPayloadAjv(): Ajv {
   return createAjv({ code: { regExp: linearRegExp } }).addFormat('uri', { type: 'string', validate: isHttpUrl });
 }
+
+/**
+ * The dialect of a model's *published* input schema (OpenAPI 3.0, as Replicate serves it), for the final guard
+ * (src/stages/validator/published-issues.ts): `nullable` understood, vendor keywords and unknown formats
+ * ignored (formats, like patterns, are the strict schema's job), every error reported.
+ */
+export function createPublishedSchemaAjv(): Ajv {
+  return new Ajv({ allErrors: true, strict: false, validateFormats: false, allowUnionTypes: true, ownProperties: true });
+}

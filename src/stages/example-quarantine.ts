@@ -7,18 +7,25 @@
  * copies them by accident, and no builder input type has a place to hold one.
  */
 
+import type { ExampleFragment } from './fragments/derive.ts';
+
 /** One example leaf value and where it sat in the example (`/prompt`, `/images/0`). */
 export interface QuarantinedValue {
   readonly path: string;
   readonly value: string | number;
 }
 
-/** The storage form (a row in model_examples); never handed to a builder. */
+/**
+ * The storage form (a row in model_examples); never handed to a builder. Version 2 adds the distinctive
+ * fragments (fragments/derive.ts), derived once at extraction; a version 1 row has none stored, and the
+ * firewall derives them when it first needs them.
+ */
 export interface StoredQuarantine {
-  version: 1;
+  version: 1 | 2;
   entries: QuarantinedValue[];
   /** The example object as it came, for shadow mode's V2 builder, which must see it to behave like V2. */
   example: Record<string, unknown>;
+  fragments?: ExampleFragment[];
 }
 
 const MAX_DEPTH = 8;
@@ -27,10 +34,12 @@ const MAX_ENTRIES = 2000;
 export class ExampleQuarantine {
   readonly #entries: readonly QuarantinedValue[];
   readonly #example: Readonly<Record<string, unknown>>;
+  readonly #fragments: readonly ExampleFragment[] | undefined;
 
-  private constructor(entries: readonly QuarantinedValue[], example: Record<string, unknown>) {
+  private constructor(entries: readonly QuarantinedValue[], example: Record<string, unknown>, fragments?: readonly ExampleFragment[]) {
     this.#entries = Object.freeze([...entries]);
     this.#example = Object.freeze({ ...example });
+    this.#fragments = fragments && Object.freeze(fragments.map((fragment) => Object.freeze({ ...fragment })));
   }
 
   static empty(): ExampleQuarantine {
@@ -51,7 +60,12 @@ export class ExampleQuarantine {
 
   static fromStorage(stored: StoredQuarantine | null | undefined): ExampleQuarantine {
     if (!stored) return ExampleQuarantine.empty();
-    return new ExampleQuarantine(stored.entries, stored.example ?? {});
+    return new ExampleQuarantine(stored.entries, stored.example ?? {}, stored.fragments);
+  }
+
+  /** The same quarantine with its distinctive fragments (derived by the extractor, which knows the schema). */
+  withFragments(fragments: readonly ExampleFragment[]): ExampleQuarantine {
+    return new ExampleQuarantine(this.#entries, { ...this.#example }, fragments);
   }
 
   get size(): number {
@@ -63,13 +77,19 @@ export class ExampleQuarantine {
     return this.#entries;
   }
 
+  /** For the leak firewall only: the stored fragments, or undefined when this quarantine predates them. */
+  fragments(): readonly ExampleFragment[] | undefined {
+    return this.#fragments;
+  }
+
   /** For shadow mode's legacy V2 builder only: the example object as the model published it. */
   exampleInput(): Readonly<Record<string, unknown>> {
     return this.#example;
   }
 
   toStorage(): StoredQuarantine {
-    return { version: 1, entries: [...this.#entries], example: { ...this.#example } };
+    const stored: StoredQuarantine = { version: 1, entries: [...this.#entries], example: { ...this.#example } };
+    return this.#fragments ? { ...stored, version: 2, fragments: this.#fragments.map((fragment) => ({ ...fragment })) } : stored;
   }
 
   /** Serialises to a count, never to the values. */

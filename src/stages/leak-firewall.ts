@@ -13,7 +13,9 @@
  *   word boundaries (`cinematic` is in `x, cinematic, y` but not in `cinematically`), or a leaf of that length
  *   occurs inside an example string (a truncated copy). Shorter strings are ordinary words and never match as
  *   substrings. A leaf that is a member of its field's enum is only ever matched exactly: enum members that
- *   contain one another (`refiner`, `base_refiner`) are configuration, not copied text.
+ *   contain one another (`refiner`, `base_refiner`) are configuration, not copied text. Nor is an example
+ *   string that is (part of) a default or an enum member of any field looked for inside text, nor such a number:
+ *   the schema says it too.
  * - number: numbers compare by value, and numeric strings (`"768"`) count as numbers on both sides. At the same
  *   path any equal number matches. At a different path only a distinctive number does (distinctive-numbers.ts):
  *   not an integer of magnitude up to COMMON_INTEGER_MAX, not a power of two or one less than one (seeds such
@@ -23,7 +25,10 @@
  * - number inside text (string): a distinctive example number written as a word of a longer string (`a cat,
    seed 918273645`) matches at any path. Everyday numbers inside text (`2 cats`, `1024x768`) never do: text
    is full of them, and only a distinctive one says where it came from.
- * Each leaf yields at most one finding: exact before substring; among equal examples the one at the leaf's own
+ * - fragment (string): a distinctive piece of an example string (a rare word or word pair, an identifier, a URL,
+ *   its path or file name, a long distinctive number: fragments/derive.ts, derived once per extraction) inside
+ *   the leaf, which the user's text does not hold (fragments/match.ts). Checked last, at any path.
+ * Each leaf yields at most one finding: exact before substring before fragment; among equal examples the one at the leaf's own
  * path first; among substring matches the longest example string.
  *
  * Exemptions (the match is traceable to the bundle or is safe configuration):
@@ -47,6 +52,8 @@ import {
 } from './bundle-evidence.ts';
 import { EMBEDDED_NUMERAL, isDistinctiveNumber } from './distinctive-numbers.ts';
 import { escapePointer, isPlainObject, type ExampleQuarantine, type QuarantinedValue } from './example-quarantine.ts';
+import { deriveFragments, modelSchemaText, type ExampleFragment } from './fragments/derive.ts';
+import { untracedFragmentIn } from './fragments/match.ts';
 import { containsPhrase, isTraceableText } from './validator/traceability.ts';
 
 /** Example strings this long or longer match exactly at any path; shorter ones only at their own path. */
@@ -58,7 +65,7 @@ export { COMMON_FRACTION_STEP, COMMON_INTEGER_MAX, IMAGE_DIMENSION_MAX, isDistin
 const MAX_WALK_DEPTH = 16;
 const NUMERAL = /^-?\d+(?:\.\d+)?$/;
 
-export type LeakMatch = 'exact' | 'substring' | 'number';
+export type LeakMatch = 'exact' | 'substring' | 'number' | 'fragment';
 
 export interface LeakFinding {
   /** JSON pointer of the leaking payload leaf (`/prompt`, `/images/0`). */
@@ -69,6 +76,8 @@ export interface LeakFinding {
   examplePath: string;
   exampleValue: string | number;
   match: LeakMatch;
+  /** For a `fragment` match: the distinctive piece the leaf shares with the example value. */
+  fragment?: string;
 }
 
 export interface LeakContext {
@@ -89,6 +98,8 @@ export function findExampleLeaks(
   if (quarantine.size === 0 || !isPlainObject(payload)) return [];
   const scan: Scan = {
     index: exampleIndexFor(quarantine),
+    fragments: fragmentsFor(quarantine, context.schema),
+    declared: declaredValues(context.schema),
     evidence: isBundleEvidence(context.bundle) ? context.bundle : collectBundleEvidence(context.bundle),
     fields: fieldsByName(context.schema),
     payload,
@@ -113,10 +124,15 @@ interface ExampleIndex {
   numbers: Map<string, QuarantinedValue[]>;
   /** The distinctive ones among them, looked for inside text. */
   distinctiveNumbers: Map<string, QuarantinedValue[]>;
+  /** Every string entry by its path, to say which example value a fragment came from. */
+  entriesByPath: Map<string, QuarantinedValue>;
 }
 
 interface Scan {
   index: ExampleIndex;
+  fragments: readonly ExampleFragment[];
+  /** Every field's default and enum members: schema content, not example content. */
+  declared: Declared;
   evidence: BundleEvidence;
   fields: ReadonlyMap<string, FieldSpec>;
   payload: Readonly<Record<string, unknown>>;
@@ -138,7 +154,7 @@ function exampleIndexFor(quarantine: ExampleQuarantine): ExampleIndex {
 }
 
 function buildIndex(entries: readonly QuarantinedValue[]): ExampleIndex {
-  const index: ExampleIndex = { strings: new Map(), longStrings: [], numbers: new Map(), distinctiveNumbers: new Map() };
+  const index: ExampleIndex = { strings: new Map(), longStrings: [], numbers: new Map(), distinctiveNumbers: new Map(), entriesByPath: new Map() };
   const addNumber = (num: number, entry: QuarantinedValue): void => {
     pushTo(index.numbers, canonicalNumber(num), entry);
     if (isDistinctiveNumber(num)) pushTo(index.distinctiveNumbers, canonicalNumber(num), entry);
@@ -148,6 +164,7 @@ function buildIndex(entries: readonly QuarantinedValue[]): ExampleIndex {
       addNumber(entry.value, entry);
       continue;
     }
+    if (!index.entriesByPath.has(entry.path)) index.entriesByPath.set(entry.path, entry);
     const text = normalizeText(entry.value);
     if (text === '') continue;
     if (NUMERAL.test(text)) {
@@ -187,8 +204,33 @@ function checkString(scan: Scan, value: string, path: string, field: string): vo
     return;
   }
   if (isEnumMember(scan.fields.get(field), value) || isExemptField(scan, field)) return;
-  const partial = substringFinding(scan, text, value, path) ?? embeddedNumberFinding(scan, value, path);
+  const partial = substringFinding(scan, text, value, path) ?? embeddedNumberFinding(scan, value, path) ?? fragmentFinding(scan, text, value, path);
   if (partial) scan.findings.push(partial);
+}
+
+/** A distinctive piece of an example string inside the text that the user did not write. */
+function fragmentFinding(scan: Scan, text: string, value: string, path: string): LeakFinding | undefined {
+  const fragment = untracedFragmentIn(text, scan.fragments, scan.evidence);
+  if (!fragment) return undefined;
+  const entry = scan.index.entriesByPath.get(fragment.path);
+  return { path, value, examplePath: fragment.path, exampleValue: entry?.value ?? fragment.text, match: 'fragment', fragment: fragment.text };
+}
+
+const derivedFragments = new WeakMap<ExampleQuarantine, readonly ExampleFragment[]>();
+
+/**
+ * The quarantine's fragments: stored by the extractor, or, for a quarantine stored before fragments existed,
+ * derived here once from its values and the ModelSchema's own text (descriptions, defaults, enum members).
+ */
+function fragmentsFor(quarantine: ExampleQuarantine, schema: ModelSchema): readonly ExampleFragment[] {
+  const stored = quarantine.fragments();
+  if (stored) return stored;
+  let derived = derivedFragments.get(quarantine);
+  if (!derived) {
+    derived = deriveFragments(quarantine.entries(), { schemaText: modelSchemaText(schema) });
+    derivedFragments.set(quarantine, derived);
+  }
+  return derived;
 }
 
 /** A distinctive example number inside the text that the user did not write. */
@@ -197,7 +239,9 @@ function embeddedNumberFinding(scan: Scan, value: string, path: string): LeakFin
   for (const match of value.matchAll(EMBEDDED_NUMERAL)) {
     const num = Number(match[0]);
     const entries = scan.index.distinctiveNumbers.get(canonicalNumber(num));
-    if (entries?.[0] && !evidenceMentionsNumber(scan.evidence, num)) return finding(path, value, entries[0], 'number');
+    if (entries?.[0] && !evidenceMentionsNumber(scan.evidence, num) && !scan.declared.numbers.has(canonicalNumber(num))) {
+      return finding(path, value, entries[0], 'number');
+    }
   }
   return undefined;
 }
@@ -212,7 +256,7 @@ function exactEntry(scan: Scan, text: string, path: string): QuarantinedValue | 
 function substringFinding(scan: Scan, text: string, value: string, path: string): LeakFinding | undefined {
   if (scan.index.longStrings.length === 0) return undefined;
   for (const example of scan.index.longStrings) {
-    if (containsPhrase(text, example.text) && !isTraceableText(scan.evidence, example.text)) {
+    if (containsPhrase(text, example.text) && !isTraceableText(scan.evidence, example.text) && !isDeclared(scan.declared, example.text)) {
       return finding(path, value, example.entry, 'substring');
     }
   }
@@ -252,6 +296,39 @@ function finding(path: string, value: unknown, entry: QuarantinedValue, match: L
 
 function isEnumMember(spec: FieldSpec | undefined, value: string): boolean {
   return spec?.enum?.includes(value) === true;
+}
+
+interface Declared {
+  /** The string defaults and enum members, normalised, one per line. */
+  text: string;
+  /** The numeric ones (numbers and numeric strings), canonical. */
+  numbers: ReadonlySet<string>;
+}
+
+const declaredCache = new WeakMap<readonly FieldSpec[], Declared>();
+
+/**
+ * The schema's own values (defaults, enum members). An example value that is one, or part of one
+ * (`K_EULER_ANCESTRAL`, `rsm-female` of the default `rsm-female (TOKYVR)`, a default seed the example repeats),
+ * is what the schema says anyway: inside a longer leaf it is no copy from the example.
+ */
+function declaredValues(schema: ModelSchema): Declared {
+  let declared = declaredCache.get(schema.fields);
+  if (!declared) {
+    const values = schema.fields.flatMap((spec) => [...(spec.enum ?? []), ...(spec.hasDefault ? [spec.default] : [])]);
+    const strings = values.filter((value): value is string => typeof value === 'string').map(normalizeText);
+    const numbers = values
+      .map((value) => (typeof value === 'number' ? value : typeof value === 'string' && NUMERAL.test(value.trim()) ? Number(value) : Number.NaN))
+      .filter(Number.isFinite)
+      .map(canonicalNumber);
+    declared = { text: strings.join('\n'), numbers: new Set(numbers) };
+    declaredCache.set(schema.fields, declared);
+  }
+  return declared;
+}
+
+function isDeclared(declared: Declared, text: string): boolean {
+  return declared.text.includes(text) && containsPhrase(declared.text, text);
 }
 
 const fieldCache = new WeakMap<readonly FieldSpec[], ReadonlyMap<string, FieldSpec>>();

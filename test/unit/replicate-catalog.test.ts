@@ -1,12 +1,17 @@
 /**
  * The extractor against every public Replicate model: each one either extracts into a schema AJV compiles
  * (with every kept default valid), or is refused with SCHEMA_UNSUPPORTED naming the construct. Nothing
- * else: no crash, no MODEL_SOURCE_INVALID, no example string in the ModelSchema.
+ * else: no crash, no MODEL_SOURCE_INVALID, no example string in the ModelSchema. The published input schema
+ * kept for the final guard compiles too, and the fragment firewall is measured on every model with an example
+ * (issue 20: the three figures the README quotes).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isVettedError } from '../../src/errors.ts';
 import { createAjv } from '../../src/schema/ajv.ts';
 import { extractModelSchema } from '../../src/stages/schema-extractor/index.ts';
+import { CompiledSchemaCache } from '../../src/stages/validator/index.ts';
+import { publishedIssues } from '../../src/stages/validator/published-issues.ts';
+import { measureFragmentFirewall } from '../support/fragment-measure.ts';
 import { extractReplicateCatalog } from '../support/replicate-catalog.ts';
 import type { ExtractedCatalogModel } from '../support/replicate-catalog.ts';
 
@@ -23,7 +28,7 @@ beforeAll(() => {
   const byConstruct = [...refused].map(([construct, count]) => `${construct}=${count}`).join(', ') || 'none';
   const extractedCount = catalog.filter((entry) => entry.result !== undefined).length;
   console.log(`replicate catalog: ${catalog.length} models, ${extractedCount} extracted, refused by construct: ${byConstruct}`);
-}, 60_000);
+}, 120_000);
 
 /** String leaves of a JSON value. */
 function strings(value: unknown, out: string[] = []): string[] {
@@ -79,7 +84,26 @@ describe('every public Replicate model', () => {
       const problems = (validate.errors ?? []).filter((e) => e.keyword !== 'required');
       expect(problems, name).toEqual([]);
     }
-  }, 60_000);
+  }, 120_000);
+
+  it('keeps each published input schema, which compiles for the final guard and accepts the defaults builders place', () => {
+    const cache = new CompiledSchemaCache(catalog.length);
+    const unsatisfiable: string[] = [];
+    for (const { name, result } of catalog) {
+      if (result === undefined) continue;
+      const { modelSchema } = result;
+      expect(modelSchema.publishedSchema, name).toBeDefined();
+      const compiled = cache.compiledFor(modelSchema);
+      expect(compiled.publishedError, name).toBeUndefined();
+      const placed = modelSchema.fields.filter((f) => f.hasDefault && f.unsatisfiable === undefined);
+      expect(publishedIssues(compiled, Object.fromEntries(placed.map((f) => [f.name, f.default]))), name).toEqual([]);
+      for (const field of modelSchema.fields) if (field.unsatisfiable !== undefined) unsatisfiable.push(`${name}.${field.name}`);
+    }
+    // The contradictions in the catalog: an enum whose members are strings under type integer, number or boolean.
+    expect(unsatisfiable).toContain('mistake0316/style-transfer-clip.resize_flag');
+    expect(unsatisfiable).toContain('laion-ai/laionide-v2.side_x');
+    expect(unsatisfiable).toHaveLength(10);
+  }, 120_000);
 
   it('keeps example strings (8+ characters) out of the ModelSchema unless the schema declares them', () => {
     for (const { name, model, result } of catalog) {
@@ -114,4 +138,25 @@ describe('every public Replicate model', () => {
       }
     }
   }, 30_000);
+});
+
+describe('the fragment firewall on every public model with an example', () => {
+  it('(a) 0 false flags on heuristic payloads, (b) every copied fragment caught, (c) none flagged when the user wrote it', () => {
+    const cpuBefore = process.cpuUsage();
+    const counts = measureFragmentFirewall(catalog);
+    const cpu = process.cpuUsage(cpuBefore);
+    const caught = counts.copyCases === 0 ? 0 : (100 * counts.copyCaught) / counts.copyCases;
+    console.log(
+      `fragment firewall, ${counts.models} models with an example: (a) heuristic builder, realistic prompts: ${counts.heuristicFlagged} flagged; ` +
+        `(b) a fragment copied into a string field: ${counts.copyCaught}/${counts.copyCases} caught (${caught.toFixed(1)}%); ` +
+        `(c) the same when the user wrote it: ${counts.ownFragmentFlagged} flagged ` +
+        `(${((cpu.user + cpu.system) / 1e6).toFixed(1)} s of CPU for ${counts.models * 2} builds and ${counts.models + counts.copyCases * 2} validations)`,
+    );
+    expect(counts.models).toBeGreaterThan(3000);
+    expect(counts.failures.heuristic).toEqual([]);
+    expect(counts.failures.missed).toEqual([]);
+    expect(counts.failures.ownFlagged).toEqual([]);
+    // Most models give something to copy (an example of common words only, or of no strings, gives nothing).
+    expect(counts.copyCases).toBeGreaterThan(counts.models * 0.7);
+  }, 180_000);
 });

@@ -87,7 +87,7 @@ describe('source shapes', () => {
     expect(modelSchema).toMatchObject({ model: 'black-forest-labs/flux-schnell', version, source: 'replicate_model' });
     expect(cacheKey).toMatch(new RegExp(`^version:${version}@[a-f0-9]{64}$`));
     expect(modelSchema.jsonSchema).toMatchObject({ type: 'object', additionalProperties: false, required: ['prompt'] });
-    expect(modelSchema.schemaHash).toBe(canonicalHash(modelSchema.jsonSchema));
+    expect(modelSchema.schemaHash).toBe(canonicalHash({ jsonSchema: modelSchema.jsonSchema, publishedSchema: modelSchema.publishedSchema }));
     expect(quarantine.entries().map((e) => e.path)).toContain('/prompt');
     compiles(modelSchema);
   });

@@ -55,6 +55,11 @@ function applyAnswer(
       notes.push(`${field.name} is a secret; the LLM's value was dropped (only a person sets secrets)`);
       continue;
     }
+    if (field.unsatisfiable !== undefined) {
+      // No value passes the published schema: only the request (an edit) may set it, and then a person decides.
+      notes.push(`${field.name}: the LLM's value was dropped; the model's published schema accepts none (${field.unsatisfiable})`);
+      continue;
+    }
     const provenance = traceProvenance(value, field, evidence, bundle);
     if (provenance.source === 'inferred') inferred.push(field.name);
     values.set(field.name, { value, provenance });

@@ -11,6 +11,7 @@
  *   an invalid value, array of enum            multi_choice   the allowed values   that field → validate
  *   an invalid value, any other field          free_text      —                    that field → validate
  *   example values in the payload              yes_no         yes, no              remove them → validate
+ *   a field no value fits (schema_unsatisfiable) yes_no        yes, no              remove it → validate
  *   response review                            yes_no         yes, no              accept → complete
  *   builder failed                             yes_no         yes, no              retry → build
  *   execution uncertain                        yes_no         yes, no              run again → execute
@@ -99,6 +100,8 @@ function fieldQuestion(facts: QuestionFacts): ReviewQuestion {
   const route = facts.candidate ? 'validate' : 'build';
   if (!name || !field) return freeText(locale, message(locale, 'sayAgain'), undefined, route);
   const label = field.title ?? field.name;
+  // No value fits it (the model's published schema contradicts itself): the only way on is without it.
+  if (field.unsatisfiable !== undefined) return yesNo(locale, message(locale, 'runWithout', { field: label }), { action: 'edit', route });
   const values = allowedValues(field, facts.schema);
   if (values && values.length > 0 && values.length <= MAX_CHOICE_OPTIONS) {
     const many = field.type === 'array';
@@ -134,6 +137,18 @@ function promptField(schema: ModelSchema | undefined): FieldSpec | undefined {
 
 /** The fields whose value was copied from the model's example. */
 export function leakedFields(issues: readonly ValidationIssue[]): string[] {
-  const fields = issues.filter((i) => i.code === 'example_leak' && i.severity === 'blocking').map((i) => i.path.replace(/^\//, '').split('/')[0] ?? '');
+  return fieldsWith(issues, 'example_leak');
+}
+
+/**
+ * What a "yes" to "remove them?" / "run without it?" removes: the fields copied from the model's example, and
+ * those no value fits.
+ */
+export function fieldsToRemove(issues: readonly ValidationIssue[]): string[] {
+  return [...new Set([...fieldsWith(issues, 'example_leak'), ...fieldsWith(issues, 'schema_unsatisfiable')])];
+}
+
+function fieldsWith(issues: readonly ValidationIssue[], code: ValidationIssue['code']): string[] {
+  const fields = issues.filter((i) => i.code === code && i.severity === 'blocking').map((i) => i.path.replace(/^\//, '').split('/')[0] ?? '');
   return [...new Set(fields.filter((f) => f !== ''))];
 }

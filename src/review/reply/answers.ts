@@ -4,7 +4,7 @@
  * field the question was about (answerField). Option ids map back to the field's own typed values.
  */
 import type { Decision, FieldSpec, ModelSchema, PendingReview } from '../../generated/contracts.ts';
-import { allowedValues, leakedFields } from '../question/build-question.ts';
+import { allowedValues, fieldsToRemove } from '../question/build-question.ts';
 import type { EditableField, ParsedReply, ReplyQuestion } from './types.ts';
 
 /** What the reply is read against, from the review (and the model's schema for the fields it may change). */
@@ -58,8 +58,9 @@ function yes(review: PendingReview): Decision {
     case 'retry':
       return { reviewId: review.reviewId, action: 'retry' };
     case 'edit':
-      // "Shall I remove them?" (values copied from the model's example): removing is setting them back to unset.
-      return { ...base, action: 'edit', edits: Object.fromEntries(leakedFields(review.issues).map((field) => [field, null])) };
+      // "Shall I remove them?" (values copied from the model's example), "run without it?" (a field no value
+      // fits): removing is setting them back to unset.
+      return { ...base, action: 'edit', edits: Object.fromEntries(fieldsToRemove(review.issues).map((field) => [field, null])) };
   }
 }
 

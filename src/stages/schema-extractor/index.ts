@@ -6,6 +6,7 @@
  * go to the quarantine and nowhere else; the ModelSchema keeps only what the schema itself declares.
  */
 import { ExampleQuarantine } from '../example-quarantine.ts';
+import { deriveFragments, modelSchemaText, publishedSchemaText } from '../fragments/derive.ts';
 import type { QuarantinedValue } from '../example-quarantine.ts';
 import type { FieldSpec, ModelSchema } from '../../generated/contracts.ts';
 import { canonicalHash } from '../../util/canonical-hash.ts';
@@ -16,6 +17,7 @@ import { buildFieldSpecs, orderedNames } from './field-specs.ts';
 import type { JsonObject } from './json.ts';
 import { convertOpenApiInput } from './openapi-input.ts';
 import { redactExampleText } from './redaction.ts';
+import { markUnsatisfiable, publishedInputSchema } from './published-schema.ts';
 import { parseSource } from './source-shapes.ts';
 import type { ParsedSource } from './source-shapes.ts';
 import { invalidSource, WarningList } from './warnings.ts';
@@ -74,16 +76,24 @@ export function extractModelSchema(source: unknown, options: ExtractOptions = {}
     properties: Object.fromEntries(entries.map((entry) => [entry.name, entry.node])),
     required,
   };
+  // The published schema too, for the final guard; it is part of the schema's identity (the hash), because two
+  // published schemas our repairs make equal (`enum: ["32"]` and `enum: [32]`) still accept different payloads.
+  const published = parsed.openapi && publishedInputSchema(parsed.openapi.document, parsed.openapi.input);
+  if (parsed.openapi) markUnsatisfiable(fields, parsed.openapi.input, parsed.openapi.document, warnings);
   const modelSchema: ModelSchema = {
-    schemaHash: canonicalHash(jsonSchema),
+    schemaHash: published ? canonicalHash({ jsonSchema, publishedSchema: published }) : canonicalHash(jsonSchema),
     model: parsed.model,
     version: parsed.version,
     source: blueprintSource(parsed),
     jsonSchema,
     fields,
     warnings: warnings.toArray(),
+    ...(published ? { publishedSchema: published } : {}),
   };
-  return { modelSchema, quarantine, cacheKey: cacheKeyOf(parsed) };
+  // The example's distinctive pieces, minus what the published schema itself says, kept with the quarantine.
+  const schemaText = `${publishedSchemaText(parsed.openapi?.document ?? null, parsed.model)}\n${modelSchemaText(modelSchema)}`;
+  const fragments = deriveFragments(quarantine.entries(), { schemaText });
+  return { modelSchema, quarantine: quarantine.withFragments(fragments), cacheKey: cacheKeyOf(parsed) };
 }
 
 /**
@@ -103,8 +113,11 @@ export function extractionCacheKey(source: unknown, options: ExtractOptions = {}
  * 2: field role `safety`; `n_prompt` and a "Negative Prompt" title read as the negative prompt; patterns
  *    with lookaround or backreferences dropped (patterns run in RE2); width/height only for sizes of the
  *    output (not `tile_width`); bounds no value fits refused.
+ * 3: the quarantine keeps its examples' distinctive fragments (../fragments/derive.ts); the ModelSchema keeps
+ *    the published input schema (publishedSchema, part of the hash) and marks fields no value satisfies;
+ *    an empty `anyOf: []` is read instead of refused.
  */
-export const EXTRACTOR_REVISION = 2;
+export const EXTRACTOR_REVISION = 3;
 
 /**
  * The hash of everything extraction reads (shape, model, version, schema document, example) and of the

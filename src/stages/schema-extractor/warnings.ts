@@ -23,6 +23,7 @@ export type WarningCode =
   | 'keyword_dropped'
   | 'required_unknown'
   | 'schema_missing'
+  | 'unsatisfiable_field'
   | 'untyped_field';
 
 /** Collects warnings in the order they were found, one per (path, code, message). */

@@ -1,8 +1,10 @@
 /**
  * The Validator stage: a deterministic verdict on a candidate payload, as a sorted list of ValidationIssues.
  *
- * Three checks, each in its own file:
+ * Four checks, each in its own file:
  * - schema (schema-issues.ts): AJV against the model's JSON Schema, compiled once per schema hash;
+ * - the published schema (published-issues.ts): AJV against the model's own published input schema too, the
+ *   final guard (a field it contradicts itself on is `schema_unsatisfiable`);
  * - provenance (provenance-issues.ts): every field says where it came from, and the claim holds against the bundle;
  * - example leaks (../leak-firewall.ts): no quarantined example value the user did not supply.
  * The bundle's evidence is collected once per call and shared by the last two.
@@ -19,6 +21,7 @@ import { findExampleLeaks } from '../leak-firewall.ts';
 import { CompiledSchemaCache } from './compiled-schema.ts';
 import { leakIssues } from './leak-issues.ts';
 import { provenanceIssues } from './provenance-issues.ts';
+import { publishedIssues } from './published-issues.ts';
 import { schemaIssues } from './schema-issues.ts';
 
 export { CompiledSchemaCache, SCHEMA_CACHE_SIZE, type CompiledSchema } from './compiled-schema.ts';
@@ -46,12 +49,33 @@ export function validatePayload(input: ValidatePayloadInput, cache: CompiledSche
   const compiled = cache.compiledFor(schema);
   const evidence = collectBundleEvidence(bundle);
   const findings = findExampleLeaks(candidate.payload, quarantine, { schema, bundle: evidence });
+  const strict = schemaIssues(compiled, candidate.payload);
   const issues = [
-    ...schemaIssues(compiled, candidate.payload),
+    ...strict,
+    ...onlyNews(publishedIssues(compiled, candidate.payload), strict),
     ...provenanceIssues(candidate, compiled.fields, evidence),
     ...leakIssues(findings, compiled.fields),
   ];
   return dedupe(issues).sort(compareIssues);
+}
+
+/**
+ * The final guard alone, for the execute stage: the issues the model's published input schema raises against
+ * the payload about to run (none for a model known only by its example). Whatever a person approved, even over
+ * blocking issues with the override permission, a payload the published schema rejects does not execute.
+ */
+export function publishedSchemaIssues(schema: ModelSchema, payload: unknown, cache: CompiledSchemaCache = sharedCache): ValidationIssue[] {
+  return publishedIssues(cache.compiledFor(schema), payload).sort(compareIssues);
+}
+
+/**
+ * The published schema's complaints about fields the strict schema has already flagged say the same thing
+ * twice (`scale must be ≤ 10`); a contradiction in the published schema is news either way.
+ */
+function onlyNews(published: ValidationIssue[], strict: readonly ValidationIssue[]): ValidationIssue[] {
+  if (published.length === 0) return published;
+  const flagged = new Set(strict.map((issue) => issue.path.split('/')[1]));
+  return published.filter((issue) => issue.code === 'schema_unsatisfiable' || !flagged.has(issue.path.split('/')[1]));
 }
 
 /** Path, then code, then message, by code units (never locale-dependent). */

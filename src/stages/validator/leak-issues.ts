@@ -12,11 +12,15 @@ export function leakIssues(findings: readonly LeakFinding[], fields: ReadonlyMap
     const spec = fields.get(topLevelField(finding.path));
     const label = fieldLabel(finding.path);
     const where = `at ${fieldLabel(finding.examplePath)} in the model's published example`;
+    const what =
+      finding.fragment === undefined
+        ? `${MATCH_WORDING[finding.match]} ${showValue(finding.exampleValue, spec)} ${where}`
+        : `holds "${finding.fragment}", a distinctive piece of the value ${where}`;
     return {
       path: finding.path,
       code: 'example_leak',
       severity: 'blocking',
-      message: `${label} ${MATCH_WORDING[finding.match]} ${showValue(finding.exampleValue, spec)} ${where}; the user never supplied it`,
+      message: `${label} ${what}; the user never supplied it`,
       suggestion: nextStep(label, spec),
     };
   });
@@ -26,6 +30,7 @@ const MATCH_WORDING: Record<LeakMatch, string> = {
   exact: 'copies the value',
   substring: 'shares text with the value',
   number: 'repeats the number',
+  fragment: 'holds a distinctive piece of the value',
 };
 
 function nextStep(label: string, spec: FieldSpec | undefined): string {
