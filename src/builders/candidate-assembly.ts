@@ -3,7 +3,7 @@
  * laid out in field order with the notes and confidence that depend on the whole. Builders differ only in
  * what they put between the edits and the defaults (phrases read from the prompt, an LLM's traced answer).
  */
-import type { BuilderUsage, CandidatePayload, FieldProvenance, FieldSpec, RequestBundle } from '../generated/contracts.ts';
+import type { BuilderUsage, CandidatePayload, FieldProvenance, FieldSpec, RequestBundle, UnusedRequest } from '../generated/contracts.ts';
 import { CONFIDENCE, payloadConfidence } from './confidence.ts';
 
 /** One field's chosen value and where it came from. */
@@ -54,6 +54,8 @@ export function applyDefaults(fields: readonly FieldSpec[], promptField: FieldSp
 
 export interface FinishFacts {
   builder: string;
+  /** Request phrases recognised but not placed (request-table.ts). */
+  unusedRequest?: readonly UnusedRequest[];
   promptField: FieldSpec | undefined;
   attachmentsUsed: boolean;
   /** Values the user wrote that did not fit their field (they lower the confidence). */
@@ -86,5 +88,11 @@ export function finishCandidate(fields: readonly FieldSpec[], values: ReadonlyMa
     valueRefused: facts.refused.length > 0,
     textUnplaced: facts.textUnplaced === true,
   });
-  return { payload, provenance, confidence, builder: facts.builder, notes, ...(facts.usage ? { usage: facts.usage } : {}) };
+  const unused = facts.unusedRequest ?? [];
+  for (const item of unused) notes.push(`"${item.phrase}" is not in the payload: ${item.reason}`);
+  return {
+    payload, provenance, confidence, builder: facts.builder, notes,
+    ...(facts.usage ? { usage: facts.usage } : {}),
+    ...(unused.length > 0 ? { unusedRequest: unused.map((item) => ({ ...item })) } : {}),
+  };
 }

@@ -82,6 +82,7 @@ export function buildHeuristicPayload({ bundle, schema }: BuilderInput): Candida
     attachmentsUsed: attachments.assignments.length > 0,
     refused: scan?.refused.filter((name) => values.get(name)?.provenance.source !== 'human_edit') ?? [],
     textUnplaced,
+    unusedRequest: scan?.unused ?? [],
   });
 }
 

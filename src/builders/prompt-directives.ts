@@ -4,7 +4,7 @@
  * values with their phrases out. Overlaps are settled by strength (assign > named > loose), then length,
  * then position; a field written twice takes its strongest phrase, and the later one on a tie.
  */
-import type { FieldRole, FieldSpec, ModelSchema } from '../generated/contracts.ts';
+import type { FieldRole, FieldSpec, ModelSchema, UnusedRequest } from '../generated/contracts.ts';
 import { isFillerOnly } from './clause-words.ts';
 import {
   formatRule,
@@ -16,6 +16,7 @@ import {
 } from './directive-rules.ts';
 import { leftoverNotes } from './leftover-notes.ts';
 import { countRule, scaleRule, stepsRule, toggleRule } from './phrase-rules.ts';
+import { findRequestPhrases, requestTableRule, unplacedReason } from './request-table.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
 import { FORM_RANK, overlaps, type Directive, type DirectiveForm, type RuleContext, type Span } from './directive-types.ts';
 import {
@@ -55,13 +56,15 @@ export interface DirectiveScan {
   cuts: Span[];
   /** Fields the user assigned a value of the wrong type (`seed: random`): nothing set, the phrase kept. */
   refused: string[];
+  /** Request phrases the table recognises (request-table.ts) that no field took, with why. */
+  unused: UnusedRequest[];
   notes: string[];
 }
 
 /** Roles the prompt text may never fill: secrets and system prompts come from people, files from attachments. */
 const NEVER_FROM_TEXT = new Set<FieldRole>(['secret', 'system_prompt']);
 
-const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule];
+const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, requestTableRule];
 
 /**
  * Scans the prompt for explicit values for the schema's fields. Never reads secrets, system prompts or file
@@ -89,7 +92,11 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
     ...refused.map(({ field, phrase, expected }) => `"${phrase}" is not a valid value for ${field} (${expected}); left in the prompt`),
   ];
   const refusedFields = [...new Set(refused.map(({ field }) => field))];
-  return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, notes };
+  const readable = [...context.typedFields, ...context.textFields];
+  const unused = findRequestPhrases(text)
+    .filter((found) => !accepted.some((taken) => overlaps(taken, found)) && !insideQuotes(found, quoted))
+    .map((found) => ({ phrase: found.phrase, reason: unplacedReason(found, readable) }));
+  return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, unused, notes };
 }
 
 /** `a sign reading "width 768"`: text in double quotes (straight or curly) is the picture's, never a setting. */

@@ -103,6 +103,7 @@ export type ReviewReason =
   | 'safety_flags'
   | 'nothing_to_build_from'
   | 'request_unused'
+  | 'request_partly_unused'
   | 'builder_failed'
   | 'execution_uncertain'
   | 'schema_changed'
@@ -303,6 +304,10 @@ export interface CandidatePayload {
   builder: string;
   notes?: string[];
   usage?: BuilderUsage;
+  /**
+   * Parts of the request the builder recognised (a token limit, a duration, an output language or format) but did not place: the phrase and why. Reported on the run under every policy; parks the run under auto_with_thresholds and require_human.
+   */
+  unusedRequest?: UnusedRequest[];
 }
 /**
  * This interface was referenced by `CandidatePayload`'s JSON-Schema
@@ -325,6 +330,20 @@ export interface BuilderUsage {
   promptTokens?: number;
   completionTokens?: number;
   latencyMs?: number;
+}
+/**
+ * This interface was referenced by `CandidatePayload`'s JSON-Schema
+ * via the `definition` "UnusedRequest".
+ */
+export interface UnusedRequest {
+  /**
+   * The request's words, as written.
+   */
+  phrase: string;
+  /**
+   * Why no field took it.
+   */
+  reason: string;
 }
 /**
  * Small shared definitions referenced by the other contracts.

@@ -96,6 +96,19 @@ export const GATE_RULES: readonly GateRule[] = [
         : undefined,
   },
   {
+    // What the builder recognised but could not place (`max 50 tokens` for a model without a token limit). Under
+    // `auto` it is a warning on the run only; a policy that wants a person in the loop gets one.
+    name: 'part of the request was not placed',
+    applies: ({ policy, candidate, approvedPayloadHash }) => {
+      const unused = candidate.unusedRequest ?? [];
+      if (policy.mode === 'auto' || unused.length === 0 || payloadHash(candidate) === approvedPayloadHash) return undefined;
+      return {
+        reason: 'request_partly_unused', kind: 'approval', checkpoint: 'payload_review',
+        question: `Part of the request is not in the payload: ${unused.map((item) => `"${item.phrase}" (${item.reason})`).join('; ')}. Edit the payload, approve it without that, or reject the run.`,
+      };
+    },
+  },
+  {
     name: 'policy requires a person',
     applies: ({ policy, candidate, approvedPayloadHash }) =>
       policy.mode === 'require_human' && payloadHash(candidate) !== approvedPayloadHash

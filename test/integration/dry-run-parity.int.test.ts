@@ -70,6 +70,7 @@ const CASES: [string, Record<string, unknown>, string][] = [
   ['a value out of range (invalid)', { prompt: 'a lighthouse', edits: { num_outputs: 99 } }, 'validation_failed'],
   ['nothing to build from', { prompt: ' ' }, 'nothing_to_build_from'],
   ['an example piece in the payload (leak)', { prompt: `a lighthouse ${COPIES_EXAMPLE}` }, 'example_leak'],
+  ['a request part the builder cannot place', { prompt: 'a lighthouse, 30 seconds', policy: 'auto_with_thresholds' }, 'request_partly_unused'],
   ['a builder that gives up', { prompt: `a lighthouse ${GIVES_UP}` }, 'builder_failed'],
   ['the LLM answers malformed JSON', { prompt: 'a lighthouse sim:bad-json', builder: 'openai' }, 'builder_failed'],
   ['the LLM times out', { prompt: 'a lighthouse sim:slow', builder: 'openai' }, 'builder_failed'],

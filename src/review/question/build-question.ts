@@ -5,6 +5,7 @@
  *
  *   reason                                     expects        options              an answer that accepts
  *   policy / threshold / unused / schema       yes_no         yes, no              approve → execute
+ *   part of the request not placed             yes_no         yes, no              approve → execute
  *   personal data (information review)         yes_no         yes, no              approve → build
  *   nothing to build from                      free_text      —                    the prompt field → build
  *   an invalid value, enum field (≤ 12)        single_choice  the allowed values   that field → validate
@@ -57,6 +58,8 @@ export function buildQuestion(facts: QuestionFacts): ReviewQuestion {
     case 'too_many_changes':
     case 'request_unused':
       return yesNo(locale, message(locale, 'runAsIs'), { action: 'approve', route: 'execute' });
+    case 'request_partly_unused':
+      return yesNo(locale, message(locale, 'runWithoutParts', { what: unusedPhrases(facts.candidate) }), { action: 'approve', route: 'execute' });
     case 'schema_changed':
       return blockingField(facts) ? fieldQuestion(facts) : yesNo(locale, message(locale, 'schemaChanged'), { action: 'approve', route: 'execute' });
     case 'safety_flags':
@@ -133,6 +136,10 @@ export function allowedValues(field: FieldSpec, schema: ModelSchema | undefined)
 
 function promptField(schema: ModelSchema | undefined): FieldSpec | undefined {
   return schema?.fields.find((field) => field.role === 'prompt');
+}
+
+function unusedPhrases(candidate: CandidatePayload | null): string {
+  return (candidate?.unusedRequest ?? []).map((item) => `"${item.phrase}"`).join(', ');
 }
 
 /** The fields whose value was copied from the model's example. */

@@ -25,6 +25,8 @@ export interface Messages {
   sayAgain: string;
   /** Values copied from the model's example (`{fields}`): remove them? */
   removeExampleValues: string;
+  /** Part of the request (`{what}`) could not be applied: run without it? */
+  runWithoutParts: string;
   /** `{field}` cannot be set at all (the model's published schema accepts no value): run without it? */
   runWithout: string;
   /** The builder gave up: try again? */
@@ -51,6 +53,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     sayAgain: 'I could not use your request as it is. Could you say again what you would like?',
     removeExampleValues: 'Some values ({fields}) came from the model\'s example, not from you. Shall I remove them?',
     runWithout: '{field} cannot be set for this model. Shall I run your request without it?',
+    runWithoutParts: 'This model cannot do part of your request ({what}). Shall I run it without that?',
     tryAgain: 'Something went wrong while preparing your request. Shall I try again?',
     runAgain: 'I could not tell whether your request already ran. Shall I run it again?',
     keepResult: 'Here is the result. Shall I keep it?',
@@ -69,6 +72,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     sayAgain: 'לא הצלחתי להשתמש בבקשה כמו שהיא. תוכל לומר שוב מה תרצה?',
     removeExampleValues: 'חלק מהערכים ({fields}) הגיעו מהדוגמה של המודל ולא ממך. להסיר אותם?',
     runWithout: 'לא ניתן להגדיר את {field} במודל הזה. להריץ את הבקשה בלעדיו?',
+    runWithoutParts: 'המודל הזה לא יכול לבצע חלק מהבקשה שלך ({what}). להריץ אותה בלי זה?',
     tryAgain: 'משהו השתבש בהכנת הבקשה שלך. לנסות שוב?',
     runAgain: 'לא ברור אם הבקשה שלך כבר רצה. להריץ אותה שוב?',
     keepResult: 'הנה התוצאה. לשמור אותה?',
@@ -87,6 +91,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     sayAgain: 'No pude usar tu solicitud tal como está. ¿Puedes decirme otra vez qué quieres?',
     removeExampleValues: 'Algunos valores ({fields}) vienen del ejemplo del modelo, no de ti. ¿Los quito?',
     runWithout: '{field} no se puede ajustar en este modelo. ¿Ejecuto tu solicitud sin ello?',
+    runWithoutParts: 'Este modelo no puede hacer parte de tu solicitud ({what}). ¿La ejecuto sin eso?',
     tryAgain: 'Algo salió mal al preparar tu solicitud. ¿Lo intento de nuevo?',
     runAgain: 'No sé si tu solicitud ya se ejecutó. ¿La ejecuto otra vez?',
     keepResult: 'Aquí está el resultado. ¿Lo guardo?',
@@ -105,6 +110,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     sayAgain: 'Je n\'ai pas pu utiliser votre demande telle quelle. Pouvez-vous redire ce que vous voulez ?',
     removeExampleValues: 'Certaines valeurs ({fields}) viennent de l\'exemple du modèle, pas de vous. Je les retire ?',
     runWithout: '{field} ne peut pas être réglé pour ce modèle. Je lance votre demande sans ?',
+    runWithoutParts: 'Ce modèle ne peut pas faire une partie de votre demande ({what}). Je la lance sans cela ?',
     tryAgain: 'Un problème est survenu en préparant votre demande. Je réessaie ?',
     runAgain: 'Je ne sais pas si votre demande a déjà été lancée. Je la relance ?',
     keepResult: 'Voici le résultat. Je le garde ?',
@@ -123,6 +129,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     sayAgain: 'Ich konnte deine Anfrage so nicht verwenden. Kannst du noch einmal sagen, was du möchtest?',
     removeExampleValues: 'Einige Werte ({fields}) stammen aus dem Beispiel des Modells, nicht von dir. Soll ich sie entfernen?',
     runWithout: '{field} lässt sich bei diesem Modell nicht einstellen. Soll ich deine Anfrage ohne ausführen?',
+    runWithoutParts: 'Dieses Modell kann einen Teil deiner Anfrage ({what}) nicht umsetzen. Soll ich sie ohne das ausführen?',
     tryAgain: 'Beim Vorbereiten deiner Anfrage ist etwas schiefgegangen. Soll ich es noch einmal versuchen?',
     runAgain: 'Ich weiß nicht, ob deine Anfrage schon ausgeführt wurde. Soll ich sie noch einmal ausführen?',
     keepResult: 'Hier ist das Ergebnis. Soll ich es behalten?',
@@ -141,6 +148,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     sayAgain: 'Não consegui usar o seu pedido como está. Pode dizer de novo o que quer?',
     removeExampleValues: 'Alguns valores ({fields}) vieram do exemplo do modelo, não de você. Posso removê-los?',
     runWithout: '{field} não pode ser definido neste modelo. Executo o seu pedido sem isso?',
+    runWithoutParts: 'Este modelo não consegue fazer parte do seu pedido ({what}). Executo sem isso?',
     tryAgain: 'Algo deu errado ao preparar o seu pedido. Posso tentar de novo?',
     runAgain: 'Não sei se o seu pedido já foi executado. Posso executá-lo de novo?',
     keepResult: 'Aqui está o resultado. Posso guardá-lo?',
@@ -159,6 +167,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     sayAgain: 'Я не смог использовать ваш запрос как есть. Скажите ещё раз, что вы хотите?',
     removeExampleValues: 'Некоторые значения ({fields}) взяты из примера модели, а не от вас. Убрать их?',
     runWithout: '{field} нельзя задать для этой модели. Запустить запрос без этого?',
+    runWithoutParts: 'Эта модель не может выполнить часть запроса ({what}). Запустить без этого?',
     tryAgain: 'При подготовке вашего запроса что-то пошло не так. Попробовать ещё раз?',
     runAgain: 'Неясно, был ли ваш запрос уже выполнен. Запустить его ещё раз?',
     keepResult: 'Вот результат. Оставить его?',
@@ -177,6 +186,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     sayAgain: 'لم أستطع استخدام طلبك كما هو. هل يمكنك أن تقول مرة أخرى ما تريد؟',
     removeExampleValues: 'بعض القيم ({fields}) جاءت من مثال النموذج وليس منك. هل أزيلها؟',
     runWithout: 'لا يمكن ضبط {field} في هذا النموذج. هل أشغّل طلبك بدونه؟',
+    runWithoutParts: 'لا يستطيع هذا النموذج تنفيذ جزء من طلبك ({what}). هل أشغّله بدون ذلك؟',
     tryAgain: 'حدث خطأ أثناء تجهيز طلبك. هل أحاول مرة أخرى؟',
     runAgain: 'لا أعرف إن كان طلبك قد نُفّذ بالفعل. هل أنفّذه مرة أخرى؟',
     keepResult: 'هذه هي النتيجة. هل أحتفظ بها؟',

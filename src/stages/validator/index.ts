@@ -55,6 +55,7 @@ export function validatePayload(input: ValidatePayloadInput, cache: CompiledSche
     ...onlyNews(publishedIssues(compiled, candidate.payload), strict),
     ...provenanceIssues(candidate, compiled.fields, evidence),
     ...leakIssues(findings, compiled.fields),
+    ...unusedRequestIssues(candidate),
   ];
   return dedupe(issues).sort(compareIssues);
 }
@@ -76,6 +77,17 @@ function onlyNews(published: ValidationIssue[], strict: readonly ValidationIssue
   if (published.length === 0) return published;
   const flagged = new Set(strict.map((issue) => issue.path.split('/')[1]));
   return published.filter((issue) => issue.code === 'schema_unsatisfiable' || !flagged.has(issue.path.split('/')[1]));
+}
+
+/** What the builder recognised in the request but did not place: a warning on the run, under every policy. */
+function unusedRequestIssues(candidate: CandidatePayload): ValidationIssue[] {
+  return (candidate.unusedRequest ?? []).map((item) => ({
+    path: '',
+    code: 'unused_request',
+    severity: 'warning',
+    message: `"${item.phrase}" from the request is not in the payload: ${item.reason}`,
+    suggestion: 'set the field it asks for with an edit, or approve the payload without it',
+  }));
 }
 
 /** Path, then code, then message, by code units (never locale-dependent). */
