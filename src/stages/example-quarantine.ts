@@ -7,7 +7,7 @@
  * copies them by accident, and no builder input type has a place to hold one.
  */
 
-import type { ExampleFragment } from './fragments/derive.ts';
+import type { ExampleFragment } from './fragments/types.ts';
 
 /** One example leaf value and where it sat in the example (`/prompt`, `/images/0`). */
 export interface QuarantinedValue {

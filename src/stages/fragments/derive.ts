@@ -27,14 +27,9 @@ import type { QuarantinedValue } from '../example-quarantine.ts';
 import { COMMON_PAIRS_TEXT, COMMON_WORDS_TEXT, FREQUENT_WORDS_TEXT } from './common-vocabulary.generated.ts';
 import { clauseWords, COMPOUND, hasLetter, MIN_FRAGMENT_WORD, URL_PATTERN, WORD } from './tokens.ts';
 
-export type FragmentKind = 'url' | 'url_path' | 'file_name' | 'identifier' | 'number' | 'word' | 'pair';
+import type { ExampleFragment, FragmentKind } from './types.ts';
 
-/** One distinctive piece: its text (lower-cased), its kind, and the example path it came from. */
-export interface ExampleFragment {
-  readonly text: string;
-  readonly kind: FragmentKind;
-  readonly path: string;
-}
+export type { ExampleFragment, FragmentKind } from './types.ts';
 
 export const PATH_MIN_LENGTH = 8;
 export const IDENTIFIER_MIN_LENGTH = 8;
