@@ -14,7 +14,7 @@ import {
   optionThenNameRule,
   sizeRule,
 } from './directive-rules.ts';
-import { leftoverNotes } from './leftover-notes.ts';
+import { findLeftovers } from './leftover-notes.ts';
 import { countRule, scaleRule, stepsRule, toggleRule } from './phrase-rules.ts';
 import { findRequestPhrases, requestTableRule, unplacedReason } from './request-table.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
@@ -85,17 +85,19 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   if (label && !cuts.some((cut) => overlaps(cut, label))) cuts.push(label);
   const values = chooseValues(accepted);
   const refused = refusedAssignments(text, accepted, context);
+  const leftovers = findLeftovers(text, accepted, context);
   const notes = [
     ...values.flatMap((value) => valueNotes(value, schema)),
     ...accepted.flatMap((directive) => (directive.withheld ? [secretNote(directive.withheld)] : [])),
-    ...leftoverNotes(text, accepted, context),
+    ...leftovers.map((leftover) => leftover.note),
     ...refused.map(({ field, phrase, expected }) => `"${phrase}" is not a valid value for ${field} (${expected}); left in the prompt`),
   ];
   const refusedFields = [...new Set(refused.map(({ field }) => field))];
   const readable = [...context.typedFields, ...context.textFields];
   const unused = findRequestPhrases(text)
     .filter((found) => !accepted.some((taken) => overlaps(taken, found)) && !insideQuotes(found, quoted))
-    .map((found) => ({ phrase: found.phrase, reason: unplacedReason(found, readable) }));
+    .map((found) => ({ phrase: found.phrase, reason: unplacedReason(found, readable) }))
+    .concat(leftovers.map(({ phrase, reason }) => ({ phrase, reason })));
   return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, unused, notes };
 }
 

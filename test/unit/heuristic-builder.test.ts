@@ -360,11 +360,12 @@ describe('explicit values in less common shapes', () => {
     expect(build(IMAGE_MODEL, bundleOf('a red fox seed 42')).payload).toMatchObject({ prompt: 'a red fox', seed: 42 });
   });
 
-  it('note a setting the model has no input for, and leave it in the prompt', () => {
+  it('note a setting the model has no input for, leave it in the prompt, and report it as an unused part of the request', () => {
     const { candidate, issues } = run('sticker-maker.tool.json', bundleOf('a castle, seed=42'));
     expect(candidate.payload).toEqual({ prompt: 'a castle, seed=42' });
     expect(candidate.notes).toContain('"seed=42" names no input of this model; left in the prompt');
-    expect(issues).toEqual([]);
+    expect(candidate.unusedRequest).toEqual([{ phrase: 'seed=42', reason: 'it names no input of this model' }]);
+    expect(issues).toEqual([expect.objectContaining({ code: 'unused_request', severity: 'warning' })]);
     expect(run('sticker-maker.tool.json', bundleOf('a castle, mood: calm')).candidate.notes ?? []).toEqual([]);
   });
 

@@ -424,6 +424,7 @@ describe('labelled text', () => {
     const result = scan('a cat, negative prompt: dogs', plain);
     expect(result.values).toEqual([]);
     expect(result.notes.join('\n')).toMatch(/negative prompt but the model takes none/);
+    expect(result.unused).toEqual([{ phrase: 'negative prompt:', reason: 'the model takes no negative prompt' }]);
   });
 
   it('reads a free string field up to the comma', () => {
@@ -505,6 +506,7 @@ describe('conflicts and leftovers', () => {
     const result = scan('a cat --chaos 50');
     expect(result.cuts).toEqual([]);
     expect(result.notes).toContain('"--chaos" matches no input of this model; left in the prompt');
+    expect(result.unused).toContainEqual({ phrase: '--chaos', reason: 'it matches no input of this model' });
   });
 });
 
