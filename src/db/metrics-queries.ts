@@ -1,6 +1,7 @@
 /**
- * The counts /metrics reports that must agree across processes, read from PostgreSQL at scrape time:
- * runs by status, and the HITL and auto-pass rates over the runs that ended recently.
+ * The counts /metrics reports that must agree across processes, read from PostgreSQL at scrape time, per
+ * tenant and model: runs by status, the HITL and auto-pass rates over the runs that ended recently, and the
+ * pending reviews with the age of the oldest, per checkpoint.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
@@ -11,27 +12,66 @@ export const RATE_WINDOW = '1 hour';
 /** A run was parked at least once when its audit trail has a review.created event (found through its run_id index). */
 const WAS_PARKED = sql`exists (select 1 from run_events e where e.run_id = runs.id and e.type = 'review.created')`;
 
+/** `owner/name` without the version, `unknown` before extract (observability/metrics.ts modelLabel). */
+const MODEL = sql`coalesce(split_part(runs.model, ':', 1), 'unknown')`;
+
+export interface TenantModel {
+  tenantId: string;
+  model: string;
+}
+
+export interface RunRates extends TenantModel {
+  /** Share of the runs that ended in the window which were parked for a person at least once. */
+  hitlRate: number;
+  /** Share of the runs completed in the window that never needed a person. */
+  autoPassRate: number;
+}
+
+export interface PendingReviewStats extends TenantModel {
+  checkpoint: string;
+  count: number;
+  oldestSeconds: number;
+}
+
 export type MetricsQueries = ReturnType<typeof createMetricsQueries>;
 
 export function createMetricsQueries(db: Db) {
-  /** Over the runs that ended in the window (every end sets completed_at), found through runs_completed_idx. */
-  async function ratio(numerator: ReturnType<typeof sql>, population: ReturnType<typeof sql>): Promise<number> {
-    const result = await db.execute<{ hit: string; total: string }>(sql`
-      select count(*) filter (where ${numerator})::text as hit, count(*)::text as total
-      from runs where ${population} and completed_at > now() - ${RATE_WINDOW}::interval`);
-    const row = result.rows[0];
-    const total = Number(row?.total ?? 0);
-    return total === 0 ? 0 : Number(row?.hit ?? 0) / total;
-  }
-
   return {
-    async runsByStatus(): Promise<{ status: string; count: number }[]> {
-      const rows = await db.execute<{ status: string; n: string }>(sql`select status, count(*)::text as n from runs group by status`);
-      return rows.rows.map((row) => ({ status: row.status, count: Number(row.n) }));
+    async runsByStatus(): Promise<(TenantModel & { status: string; count: number })[]> {
+      const rows = await db.execute<{ tenant_id: string; model: string; status: string; n: string }>(
+        sql`select tenant_id, ${MODEL} as model, status, count(*)::text as n from runs group by 1, 2, 3`,
+      );
+      return rows.rows.map((row) => ({ tenantId: row.tenant_id, model: row.model, status: row.status, count: Number(row.n) }));
     },
-    /** Share of runs that ended in the window and were parked for a person at least once. */
-    hitlRate: () => ratio(WAS_PARKED, sql`status in ('completed', 'failed', 'cancelled', 'expired')`),
-    /** Share of runs completed in the window that never needed a person. */
-    autoPassRate: () => ratio(sql`not ${WAS_PARKED}`, sql`status = 'completed'`),
+    /** Over the runs that ended in the window (every end sets completed_at), found through runs_completed_idx. */
+    async rates(): Promise<RunRates[]> {
+      const rows = await db.execute<{ tenant_id: string; model: string; ended: string; ended_parked: string; completed: string; completed_auto: string }>(sql`
+        select tenant_id, ${MODEL} as model,
+          count(*)::text as ended,
+          count(*) filter (where parked)::text as ended_parked,
+          count(*) filter (where status = 'completed')::text as completed,
+          count(*) filter (where status = 'completed' and not parked)::text as completed_auto
+        from (select tenant_id, model, status, ${WAS_PARKED} as parked from runs
+              where completed_at > now() - ${RATE_WINDOW}::interval
+                and status in ('completed', 'failed', 'cancelled', 'expired')) runs
+        group by 1, 2`);
+      const share = (hit: string, total: string) => (Number(total) === 0 ? 0 : Number(hit) / Number(total));
+      return rows.rows.map((row) => ({
+        tenantId: row.tenant_id,
+        model: row.model,
+        hitlRate: share(row.ended_parked, row.ended),
+        autoPassRate: share(row.completed_auto, row.completed),
+      }));
+    },
+    /** Reviews waiting now, per checkpoint, and how long the oldest has waited (runs_tenant_parked_idx). */
+    async pendingReviews(): Promise<PendingReviewStats[]> {
+      const rows = await db.execute<{ tenant_id: string; model: string; checkpoint: string; n: string; oldest: string }>(sql`
+        select tenant_id, ${MODEL} as model, coalesce(pending_review ->> 'checkpoint', 'unknown') as checkpoint,
+          count(*)::text as n, extract(epoch from now() - min(parked_at))::text as oldest
+        from runs where pending_review_id is not null group by 1, 2, 3`);
+      return rows.rows.map((row) => ({
+        tenantId: row.tenant_id, model: row.model, checkpoint: row.checkpoint, count: Number(row.n), oldestSeconds: Math.max(0, Number(row.oldest)),
+      }));
+    },
   };
 }

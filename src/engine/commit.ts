@@ -12,6 +12,7 @@ import { assertTransition, isInFlight } from '../run-states.ts';
 import type { NotificationJob } from './dispatch.ts';
 import type { Engine } from './engine.ts';
 import { lowerMove, type Move } from './moves.ts';
+import { observeMove } from './run-metrics.ts';
 import { STAGES } from './stages.ts';
 import type { Committed, EventInput, InsertResult, NewRunRow, RunRow } from './store.ts';
 
@@ -24,6 +25,7 @@ export async function commit(engine: Engine, move: Move): Promise<RunRow | undef
     if (move.kind === 'park') await refuseDuplicateReview(engine, move.run.id, move.park.why.reason);
     return undefined;
   }
+  observeMove(engine, move, committed.run);
   await applyEffects(engine, move, committed);
   return committed.run;
 }
@@ -124,11 +126,6 @@ async function decided(engine: Engine, move: Extract<Move, { kind: 'decide' }>, 
   // A reply that was not understood decides nothing: the review waits on (the reply service logs HITL_RE_ASK).
   if (plan.route === 're_ask') return;
   const review = run.pendingReview;
-  if (review) {
-    const waitedSeconds = (engine.clock.now().getTime() - Date.parse(review.createdAt)) / 1000;
-    engine.metrics.humanLatency.observe({ checkpoint: review.checkpoint, action: decision.action }, Math.max(0, waitedSeconds));
-    engine.metrics.reviewTimeToDecision.observe({ tenant: run.tenantId, checkpoint: review.checkpoint }, Math.max(0, waitedSeconds));
-  }
   logEvent(engine.logger, 'HITL_RESUME_VALID', logContext(run), {
     reviewId: decision.reviewId, hitlId: decision.reviewId, action: decision.action, route: plan.route, goto: moved.status,
     returnTo: review?.returnTo ?? null, parsedResult: decision.parsed ?? null, actor: decision.actor.id,

@@ -7,6 +7,7 @@
 import { assertNever, isVettedError } from '../errors.ts';
 import type { RunError } from '../generated/contracts.ts';
 import { logContext, logEvent } from '../observability/logger.ts';
+import { runLabels } from '../observability/metrics.ts';
 import { commit } from './commit.ts';
 import type { Engine } from './engine.ts';
 import type { Move } from './moves.ts';
@@ -46,18 +47,26 @@ export function openVisit(engine: Engine, stage: StageDefinition, job: { runId: 
 export async function performVisit(engine: Engine, stage: StageDefinition, run: RunRow, attempt: VisitTry): Promise<VisitResult> {
   const startedAt = performance.now();
   const ledger = attempt.first ? deferringLedger(engine.store.ledger) : directLedger(engine.store.ledger);
+  const observe = (kind: string) => engine.metrics.stageDuration.observe({ ...runLabels(run), stage: stage.name, outcome: kind }, (performance.now() - startedAt) / 1000);
   let outcome = await outcomeOf(engine, stage, run, attempt, ledger);
-  if (outcome.kind === 'retry') return outcome;
+  // A try that will be retried is observed too, so an error rate has every try under it.
+  if (outcome.kind === 'retry') {
+    observe('retry');
+    return outcome;
+  }
   let moved = await commitOutcome(engine, stage, run, outcome, ledger, startedAt);
   if (!moved && ledger.deferredRecord()) {
     // The move that was to record the execution missed: the run left the visit, or an earlier try recorded the
     // step. Run the step again against the real ledger, whose answer says which.
     const direct = directLedger(engine.store.ledger);
     outcome = await outcomeOf(engine, stage, run, { ...attempt, first: false }, direct);
-    if (outcome.kind === 'retry') return outcome;
+    if (outcome.kind === 'retry') {
+      observe('retry');
+      return outcome;
+    }
     moved = await commitOutcome(engine, stage, run, outcome, direct, startedAt);
   }
-  engine.metrics.stageDuration.observe({ stage: stage.name, outcome: outcome.kind }, (performance.now() - startedAt) / 1000);
+  observe(outcome.kind);
   if (!moved || outcome.kind === 'superseded') {
     logEvent(engine.logger, 'STAGE_STALE_JOB', logContext(run), { stage: stage.name, reason: 'the run changed while the stage ran' });
     return { kind: 'superseded' };
@@ -70,10 +79,18 @@ type StepResult = StageOutcome | { kind: 'retry'; error: unknown };
 async function outcomeOf(engine: Engine, stage: StageDefinition, run: RunRow, attempt: VisitTry, ledger: VisitLedger): Promise<StepResult> {
   try {
     const input = await stage.steps.load(run, engine);
-    return await stage.steps.step(input, { ledger });
+    const outcome = await stage.steps.step(input, { ledger });
+    if (stage.name === 'execute' && outcome.kind === 'fail') countProviderError(engine, run, outcome.error.code);
+    return outcome;
   } catch (error) {
+    if (stage.name === 'execute') countProviderError(engine, run, isVettedError(error) ? error.code : 'INTERNAL');
     return outcomeForError(engine, stage, run, attempt, error);
   }
+}
+
+/** A provider call that threw, or whose prediction failed: every try counts (a retried 429 is still an error). */
+function countProviderError(engine: Engine, run: RunRow, code: string): void {
+  engine.metrics.providerErrors.inc({ ...runLabels(run), provider: run.provider, code });
 }
 
 /** Bad input ends the run now; anything transient is retried until the stage's attempts are spent. */

@@ -1,39 +1,94 @@
 /**
- * Prometheus metrics (prom-client), one registry per process. Counts that must agree across processes
- * (runs by status, HITL and auto-pass rates, queue depth) are read from PostgreSQL and Redis at scrape
- * time (scrape-gauges.ts); durations are observed where they happen (stage visits, decisions).
+ * Prometheus metrics (prom-client), one registry per process. Two kinds:
+ *
+ * - Observed where they happen, in the process that did the work (stage visits, decisions, run ends, parks,
+ *   leaks, provider errors): counters and histograms labelled by tenant and model. Each process exports its
+ *   own (the API at /metrics, a worker at `vetted worker --metrics-port`); Prometheus sums them across
+ *   instances (`sum without (instance)`), as it does for any counter.
+ * - Read from PostgreSQL and Redis at scrape time (scrape-gauges.ts), so every API replica reports the same
+ *   value: runs by status, the HITL and auto-pass rates, pending reviews and their age, queue depth, the oldest
+ *   waiting job, workers per queue.
+ *
+ * Every name starts with `vetted_`; the alerts (ops/prometheus/alerts.yml) and the dashboard
+ * (ops/grafana/vetted.json) use only names defined here or in scrape-gauges.ts (a test checks).
  */
-import { Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
+
+/** Labels every run metric carries. `model` is the catalog reference (`owner/name`), or `unknown` before extract. */
+export type RunLabels = 'tenant' | 'model';
 
 export interface Metrics {
   registry: Registry;
-  stageDuration: Histogram<'stage' | 'outcome'>;
-  humanLatency: Histogram<'checkpoint' | 'action'>;
+  stageDuration: Histogram<RunLabels | 'stage' | 'outcome'>;
+  /** Time to decision: from a review being raised to the decision that resolved it. */
+  humanLatency: Histogram<RunLabels | 'checkpoint' | 'action'>;
+  /** Runs that reached an end state, by outcome (completed, failed, cancelled, expired). */
+  runOutcomes: Counter<RunLabels | 'outcome'>;
+  /** Reviews raised (a run parked for a person), by checkpoint and reason. */
+  reviewsRaised: Counter<RunLabels | 'checkpoint' | 'reason'>;
+  /** Example values the leak firewall found in a payload (one per leaking field). */
+  exampleLeaks: Counter<RunLabels>;
+  /** Validations that found blocking issues (the payload could not run as built). */
+  invalidPayloads: Counter<RunLabels>;
+  /** Provider calls that failed (a thrown error, or a failed or cancelled prediction), by provider and code. */
+  providerErrors: Counter<RunLabels | 'provider' | 'code'>;
   /** Seed 004's time to decision, per tenant: reviews of runs by checkpoint, review tasks by task type. */
   reviewTimeToDecision: Histogram<'tenant' | 'checkpoint'>;
   taskTimeToDecision: Histogram<'tenant' | 'task_type'>;
 }
 
+const STAGE_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
 /** From seconds to days: people decide in minutes or hours, and reviews may wait a day or more. */
 const DECISION_BUCKETS = [1, 5, 15, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 24 * 3600, 3 * 24 * 3600];
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
+  const registers = [registry];
   return {
     registry,
     stageDuration: new Histogram({
       name: 'vetted_stage_duration_seconds',
-      help: 'Time a stage visit spent loading and running its step, by stage and outcome',
-      labelNames: ['stage', 'outcome'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers: [registry],
+      help: 'Time a stage visit spent loading and running its step, by tenant, model, stage and outcome',
+      labelNames: ['tenant', 'model', 'stage', 'outcome'],
+      buckets: STAGE_BUCKETS,
+      registers,
     }),
     humanLatency: new Histogram({
       name: 'vetted_human_latency_seconds',
-      help: 'Time from a review being raised to the decision that resolved it',
-      labelNames: ['checkpoint', 'action'],
-      buckets: [1, 5, 15, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 24 * 3600],
-      registers: [registry],
+      help: 'Time to decision: from a review being raised to the decision that resolved it',
+      labelNames: ['tenant', 'model', 'checkpoint', 'action'],
+      buckets: DECISION_BUCKETS,
+      registers,
+    }),
+    runOutcomes: new Counter({
+      name: 'vetted_run_outcomes_total',
+      help: 'Runs that reached an end state, by tenant, model and outcome (completed, failed, cancelled, expired)',
+      labelNames: ['tenant', 'model', 'outcome'],
+      registers,
+    }),
+    reviewsRaised: new Counter({
+      name: 'vetted_reviews_raised_total',
+      help: 'Runs parked for a person, by tenant, model, checkpoint and reason',
+      labelNames: ['tenant', 'model', 'checkpoint', 'reason'],
+      registers,
+    }),
+    exampleLeaks: new Counter({
+      name: 'vetted_example_leaks_total',
+      help: "Payload fields the leak firewall blocked because they hold a model's example value",
+      labelNames: ['tenant', 'model'],
+      registers,
+    }),
+    invalidPayloads: new Counter({
+      name: 'vetted_invalid_payloads_total',
+      help: 'Validations that found blocking issues in a payload',
+      labelNames: ['tenant', 'model'],
+      registers,
+    }),
+    providerErrors: new Counter({
+      name: 'vetted_provider_errors_total',
+      help: 'Provider calls that failed (an error, or a failed or cancelled prediction), by provider and code',
+      labelNames: ['tenant', 'model', 'provider', 'code'],
+      registers,
     }),
     reviewTimeToDecision: new Histogram({
       name: 'vetted_review_time_to_decision_seconds',
@@ -50,4 +105,14 @@ export function createMetrics(): Metrics {
       registers: [registry],
     }),
   };
+}
+
+/** The tenant and model labels of a run. */
+export function runLabels(run: { tenantId: string; model: string | null }): Record<RunLabels, string> {
+  return { tenant: run.tenantId, model: modelLabel(run.model) };
+}
+
+/** `owner/name` without the version, so a model's series survive a new version. */
+export function modelLabel(model: string | null): string {
+  return model ? (model.split(':')[0] ?? model) : 'unknown';
 }

@@ -202,7 +202,7 @@ describe('system routes', () => {
     expect(json(await api.call('GET', '/api/readyz', { key: null }))).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });
     expect(json(await api.call('GET', '/api/providers', { key: api.keys.submitter }))).toMatchObject({ builders: expect.arrayContaining(['heuristic']), providers: expect.arrayContaining(['dry']) });
     const metrics = await api.call('GET', '/metrics', { key: null });
-    expect(metrics.body).toMatch(/vetted_runs\{status="completed"\} \d+/);
+    expect(metrics.body).toMatch(/vetted_runs\{[^}]*status="completed"[^}]*\} \d+/);
     expect(metrics.body).toContain('vetted_queue_depth{queue="build"}');
     expect(metrics.body).toContain('vetted_hitl_rate');
     const openapi = json<{ openapi: string; paths: Record<string, unknown> }>(await api.call('GET', '/openapi.json', { key: null }));

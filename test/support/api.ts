@@ -4,6 +4,7 @@ import { buildApp } from '../../api/app.ts';
 import type { Role } from '../../src/db/schema/index.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { registerExamples } from './pipeline.ts';
+import type { SystemOptions } from '../../src/system.ts';
 import { createTestSystem, type TestSystem } from './test-system.ts';
 
 export interface ApiHarness {
@@ -16,8 +17,8 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-export async function createApiHarness(env: Record<string, string> = {}): Promise<ApiHarness> {
-  const system = await createTestSystem({ VETTED_WEBHOOK_SECRET: 'test-webhook-secret-0123456789', ...env });
+export async function createApiHarness(env: Record<string, string> = {}, options: SystemOptions = {}): Promise<ApiHarness> {
+  const system = await createTestSystem({ VETTED_WEBHOOK_SECRET: 'test-webhook-secret-0123456789', ...env }, options);
   const workers = startWorkers(system);
   await registerExamples(system);
   const key = async (tenantId: string, role: Role, permissions: 'override'[] = []) => (await system.apiKeys.create({ tenantId, role, permissions })).key;

@@ -6,6 +6,7 @@ import { startWorkers, WORK_KINDS, type WorkKind } from '../../../workers/start-
 import { reconcile } from '../../engine/reconciler.ts';
 import { action, withSystem } from '../action.ts';
 import { parseChoiceList, parseInteger } from '../option-parsers.ts';
+import { startMetricsServer } from '../../observability/metrics-server.ts';
 
 function parseKinds(list: string | undefined): WorkKind[] {
   // An empty list would start no worker and wait for a signal forever.
@@ -17,14 +18,18 @@ export function registerWorkerCommands(program: Command): void {
     .command('worker')
     .description('Run stage workers until SIGINT/SIGTERM (then finish or hand back the active jobs and exit)')
     .option('--stages <list>', `comma-separated subset of ${WORK_KINDS.join(',')} (default: all)`)
+    .option('--metrics-port <port>', "serve this process's Prometheus metrics at http://HOST:<port>/metrics (stage durations, outcomes, provider errors)")
     .action(
-      action(async (options: { stages?: string }) => {
+      action(async (options: { stages?: string; metricsPort?: string }) => {
         const kinds = parseKinds(options.stages);
+        const metricsPort = options.metricsPort === undefined ? undefined : parseInteger('--metrics-port', options.metricsPort, { min: 0, max: 65535 });
         const system = await createSystem(loadConfig());
         const workers = startWorkers(system, { kinds });
-        system.logger.info({ queues: kinds, prefix: system.config.queuePrefix, concurrency: system.config.concurrency }, 'workers started');
+        const metrics = metricsPort === undefined ? undefined : await startMetricsServer(system.metrics.registry, system.config.host, metricsPort);
+        system.logger.info({ queues: kinds, prefix: system.config.queuePrefix, concurrency: system.config.concurrency, metricsPort: metrics?.port }, 'workers started');
         await waitForShutdownSignal();
         system.logger.info('shutting down: draining active jobs');
+        await metrics?.close();
         await workers.close();
         await system.close();
       }),
