@@ -16,6 +16,7 @@ import type { System } from '../src/system.ts';
 import { bearerToken, registerAuth } from './plugins/auth.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
 import { registerSecretFields } from './plugins/secret-fields.ts';
+import { registerTracing } from './plugins/tracing.ts';
 import { frameworkErrors, onMaxParamLength, registerProblemDetails } from './plugins/problem-details.ts';
 import { registerContractValidation } from './plugins/validation.ts';
 import { registerControlRoutes } from './routes/control.ts';
@@ -46,6 +47,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
     routerOptions: { maxParamLength: 200, onMaxParamLength },
     frameworkErrors,
   });
+  registerTracing(app);
   registerProblemDetails(app);
   registerJsonBody(app);
   // Every JSON answer: secrets the pipeline stores to execute (a model's token input, signed URLs) are masked.

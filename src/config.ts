@@ -65,6 +65,8 @@ export interface Config {
     /** Where people open a review or task: links go to `<consoleUrl>/reviews/<id>` and `<consoleUrl>/tasks/<id>`. */
     consoleUrl: string;
   };
+  /** OpenTelemetry: spans go to OTLP/HTTP at `<otlpEndpoint>/v1/traces` when it is set (src/observability/tracing.ts). */
+  tracing: { otlpEndpoint?: string; serviceName: string };
   replicate: {
     apiToken?: string;
     baseUrl?: string;
@@ -124,6 +126,8 @@ export const ENV_SCHEMA = {
     VETTED_REPLICATE_RATE_LIMIT: { type: 'number', exclusiveMinimum: 0, maximum: 10000 },
     VETTED_REPLICATE_WEBHOOK_URL: { type: 'string', pattern: '^https?://' },
     REPLICATE_WEBHOOK_SECRET: { type: 'string', minLength: 8 },
+    OTEL_EXPORTER_OTLP_ENDPOINT: { type: 'string', pattern: '^https?://' },
+    OTEL_SERVICE_NAME: { type: 'string', minLength: 1, default: 'vetted' },
   },
 } as const;
 
@@ -206,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       from: String(e.VETTED_SMTP_FROM),
       consoleUrl: String(e.VETTED_CONSOLE_URL).replace(/\/+$/, ''),
     },
+    tracing: { otlpEndpoint: str('OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: String(e.OTEL_SERVICE_NAME) },
     replicate: {
       apiToken: str('REPLICATE_API_TOKEN'),
       baseUrl: str('REPLICATE_BASE_URL'),

@@ -24,6 +24,9 @@ import { createMetrics } from './observability/metrics.ts';
 import { gatedNotifications } from './notifications/gate.ts';
 import { hasChannels } from './notifications/settings.ts';
 import { createRedactor } from './observability/redact.ts';
+import { startTracing } from './observability/tracing.ts';
+import type { Telemetry } from 'bullmq';
+import { BullMQOtel } from 'bullmq-otel';
 import { systemClock, type Clock } from './ports.ts';
 import { createQueues, createRedisConnection, type QueueSet } from './queue/queues.ts';
 import { triggerShadow } from './shadow/trigger.ts';
@@ -50,6 +53,8 @@ export interface System extends Engine {
   readonly reviewStatsQueries: ReviewStatsQueries;
   /** Logs a connection error at most once per source and interval (observability/connection-errors.ts). */
   readonly reportConnectionError: ConnectionErrorReporter;
+  /** BullMQ's OpenTelemetry integration, when tracing is on (queues and workers carry the trace through jobs). */
+  readonly telemetry?: Telemetry;
   /** Resolves when PostgreSQL answers (readiness). */
   pingDatabase(): Promise<void>;
   close(): Promise<void>;
@@ -65,6 +70,11 @@ export interface SystemOptions {
   /** Create the database if missing and apply migrations (default true). */
   migrate?: boolean;
   poolSize?: number;
+  /**
+   * Trace through BullMQ even without OTEL_EXPORTER_OTLP_ENDPOINT: the caller registered a tracer provider of
+   * its own (tests, with an in-memory exporter).
+   */
+  tracing?: boolean;
 }
 
 /**
@@ -82,7 +92,10 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     throw serviceUnavailable('Redis', config.redisUrl, error);
   }
   const reportConnectionError = connectionErrorReporter(logger);
-  const queues = createQueues(config.redisUrl, config.queuePrefix, (error) => reportConnectionError('Redis (queues)', error));
+  // Exporting spans starts here, once per process (the SDK is global); tests register their own provider.
+  const tracing = config.tracing.otlpEndpoint ? startTracing({ serviceName: config.tracing.serviceName, otlpEndpoint: config.tracing.otlpEndpoint }) : undefined;
+  const telemetry = tracing || options.tracing ? new BullMQOtel({ tracerName: 'vetted' }) : undefined;
+  const queues = createQueues(config.redisUrl, config.queuePrefix, (error) => reportConnectionError('Redis (queues)', error), telemetry);
   try {
     await withTimeout(queues.connection.ping(), REDIS_TIMEOUT_MS, 'Redis PING');
   } catch (error) {
@@ -107,6 +120,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     notifications,
     reviewStatsQueries: createReviewStatsQueries(database.db),
     queues,
+    telemetry,
     dispatch: {
       enqueueStage: queues.enqueueStage,
       scheduleExpiry: queues.scheduleExpiry,
@@ -127,6 +141,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     async close() {
       await queues.close().catch(() => undefined);
       await database.close().catch(() => undefined);
+      await tracing?.shutdown().catch(() => undefined);
     },
   };
   return system;

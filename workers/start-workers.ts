@@ -65,6 +65,7 @@ function createWorker(system: System, kind: WorkKind, options: StartWorkersOptio
     prefix: system.config.queuePrefix,
     // A worker killed mid-job leaves it stalled; it goes back to the queue up to this many times.
     maxStalledCount: 3,
+    ...(system.telemetry ? { telemetry: system.telemetry } : {}),
     ...(options.stall ? { lockDuration: options.stall.lockDurationMs, stalledInterval: options.stall.stalledIntervalMs } : {}),
   } satisfies WorkerOptions;
   if (isStageName(kind)) return stageWorker(system, stageNamed(kind), common, options);

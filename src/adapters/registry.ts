@@ -11,6 +11,7 @@ import { VettedError } from '../errors.ts';
 import type { ModelProvider, PayloadBuilder } from '../ports.ts';
 import { createHeuristicBuilder } from '../builders/heuristic-builder.ts';
 import { createDryProvider } from './dry-provider.ts';
+import { tracedBuilder, tracedProvider } from './traced.ts';
 import { createOpenAiBuilder } from './openai/openai-builder.ts';
 import { createReplyInterpreter } from './openai/reply-interpreter.ts';
 import type { ReplyInterpreter } from '../review/reply/types.ts';
@@ -40,8 +41,9 @@ export interface AdapterOverrides {
 
 export function createAdapterRegistry(config: Config, overrides: AdapterOverrides = {}): AdapterRegistry {
   const configured = configuredAdapters(config);
-  const builders: Record<string, PayloadBuilder | undefined> = { heuristic: createHeuristicBuilder(), ...configured.builders, ...overrides.builders };
-  const providers: Record<string, ModelProvider | undefined> = { dry: createDryProvider(), ...configured.providers, ...overrides.providers };
+  const builders = traceEach<PayloadBuilder>({ heuristic: createHeuristicBuilder(), ...configured.builders, ...overrides.builders }, (builder, name) =>
+    tracedBuilder(builder, name === 'openai' ? config.openai.model : undefined));
+  const providers = traceEach<ModelProvider>({ dry: createDryProvider(), ...configured.providers, ...overrides.providers }, tracedProvider);
   const fetcher = overrides.modelFetcher === undefined ? configured.modelFetcher : (overrides.modelFetcher ?? undefined);
   const interpreter = overrides.replyInterpreter === undefined ? configured.replyInterpreter : (overrides.replyInterpreter ?? undefined);
   return {
@@ -60,6 +62,11 @@ export function createAdapterRegistry(config: Config, overrides: AdapterOverride
     modelFetcher: () => fetcher,
     replyInterpreter: () => interpreter,
   };
+}
+
+/** Every adapter in its tracing wrapper (traced.ts): one span per builder or provider call. */
+function traceEach<T>(adapters: Partial<Record<string, T>>, wrap: (adapter: T, name: string) => T): Record<string, T | undefined> {
+  return Object.fromEntries(Object.entries(adapters).map(([name, adapter]) => [name, adapter === undefined ? undefined : wrap(adapter, name)]));
 }
 
 interface ConfiguredAdapters {

@@ -38,6 +38,8 @@ const DESCRIPTIONS: Partial<Record<keyof typeof ENV_SCHEMA.properties, string>> 
   VETTED_REPLICATE_TIMEOUT_MS: 'how long to wait for a prediction before canceling it',
   VETTED_REPLICATE_RATE_LIMIT: 'predictions started per second by one execute worker (unset: no limit)',
   VETTED_REPLICATE_WEBHOOK_URL: 'public URL of the Replicate webhook route; unset: poll only',
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'export traces over OTLP/HTTP to <endpoint>/v1/traces; unset: no tracing',
+  OTEL_SERVICE_NAME: 'service name on exported traces',
 };
 
 /** The environment variables, for `vetted --help`, generated from the config schema so they never drift. */

@@ -12,6 +12,7 @@ import { assertTransition, isInFlight } from '../run-states.ts';
 import type { NotificationJob } from './dispatch.ts';
 import type { Engine } from './engine.ts';
 import { lowerMove, type Move } from './moves.ts';
+import { withRunContext } from '../observability/tracing.ts';
 import { observeMove } from './run-metrics.ts';
 import { STAGES } from './stages.ts';
 import type { Committed, EventInput, InsertResult, NewRunRow, RunRow } from './store.ts';
@@ -36,7 +37,10 @@ export async function create(engine: Engine, row: NewRunRow, event: EventInput):
   const { run, created } = inserted;
   // A repeated requestKey whose first enqueue was lost (a crash after the insert) gets its job back: job ids
   // are deterministic, so this never adds a second one.
-  if (created || run.status === 'queued') await engine.dispatch.enqueueStage({ runId: run.id, stage: STAGES[0]!.name, attempt: run.attempt });
+  if (created || run.status === 'queued') {
+    const first = { runId: run.id, stage: STAGES[0]!.name, attempt: run.attempt };
+    await withRunContext(run, `enqueue ${first.stage}`, () => engine.dispatch.enqueueStage(first));
+  }
   if (created) logEvent(engine.logger, 'RUN_CREATED', logContext(run), { tenantId: run.tenantId, model: run.model, builder: run.builder, provider: run.provider });
   return inserted;
 }
@@ -86,8 +90,9 @@ async function applyEffects(engine: Engine, move: Move, committed: Committed): P
   }
 }
 
+/** The next stage's job, added in the run's trace whatever caused the move (a worker, a reviewer's request). */
 function enqueueVisit(engine: Engine, run: RunRow): Promise<void> {
-  return engine.dispatch.enqueueStage({ runId: run.id, stage: run.stage, attempt: run.attempt });
+  return withRunContext(run, `enqueue ${run.stage}`, () => engine.dispatch.enqueueStage({ runId: run.id, stage: run.stage, attempt: run.attempt }));
 }
 
 async function parked(engine: Engine, committed: Committed): Promise<void> {

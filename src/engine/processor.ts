@@ -3,6 +3,7 @@
  * error is rethrown so BullMQ retries it with the stage's backoff; everything else ends in a committed move.
  */
 import type { Job } from 'bullmq';
+import { inRunSpan } from '../observability/tracing.ts';
 import { isInFlight } from '../run-states.ts';
 import type { StageJob } from './dispatch.ts';
 import type { Engine } from './engine.ts';
@@ -15,7 +16,12 @@ export async function processStageJob(engine: Engine, job: Job<StageJob>): Promi
   const stage = stageNamed(job.data.stage);
   const run = await openVisit(engine, stage, job.data);
   if (!run) return recoverHandoff(engine, job.data);
-  const result = await performVisit(engine, stage, run, { made: job.attemptsMade, first: isFirstTry(job) });
+  const attributes = { 'vetted.stage': stage.name, 'vetted.attempt': job.attemptsMade + 1, 'vetted.tenant': run.tenantId, 'vetted.model': run.model ?? 'unknown' };
+  const result = await inRunSpan(run, `stage ${stage.name}`, attributes, async (span) => {
+    const visit = await performVisit(engine, stage, run, { made: job.attemptsMade, first: isFirstTry(job) });
+    span.setAttribute('vetted.outcome', visit.kind === 'done' ? visit.outcome : visit.kind);
+    return visit;
+  });
   if (result.kind === 'retry') throw result.error;
   return result.kind;
 }

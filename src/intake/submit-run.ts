@@ -9,6 +9,7 @@ import type { Engine } from '../engine/engine.ts';
 import type { RunRow } from '../engine/store.ts';
 import { VettedError } from '../errors.ts';
 import type { GenerationRequest, PolicySpec, RunPolicy } from '../generated/contracts.ts';
+import { newRunTraceId } from '../observability/tracing.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { canonicalHash } from '../util/canonical-hash.ts';
 import { checkRequest } from './request-checks.ts';
@@ -50,7 +51,8 @@ export async function submitRun(engine: Engine, input: SubmitInput): Promise<Sub
       status: 'queued',
       stage: 'extract',
       attempt: 0,
-      traceId: engine.newId(),
+      // The submitting request's trace when it has one, so the API span and the stages share a trace.
+      traceId: newRunTraceId(engine.newId),
       threadId: request.threadId ?? request.sessionId ?? id,
       userId: request.userId ?? null,
       sessionId: request.sessionId ?? null,

@@ -4,6 +4,7 @@
  */
 import { pino, type Logger } from 'pino';
 import type { Redactor } from './redact.ts';
+import { activeTraceFields } from './tracing.ts';
 
 export type { Logger };
 
@@ -51,6 +52,9 @@ export function createLogger(options: { level: string; redact: Redactor; destina
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      // Inside a span (an API request, a stage job) every line carries its trace and span ids; a line about a
+      // run names the run's trace id itself (logContext), which wins.
+      mixin: activeTraceFields,
       // Header and secret-named fields are removed by pino itself; values inside strings by our redactor.
       redact: { paths: ['req.headers.authorization', '*.apiKey', '*.token', '*.password'], censor: '[redacted]' },
       hooks: {

@@ -2,7 +2,7 @@
  * Every BullMQ queue Vetted uses, in one module: names, job data, default options and the key prefix.
  * No other file calls `new Queue(`. Job data holds ids only; all run state lives in PostgreSQL.
  */
-import { Queue, type JobsOptions, type RedisOptions } from 'bullmq';
+import { Queue, type JobsOptions, type RedisOptions, type Telemetry } from 'bullmq';
 import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
 import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/dispatch.ts';
 import { STAGES, stageNamed, type StageName } from '../engine/stages.ts';
@@ -144,23 +144,26 @@ export function expiryJobId(dueBy: number): string {
 
 /**
  * Opens one producer per stage queue on a shared connection. `onError` hears the connection's errors (one per
- * reconnect attempt while Redis is away); without a listener, each queue would print every one.
+ * reconnect attempt while Redis is away); without a listener, each queue would print every one. `telemetry`
+ * (bullmq-otel, when tracing is on) puts the adding span's context into each job, so the worker that takes
+ * it continues the same trace.
  */
-export function createQueues(redisUrl: string, prefix: string, onError: (error: unknown) => void = () => undefined): QueueSet {
+export function createQueues(redisUrl: string, prefix: string, onError: (error: unknown) => void = () => undefined, telemetry?: Telemetry): QueueSet {
   const connection = createRedisConnection(redisUrl);
+  const traced = telemetry ? { telemetry } : {};
   connection.on('error', onError);
   const stages = Object.fromEntries(
-    STAGES.map((stage) => [stage.name, new Queue<StageJobData>(stage.queue.name, { connection, prefix, defaultJobOptions: stageJobOptions(stage.name) })]),
+    STAGES.map((stage) => [stage.name, new Queue<StageJobData>(stage.queue.name, { connection, prefix, ...traced, defaultJobOptions: stageJobOptions(stage.name) })]),
   ) as Record<StageName, Queue<StageJobData>>;
   const expiry = new Queue<ExpiryJobData>(EXPIRY_QUEUE_NAME, { connection, prefix, defaultJobOptions: EXPIRY_JOB_OPTIONS });
-  const webhooks = new Queue<WebhookJobData>(WEBHOOK_QUEUE_NAME, { connection, prefix, defaultJobOptions: WEBHOOK_JOB_OPTIONS });
+  const webhooks = new Queue<WebhookJobData>(WEBHOOK_QUEUE_NAME, { connection, prefix, ...traced, defaultJobOptions: WEBHOOK_JOB_OPTIONS });
   const maintenance = new Queue<MaintenanceJobData>(MAINTENANCE_QUEUE_NAME, {
     connection,
     prefix,
     defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: { count: 100 } },
   });
-  const shadow = new Queue<ShadowJobData>(SHADOW_QUEUE_NAME, { connection, prefix, defaultJobOptions: SHADOW_JOB_OPTIONS });
-  const notifications = new Queue<NotificationJobData>(NOTIFICATION_QUEUE_NAME, { connection, prefix, defaultJobOptions: NOTIFICATION_JOB_OPTIONS });
+  const shadow = new Queue<ShadowJobData>(SHADOW_QUEUE_NAME, { connection, prefix, ...traced, defaultJobOptions: SHADOW_JOB_OPTIONS });
+  const notifications = new Queue<NotificationJobData>(NOTIFICATION_QUEUE_NAME, { connection, prefix, ...traced, defaultJobOptions: NOTIFICATION_JOB_OPTIONS });
   const all = [...Object.values(stages), expiry, webhooks, maintenance, shadow, notifications];
   for (const queue of all) queue.on('error', onError);
 
