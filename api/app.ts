@@ -23,6 +23,7 @@ import { registerControlRoutes } from './routes/control.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerMcpRoutes } from './routes/mcp.ts';
 import { registerNotificationRoutes } from './routes/notifications.ts';
+import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerProviderWebhookRoutes } from './routes/provider-webhooks.ts';
 import { registerReviewRoutes } from './routes/reviews.ts';
 import { registerRunRoutes } from './routes/runs.ts';
@@ -76,6 +77,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerShadowRoutes(app, system);
   registerTaskRoutes(app, system);
   registerNotificationRoutes(app, system);
+  registerPolicyRoutes(app, system);
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
   registerMcpRoutes(app, system);

@@ -10,6 +10,7 @@ import { openDatabase, pingDatabase, serviceUnavailable, type Database } from '.
 import { createMetricsQueries, type MetricsQueries } from './db/metrics-queries.ts';
 import { createNotificationsRepository, type NotificationsRepository } from './db/notifications-repository.ts';
 import { createModelsRepository } from './db/models-repository.ts';
+import { createPolicyPreviewQueries, type PolicyPreviewQueries } from './db/policy-preview-queries.ts';
 import { createPgRunStore } from './db/pg-run-store.ts';
 import { createReviewStatsQueries, type ReviewStatsQueries } from './db/review-stats-queries.ts';
 import { createReviewersRepository, type ReviewersRepository } from './db/reviewers-repository.ts';
@@ -51,6 +52,8 @@ export interface System extends Engine {
   readonly notifications: NotificationsRepository;
   /** The review queue's figures per tenant, checkpoint and task type (vetted stats, /metrics). */
   readonly reviewStatsQueries: ReviewStatsQueries;
+  /** The stored runs a policy preview replays (read-only). */
+  readonly previewRuns: PolicyPreviewQueries;
   /** Logs a connection error at most once per source and interval (observability/connection-errors.ts). */
   readonly reportConnectionError: ConnectionErrorReporter;
   /** BullMQ's OpenTelemetry integration, when tracing is on (queues and workers carry the trace through jobs). */
@@ -119,6 +122,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     tasks: createTasksRepository(database.db),
     notifications,
     reviewStatsQueries: createReviewStatsQueries(database.db),
+    previewRuns: createPolicyPreviewQueries(database.db),
     queues,
     telemetry,
     dispatch: {

@@ -24,15 +24,17 @@ export type Permission =
   | 'tasks:read'
   | 'tasks:review'
   /** The tenant's settings: task types, notification channels. */
-  | 'settings:manage';
+  | 'settings:manage'
+  /** Replay a proposed policy over the tenant's stored runs (POST /api/policies/preview): reads every run's gate inputs. */
+  | 'policies:preview';
 
 /** What each role may do. `override` (approve over blocking issues) is granted per key, or to admins. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   submitter: ['runs:create', 'runs:read', 'runs:control', 'reviews:reply', 'tasks:create', 'tasks:read'],
-  reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'shadow:read', 'tasks:read', 'tasks:review'],
+  reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'shadow:read', 'tasks:read', 'tasks:review', 'policies:preview'],
   admin: [
     'runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'override', 'shadow:read',
-    'tasks:create', 'tasks:read', 'tasks:review', 'settings:manage',
+    'tasks:create', 'tasks:read', 'tasks:review', 'settings:manage', 'policies:preview',
   ],
 };
 

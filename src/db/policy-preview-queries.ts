@@ -1,0 +1,68 @@
+/**
+ * What a policy preview replays (src/policy/preview.ts): a tenant's runs created in a window, page by page
+ * (oldest first), each with what the gate reads (bundle, candidate, issues, its schema key) and the reviews
+ * it actually raised (from its review.created events). Read-only: nothing here writes.
+ */
+import { sql } from 'drizzle-orm';
+import type { CandidatePayload, RequestBundle, ValidationIssue } from '../generated/contracts.ts';
+import type { Db } from './client.ts';
+
+/** A review the run raised, as its review.created event recorded it. */
+export interface RaisedReview {
+  checkpoint: string;
+  reason: string;
+}
+
+export interface PreviewRun {
+  id: string;
+  createdAt: Date;
+  status: string;
+  model: string | null;
+  schemaKey: string | null;
+  bundle: RequestBundle | null;
+  candidate: CandidatePayload | null;
+  issues: ValidationIssue[];
+  /** The provider ran it (a result is stored). */
+  executed: boolean;
+  reviews: RaisedReview[];
+}
+
+export interface PreviewRunsFilter {
+  tenantId: string;
+  since: Date;
+  until: Date;
+  /** owner/name (every version) or owner/name:version. */
+  model?: string;
+  after?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+export type PolicyPreviewQueries = ReturnType<typeof createPolicyPreviewQueries>;
+
+export function createPolicyPreviewQueries(db: Db) {
+  return {
+    /** One page of the tenant's runs in the window, oldest first, after `after`. */
+    async page(filter: PreviewRunsFilter): Promise<PreviewRun[]> {
+      const model = filter.model
+        ? filter.model.includes(':') ? sql`and r.model = ${filter.model}` : sql`and (r.model = ${filter.model} or r.model like ${`${filter.model}:%`})`
+        : sql``;
+      const after = filter.after ? sql`and (r.created_at, r.id) > (${filter.after.createdAt.toISOString()}::timestamptz, ${filter.after.id}::uuid)` : sql``;
+      const result = await db.execute<{
+        id: string; created_at: string | Date; status: string; model: string | null; schema_key: string | null;
+        bundle: RequestBundle | null; candidate: CandidatePayload | null; issues: ValidationIssue[]; executed: boolean; reviews: RaisedReview[];
+      }>(sql`
+        select r.id, r.created_at, r.status, r.model, r.schema_key, r.bundle, r.candidate, r.issues, r.result is not null as executed,
+          coalesce((select json_agg(json_build_object('checkpoint', e.data ->> 'checkpoint', 'reason', e.data ->> 'reason') order by e.id)
+                    from run_events e where e.run_id = r.id and e.type = 'review.created'), '[]'::json) as reviews
+        from runs r
+        where r.tenant_id = ${filter.tenantId} and r.created_at >= ${filter.since.toISOString()}::timestamptz
+          and r.created_at < ${filter.until.toISOString()}::timestamptz ${model} ${after}
+        order by r.created_at, r.id
+        limit ${filter.limit}`);
+      return result.rows.map((row) => ({
+        id: row.id, createdAt: new Date(row.created_at), status: row.status, model: row.model, schemaKey: row.schema_key,
+        bundle: row.bundle, candidate: row.candidate, issues: row.issues ?? [], executed: row.executed, reviews: row.reviews,
+      }));
+    },
+  };
+}
