@@ -6,6 +6,7 @@ import { VettedError } from './errors.ts';
 import type { PolicySpec, StageName } from './generated/contracts.ts';
 import { createAjv } from './schema/ajv.ts';
 import { describeAjvErrors } from './schema/contracts.ts';
+import { parseDataKey, parsePreviousKeys } from './secrets/sealer.ts';
 
 export type BuilderName = 'heuristic' | 'openai';
 export type ProviderName = 'dry' | 'replicate';
@@ -65,6 +66,17 @@ export interface Config {
     /** Where people open a review or task: links go to `<consoleUrl>/reviews/<id>` and `<consoleUrl>/tasks/<id>`. */
     consoleUrl: string;
   };
+  /**
+   * Production mode (NODE_ENV=production or VETTED_PRODUCTION=true): a model's secret inputs are refused
+   * unless a data key seals them at rest.
+   */
+  production: boolean;
+  /**
+   * VETTED_DATA_KEY (id VETTED_DATA_KEY_ID) seals secret-role inputs at rest (src/secrets/sealer.ts); the
+   * previous keys open what they sealed until `vetted secrets rotate` has re-sealed it. Keys as given (64 hex
+   * digits or base64 of 32 bytes), checked here.
+   */
+  dataKeys: { current?: { id: string; key: string }; previous: { id: string; key: string }[] };
   /** OpenTelemetry: spans go to OTLP/HTTP at `<otlpEndpoint>/v1/traces` when it is set (src/observability/tracing.ts). */
   tracing: { otlpEndpoint?: string; serviceName: string };
   replicate: {
@@ -126,6 +138,11 @@ export const ENV_SCHEMA = {
     VETTED_REPLICATE_RATE_LIMIT: { type: 'number', exclusiveMinimum: 0, maximum: 10000 },
     VETTED_REPLICATE_WEBHOOK_URL: { type: 'string', pattern: '^https?://' },
     REPLICATE_WEBHOOK_SECRET: { type: 'string', minLength: 8 },
+    NODE_ENV: { type: 'string' },
+    VETTED_PRODUCTION: { type: 'boolean', default: false },
+    VETTED_DATA_KEY: { type: 'string', minLength: 1 },
+    VETTED_DATA_KEY_ID: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$', default: 'k1' },
+    VETTED_DATA_KEYS_PREVIOUS: { type: 'string', minLength: 1 },
     OTEL_EXPORTER_OTLP_ENDPOINT: { type: 'string', pattern: '^https?://' },
     OTEL_SERVICE_NAME: { type: 'string', minLength: 1, default: 'vetted' },
   },
@@ -210,6 +227,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       from: String(e.VETTED_SMTP_FROM),
       consoleUrl: String(e.VETTED_CONSOLE_URL).replace(/\/+$/, ''),
     },
+    production: str('NODE_ENV') === 'production' || bool('VETTED_PRODUCTION'),
+    dataKeys: dataKeysFrom(str('VETTED_DATA_KEY'), String(e.VETTED_DATA_KEY_ID), str('VETTED_DATA_KEYS_PREVIOUS')),
     tracing: { otlpEndpoint: str('OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: String(e.OTEL_SERVICE_NAME) },
     replicate: {
       apiToken: str('REPLICATE_API_TOKEN'),
@@ -237,7 +256,8 @@ export function commandEnv(defaults: Partial<Record<EnvKey, string>>, over: Read
 
 /** Secrets in the configuration, for the redactor: they must never reach a stored snapshot or a log line. */
 export function configSecrets(config: Config): string[] {
-  return [config.openai.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey, smtpPassword(config.notifications.smtpUrl)].filter((s): s is string => Boolean(s));
+  const dataKeys = [config.dataKeys.current, ...config.dataKeys.previous].map((key) => key?.key);
+  return [config.openai.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey, smtpPassword(config.notifications.smtpUrl), ...dataKeys].filter((s): s is string => Boolean(s));
 }
 
 /** The password inside VETTED_SMTP_URL, if any, so the redactor scrubs it from logs. */
@@ -245,6 +265,20 @@ function smtpPassword(smtpUrl: string | undefined): string | undefined {
   if (!smtpUrl || !URL.canParse(smtpUrl)) return undefined;
   const password = new URL(smtpUrl).password;
   return password ? decodeURIComponent(password) : undefined;
+}
+
+/** The data keys, each checked (32 bytes; a previous key's id differs from the current one's). */
+function dataKeysFrom(current: string | undefined, currentId: string, previous: string | undefined): Config['dataKeys'] {
+  const parsed = parsePreviousKeys(previous, 'VETTED_DATA_KEYS_PREVIOUS');
+  if (current !== undefined) parseDataKey(currentId, current, 'VETTED_DATA_KEY');
+  if (current !== undefined && parsed.some((key) => key.id === currentId)) {
+    throw new VettedError('CONFIG_INVALID', `VETTED_DATA_KEYS_PREVIOUS names key id "${currentId}", which is VETTED_DATA_KEY_ID: give the new key a new id`, { field: 'VETTED_DATA_KEYS_PREVIOUS' });
+  }
+  const texts = (previous ?? '').split(',').filter(Boolean).map((entry) => entry.slice(entry.indexOf(':') + 1).trim());
+  return {
+    ...(current === undefined ? {} : { current: { id: currentId, key: current } }),
+    previous: parsed.map((key, i) => ({ id: key.id, key: texts[i] ?? '' })),
+  };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -36,6 +36,7 @@ export const ERROR_CATALOGUE = {
   EXECUTION_UNCERTAIN: { status: 409, retryable: false, title: 'A previous execution attempt has no recorded outcome' },
   SERVICE_UNAVAILABLE: { status: 503, retryable: true, title: 'A backing service is unavailable' },
   CONFIG_INVALID: { status: 500, retryable: false, title: 'The configuration is not valid' },
+  DATA_KEY_MISSING: { status: 422, retryable: false, title: 'A secret input cannot be stored: no data key is configured' },
   INTERNAL: { status: 500, retryable: true, title: 'Internal error' },
 } as const satisfies Record<string, { status: number; retryable: boolean; title: string }>;
 

@@ -13,6 +13,9 @@ import { createModelsRepository } from './db/models-repository.ts';
 import { createPolicyPreviewQueries, type PolicyPreviewQueries } from './db/policy-preview-queries.ts';
 import { createPgRunStore } from './db/pg-run-store.ts';
 import { createReviewStatsQueries, type ReviewStatsQueries } from './db/review-stats-queries.ts';
+import type { RunSealing } from './db/run-sealing.ts';
+import { rotateSealedValues, type RotationReport } from './db/secrets-rotation.ts';
+import { sealerFromConfig, secretFieldNames } from './secrets/sealer.ts';
 import { createReviewersRepository, type ReviewersRepository } from './db/reviewers-repository.ts';
 import { createRunQueries, type RunQueries } from './db/run-queries.ts';
 import { createShadowReportsRepository, type ShadowReportsRepository } from './db/shadow-reports-repository.ts';
@@ -58,6 +61,8 @@ export interface System extends Engine {
   readonly reportConnectionError: ConnectionErrorReporter;
   /** BullMQ's OpenTelemetry integration, when tracing is on (queues and workers carry the trace through jobs). */
   readonly telemetry?: Telemetry;
+  /** Re-seals every stored secret under the current data key (`vetted secrets rotate`). */
+  rotateSealedValues(onProgress?: (table: string, rows: number) => void): Promise<RotationReport>;
   /** Resolves when PostgreSQL answers (readiness). */
   pingDatabase(): Promise<void>;
   close(): Promise<void>;
@@ -108,11 +113,21 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     throw serviceUnavailable('Redis', config.redisUrl, error);
   }
   const notifications = createNotificationsRepository(database.db);
+  const models = createModelsRepository(database.db);
+  // Secret-role values are sealed on their way into PostgreSQL; the names also teach the log redactor.
+  const sealing: RunSealing = {
+    sealer: sealerFromConfig(config.dataKeys),
+    async secretFields(schemaKey) {
+      const names = secretFieldNames(await models.getSchema(schemaKey));
+      redact.learnSecretFields(names);
+      return new Set(names);
+    },
+  };
   const system: System = {
     config,
     database,
-    store: createPgRunStore(database),
-    models: createModelsRepository(database.db),
+    store: createPgRunStore(database, sealing),
+    models,
     runQueries: createRunQueries(database.db),
     apiKeys: createApiKeysRepository(database.db),
     reviewers: createReviewersRepository(database.db),
@@ -141,6 +156,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     newId: randomUUID,
     // Shadow mode compares V2 with each stored build, detached: it can neither delay nor fail the run.
     onBuilt: (run, buildAttempt) => void triggerShadow(system, { run, buildAttempt }),
+    rotateSealedValues: (onProgress) => rotateSealedValues(database.pool, sealing.sealer, onProgress),
     pingDatabase: () => pingDatabase(database),
     async close() {
       await queues.close().catch(() => undefined);

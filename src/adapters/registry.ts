@@ -12,6 +12,8 @@ import type { ModelProvider, PayloadBuilder } from '../ports.ts';
 import { createHeuristicBuilder } from '../builders/heuristic-builder.ts';
 import { createDryProvider } from './dry-provider.ts';
 import { tracedBuilder, tracedProvider } from './traced.ts';
+import { openingProvider } from './sealed.ts';
+import { sealerFromConfig } from '../secrets/sealer.ts';
 import { createOpenAiBuilder } from './openai/openai-builder.ts';
 import { createReplyInterpreter } from './openai/reply-interpreter.ts';
 import type { ReplyInterpreter } from '../review/reply/types.ts';
@@ -43,7 +45,9 @@ export function createAdapterRegistry(config: Config, overrides: AdapterOverride
   const configured = configuredAdapters(config);
   const builders = traceEach<PayloadBuilder>({ heuristic: createHeuristicBuilder(), ...configured.builders, ...overrides.builders }, (builder, name) =>
     tracedBuilder(builder, name === 'openai' ? config.openai.model : undefined));
-  const providers = traceEach<ModelProvider>({ dry: createDryProvider(), ...configured.providers, ...overrides.providers }, tracedProvider);
+  // Secret inputs stay sealed until the provider call itself (sealed.ts); then every call is a span.
+  const sealer = sealerFromConfig(config.dataKeys);
+  const providers = traceEach<ModelProvider>({ dry: createDryProvider(), ...configured.providers, ...overrides.providers }, (provider) => tracedProvider(openingProvider(provider, sealer)));
   const fetcher = overrides.modelFetcher === undefined ? configured.modelFetcher : (overrides.modelFetcher ?? undefined);
   const interpreter = overrides.replyInterpreter === undefined ? configured.replyInterpreter : (overrides.replyInterpreter ?? undefined);
   return {

@@ -38,6 +38,11 @@ const DESCRIPTIONS: Partial<Record<keyof typeof ENV_SCHEMA.properties, string>> 
   VETTED_REPLICATE_TIMEOUT_MS: 'how long to wait for a prediction before canceling it',
   VETTED_REPLICATE_RATE_LIMIT: 'predictions started per second by one execute worker (unset: no limit)',
   VETTED_REPLICATE_WEBHOOK_URL: 'public URL of the Replicate webhook route; unset: poll only',
+  NODE_ENV: 'production turns production mode on (as VETTED_PRODUCTION=true)',
+  VETTED_PRODUCTION: "production mode: a model's secret inputs are refused unless VETTED_DATA_KEY is set",
+  VETTED_DATA_KEY: "32 random bytes (base64 or hex) sealing models' secret inputs at rest (AES-256-GCM)",
+  VETTED_DATA_KEY_ID: 'the id stored with every value VETTED_DATA_KEY seals',
+  VETTED_DATA_KEYS_PREVIOUS: 'older keys as id:key,... that still open stored values until `vetted secrets rotate` re-seals them',
   OTEL_EXPORTER_OTLP_ENDPOINT: 'export traces over OTLP/HTTP to <endpoint>/v1/traces; unset: no tracing',
   OTEL_SERVICE_NAME: 'service name on exported traces',
 };

@@ -14,24 +14,30 @@ import { IN_FLIGHT_STATUSES } from '../run-states.ts';
 import type { Database } from './client.ts';
 import { createPgLedger } from './pg-ledger.ts';
 import { insertRun, moveRun } from './run-moves.ts';
+import { sealNewRun, sealWrite, type RunSealing } from './run-sealing.ts';
 import { createRunStatements } from './run-statements.ts';
 import { decisions, runEvents, runs, type DecisionRow, type RunEventRow, type RunRow } from './schema/index.ts';
 import { VisitHandoff } from './visit-handoff.ts';
 
-export function createPgRunStore(database: Database): RunStore {
+/**
+ * @param sealing seals the runs' secret-role values before they are written (run-sealing.ts); without it,
+ *   values are stored as they are.
+ */
+export function createPgRunStore(database: Database, sealing?: RunSealing): RunStore {
   const { db, pool } = database;
   const statements = createRunStatements(db);
   const handoff = new VisitHandoff();
 
   async function insert(...[row, event]: Parameters<RunStore['insert']>): Promise<InsertResult> {
-    const inserted = await insertRun(pool, row, event);
+    const inserted = await insertRun(pool, sealNewRun(sealing, row), event);
     if (inserted) return { run: inserted, created: true };
     const [existing] = await db.select().from(runs).where(and(eq(runs.tenantId, row.tenantId), eq(runs.requestKey, row.requestKey ?? '')));
     if (!existing) throw new Error(`run with requestKey ${row.requestKey} vanished during insert`);
     return { run: existing, created: false };
   }
 
-  async function commit(write: StoreWrite): Promise<Committed | undefined> {
+  async function commit(unsealed: StoreWrite): Promise<Committed | undefined> {
+    const write = await sealWrite(sealing, unsealed, async (runId) => (await statements.get(runId))?.schemaKey ?? null);
     const committed = await moveRun(pool, { ...write, base: pinnedRow(write) });
     if (committed && write.bumpAttempt) handoff.offer(committed.run);
     return committed;

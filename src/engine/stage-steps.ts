@@ -13,6 +13,7 @@ import type { ExampleQuarantine } from '../stages/example-quarantine.ts';
 import { executeOnce, type ExecutionLedger } from '../stages/executor.ts';
 import { decideGate, informationReview, payloadHash, type ParkReason } from '../stages/gate.ts';
 import { publishedSchemaIssues, validatePayload } from '../stages/validator/index.ts';
+import { assertSecretsStorable } from '../secrets/storable.ts';
 import type { Engine } from './engine.ts';
 import type { StageOutcome } from './outcomes.ts';
 import type { RunRow } from './store.ts';
@@ -39,11 +40,13 @@ function required<T>(value: T | null | undefined, what: string, run: RunRow): T 
   return value;
 }
 
-export const extractSteps: StageSteps<{ run: RunRow; schemaKey: string; modelSchema: ModelSchema }> = {
+export const extractSteps: StageSteps<{ run: RunRow; schemaKey: string; modelSchema: ModelSchema; config: Engine['config'] }> = {
   async load(run, engine) {
-    return { run, ...(await resolveRunModel(engine, run.tenantId, run.request)) };
+    return { run, config: engine.config, ...(await resolveRunModel(engine, run.tenantId, run.request)) };
   },
-  async step({ run, schemaKey, modelSchema }) {
+  async step({ run, schemaKey, modelSchema, config }) {
+    // Now the model's secret-role inputs are known: in production, none may be stored without a data key.
+    assertSecretsStorable(config, modelSchema, run.request.edits, 'edits');
     return {
       kind: 'advance',
       set: { schemaKey, schemaHash: modelSchema.schemaHash, model: run.model ?? modelSchema.model },

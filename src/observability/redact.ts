@@ -4,6 +4,8 @@
  * (OPENAI_API_KEY, REPLICATE_API_TOKEN), wherever they appear in a string.
  */
 
+import { isSealed } from '../secrets/sealer.ts';
+
 export const REDACTED = '[redacted]';
 
 // Whole key names, or a known suffix: `api_key`, `hf_token`, `client_secret`. Plurals are left alone on
@@ -22,6 +24,11 @@ export function isSecretKey(key: string): boolean {
 
 export interface Redactor {
   <T>(value: T): T;
+  /**
+   * Masks values under these keys too from now on: the names of models' secret-role inputs, learned as
+   * their schemas are used (a `studio_pass` with `format: password` is as secret as an `api_key`).
+   */
+  learnSecretFields(names: Iterable<string>): void;
 }
 
 /**
@@ -30,9 +37,10 @@ export interface Redactor {
  */
 export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
   const secrets = knownSecrets.filter((s) => s.length >= 8);
+  const learned = new Set<string>();
   const scrub = (text: string) => secrets.reduce((acc, secret) => acc.split(secret).join(REDACTED), text);
   const walk = (value: unknown, depth: number, seen: WeakSet<object>): unknown => {
-    if (typeof value === 'string') return secrets.length > 0 ? scrub(value) : value;
+    if (typeof value === 'string') return isSealed(value) ? REDACTED : secrets.length > 0 ? scrub(value) : value;
     if (value === null || typeof value !== 'object' || depth > 32) return value;
     // Errors keep what makes them useful (their message and stack are not enumerable), scrubbed.
     if (value instanceof Error) return walk(errorFields(value), depth, seen);
@@ -47,11 +55,15 @@ export function createRedactor(knownSecrets: readonly string[] = []): Redactor {
       // Only scalar values are secrets; an object under a secret-looking key (a schema property named
       // `hf_token`) is structure, and is walked like any other.
       const scalar = typeof inner === 'string' || typeof inner === 'number';
-      out[key] = isSecretKey(key) && scalar && inner !== '' ? REDACTED : walk(inner, depth + 1, seen);
+      out[key] = (isSecretKey(key) || learned.has(key)) && scalar && inner !== '' ? REDACTED : walk(inner, depth + 1, seen);
     }
     return out;
   };
-  return (<T>(value: T): T => walk(value, 0, new WeakSet()) as T) as Redactor;
+  const redactor = (<T>(value: T): T => walk(value, 0, new WeakSet()) as T) as Redactor;
+  redactor.learnSecretFields = (names) => {
+    for (const name of names) learned.add(name);
+  };
+  return redactor;
 }
 
 function isPlainData(value: object): boolean {
@@ -116,7 +128,7 @@ export function maskUrlCredentials(text: string): string {
  */
 export function maskForView<T>(value: T, secretFields: ReadonlySet<string> = NO_FIELDS): T {
   const walk = (inner: unknown, depth: number): unknown => {
-    if (typeof inner === 'string') return maskUrlCredentials(inner);
+    if (typeof inner === 'string') return isSealed(inner) ? REDACTED : maskUrlCredentials(inner);
     if (inner === null || typeof inner !== 'object' || depth > 32) return inner;
     if (inner instanceof Date) return inner;
     if (Array.isArray(inner)) return inner.map((item) => walk(item, depth + 1));

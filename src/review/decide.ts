@@ -5,6 +5,7 @@
  * the other gets DECISION_CONFLICT, and a decision is never recorded without its move. What the decision
  * leads to (validating an edited payload, building again, executing) is the engine's work, not the caller's.
  */
+import { assertSecretsStorable } from '../secrets/storable.ts';
 import { commit } from '../engine/commit.ts';
 import type { DecisionInput } from '../engine/moves.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -64,6 +65,7 @@ export interface DecisionOrigin {
  */
 export async function applyDecision(engine: Engine, run: RunRow, decision: Decision, actor: DecisionActor, origin: DecisionOrigin): Promise<DecideResult> {
   const schema = run.schemaKey ? await engine.models.getSchema(run.schemaKey) : undefined;
+  assertSecretsStorable(engine.config, schema, decision.edits, 'edits');
   let plan = planDecision({ status: run.status, pendingReview: run.pendingReview, candidate: run.candidate, schema, decision, actor, now: engine.clock.now() });
   if (plan.route === 'complete' && !run.result) throw new VettedError('RUN_STATE_CONFLICT', 'The run has no result to accept', { field: 'action' });
   if (plan.route === 'execute' || plan.route === 'validate') plan = await recheckIfSchemaChanged(engine, run, plan);
