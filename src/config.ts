@@ -34,6 +34,8 @@ export interface Config {
    * 100.64/10). Off by default: webhooks are POSTed from inside our network, so such a target is SSRF.
    */
   webhookAllowPrivate: boolean;
+  /** How often the maintenance worker purges documents past each tenant's retention (a repeatable job). */
+  purgeIntervalMs: number;
   reconciler: {
     /** How often the reconciler looks for runs whose job went missing. */
     intervalMs: number;
@@ -120,6 +122,7 @@ export const ENV_SCHEMA = {
     VETTED_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, default: 600 },
     VETTED_RECONCILE_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 30000 },
     VETTED_RECONCILE_GRACE_MS: { type: 'integer', minimum: 0, default: 60000 },
+    VETTED_PURGE_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 3600000 },
     VETTED_SHADOW_SAMPLE_RATE: { type: 'number', minimum: 0, maximum: 1, default: 0 },
     OPENAI_API_KEY: { type: 'string', minLength: 1 },
     OPENAI_BASE_URL: { type: 'string', pattern: '^https?://' },
@@ -205,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookSecret: str('VETTED_WEBHOOK_SECRET'),
     webhookAllowPrivate: bool('VETTED_WEBHOOK_ALLOW_PRIVATE'),
     reconciler: { intervalMs: num('VETTED_RECONCILE_INTERVAL_MS'), graceMs: num('VETTED_RECONCILE_GRACE_MS') },
+    purgeIntervalMs: num('VETTED_PURGE_INTERVAL_MS'),
     shadow: { sampleRate: num('VETTED_SHADOW_SAMPLE_RATE') },
     defaults: {
       // With a key configured the LLM builds and Replicate executes; without, everything stays offline.

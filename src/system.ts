@@ -14,6 +14,7 @@ import { createPolicyPreviewQueries, type PolicyPreviewQueries } from './db/poli
 import { createPgRunStore } from './db/pg-run-store.ts';
 import { createReviewStatsQueries, type ReviewStatsQueries } from './db/review-stats-queries.ts';
 import type { RunSealing } from './db/run-sealing.ts';
+import { createRetentionRepository, type RetentionRepository } from './db/retention-repository.ts';
 import { rotateSealedValues, type RotationReport } from './db/secrets-rotation.ts';
 import { sealerFromConfig, secretFieldNames } from './secrets/sealer.ts';
 import { createReviewersRepository, type ReviewersRepository } from './db/reviewers-repository.ts';
@@ -55,6 +56,8 @@ export interface System extends Engine {
   readonly notifications: NotificationsRepository;
   /** The review queue's figures per tenant, checkpoint and task type (vetted stats, /metrics). */
   readonly reviewStatsQueries: ReviewStatsQueries;
+  /** Per-tenant retention settings and the purge of run documents. */
+  readonly retention: RetentionRepository;
   /** The stored runs a policy preview replays (read-only). */
   readonly previewRuns: PolicyPreviewQueries;
   /** Logs a connection error at most once per source and interval (observability/connection-errors.ts). */
@@ -114,6 +117,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
   }
   const notifications = createNotificationsRepository(database.db);
   const models = createModelsRepository(database.db);
+  const retention = createRetentionRepository(database.db);
   // Secret-role values are sealed on their way into PostgreSQL; the names also teach the log redactor.
   const sealing: RunSealing = {
     sealer: sealerFromConfig(config.dataKeys),
@@ -138,6 +142,8 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     notifications,
     reviewStatsQueries: createReviewStatsQueries(database.db),
     previewRuns: createPolicyPreviewQueries(database.db),
+    retention,
+    piiMasking: piiMaskingOf(retention, options.clock ?? systemClock),
     queues,
     telemetry,
     dispatch: {
@@ -192,4 +198,21 @@ async function probeRedis(redisUrl: string): Promise<void> {
   } finally {
     probe.disconnect();
   }
+}
+
+/** How long a tenant's PII-masking setting is trusted before it is read again (intake asks on every request). */
+const SETTING_TTL_MS = 10_000;
+
+/** Whether a tenant masks PII in stored text, read from its retention settings and kept for a few seconds. */
+function piiMaskingOf(retention: RetentionRepository, clock: Clock): (tenantId: string) => Promise<boolean> {
+  const cache = new Map<string, { value: boolean; until: number }>();
+  return async (tenantId) => {
+    const now = clock.now().getTime();
+    const hit = cache.get(tenantId);
+    if (hit && hit.until > now) return hit.value;
+    const value = (await retention.get(tenantId))?.maskPii ?? false;
+    if (cache.size > 10_000) cache.clear();
+    cache.set(tenantId, { value, until: now + SETTING_TTL_MS });
+    return value;
+  };
 }

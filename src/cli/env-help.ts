@@ -43,6 +43,7 @@ const DESCRIPTIONS: Partial<Record<keyof typeof ENV_SCHEMA.properties, string>> 
   VETTED_DATA_KEY: "32 random bytes (base64 or hex) sealing models' secret inputs at rest (AES-256-GCM)",
   VETTED_DATA_KEY_ID: 'the id stored with every value VETTED_DATA_KEY seals',
   VETTED_DATA_KEYS_PREVIOUS: 'older keys as id:key,... that still open stored values until `vetted secrets rotate` re-seals them',
+  VETTED_PURGE_INTERVAL_MS: "how often a maintenance worker purges documents past each tenant's retention",
   OTEL_EXPORTER_OTLP_ENDPOINT: 'export traces over OTLP/HTTP to <endpoint>/v1/traces; unset: no tracing',
   OTEL_SERVICE_NAME: 'service name on exported traces',
 };

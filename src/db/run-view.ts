@@ -28,5 +28,6 @@ export function toRunView(row: RunRow): Run {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
+    ...(row.purgedAt ? { purgedAt: row.purgedAt.toISOString() } : {}),
   };
 }

@@ -31,4 +31,6 @@ export interface Engine {
    * throw: it cannot hold up or fail the run. Absent where shadow mode does not run (the in-process runner).
    */
   readonly onBuilt?: (run: RunRow, buildAttempt: number) => void;
+  /** Whether a tenant masks emails and phone numbers in stored text (src/retention/pii.ts); absent: never. */
+  readonly piiMasking?: (tenantId: string) => Promise<boolean>;
 }

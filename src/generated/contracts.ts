@@ -278,7 +278,8 @@ export type RunEventType =
   | 'run.expired'
   | 'run.paused'
   | 'run.resumed'
-  | 'run.requeued';
+  | 'run.requeued'
+  | 'run.purged';
 
 export interface VettedContracts {}
 /**
@@ -904,6 +905,10 @@ export interface Run {
   createdAt: string;
   updatedAt: string;
   completedAt?: string | null;
+  /**
+   * When the tenant's retention purged this run's documents (request, bundle, candidate, issues, output, replies); the audit trail stays.
+   */
+  purgedAt?: string | null;
   timings?: RunTimings;
   /**
    * Where to look next: self, events, state, review.

@@ -10,6 +10,7 @@ import type { RunRow } from '../engine/store.ts';
 import { VettedError } from '../errors.ts';
 import type { GenerationRequest, PolicySpec, RunPolicy } from '../generated/contracts.ts';
 import { newRunTraceId } from '../observability/tracing.ts';
+import { maskRequestPii } from '../retention/pii.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { canonicalHash } from '../util/canonical-hash.ts';
 import { checkRequest } from './request-checks.ts';
@@ -41,7 +42,8 @@ export async function submitRun(engine: Engine, input: SubmitInput): Promise<Sub
   const builder = request.builder ?? engine.config.defaults.builder;
   const provider = request.provider ?? engine.config.defaults.provider;
   const id = engine.newId();
-  const stored = redactRequest(engine, request);
+  const masked = (await engine.piiMasking?.(input.tenantId)) ? maskRequestPii(request) : request;
+  const stored = redactRequest(engine, masked);
   const { run, created } = await create(
     engine,
     {

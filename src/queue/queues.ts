@@ -25,9 +25,9 @@ export type WebhookJobData = WebhookJob;
 /** Tell the tenant's channels about a review or task (src/notifications). */
 export type NotificationJobData = NotificationJob;
 
-/** Periodic housekeeping (the reconciler), produced by a BullMQ job scheduler. */
+/** Periodic housekeeping, produced by BullMQ job schedulers: the reconciler, and the retention purge. */
 export interface MaintenanceJobData {
-  task: 'reconcile';
+  task: 'reconcile' | 'purge';
 }
 
 /**

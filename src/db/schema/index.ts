@@ -6,3 +6,4 @@ export * from './auth.ts';
 export * from './shadow.ts';
 export * from './tasks.ts';
 export * from './notifications.ts';
+export * from './retention.ts';

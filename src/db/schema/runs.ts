@@ -74,6 +74,11 @@ export const runs = pgTable(
     reviewExpiresAt: timestamp({ withTimezone: true, mode: 'date' }),
     stageStartedAt: timestamp({ withTimezone: true, mode: 'date' }),
     completedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /**
+     * When the tenant's retention purged the run's documents (request, bundle, candidate, issues, output, review
+     * edits); the audit skeleton (ids, status, events, decisions' actors and actions, hashes, timings) stays.
+     */
+    purgedAt: timestamp({ withTimezone: true, mode: 'date' }),
     ...timestamps,
   },
   // Stage moves are HOT updates (heap-only: no index entry written) as long as no index covers or filters on

@@ -1,0 +1,14 @@
+/** Per-tenant data retention (src/retention/): how long run documents are kept, and PII masking of stored text. */
+import { boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const tenantRetention = pgTable('tenant_retention', {
+  tenantId: text().primaryKey(),
+  /** Documents of terminal runs older than this many days are purged; null keeps them forever. */
+  documentsDays: integer(),
+  /** Mask email addresses and phone numbers in stored free text (prompt, conversation, chat replies). */
+  maskPii: boolean().notNull().default(false),
+  updatedBy: text().notNull(),
+  updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export type TenantRetentionRow = typeof tenantRetention.$inferSelect;
