@@ -8,6 +8,7 @@ import type { WebhookJob } from '../engine/dispatch.ts';
 import type { Engine } from '../engine/engine.ts';
 import { isVettedError } from '../errors.ts';
 import { maskForView } from '../observability/redact.ts';
+import { secretFieldNames } from '../secrets/sealer.ts';
 import { postCallback } from './callback-delivery.ts';
 import { SIGNATURE_HEADER, signWebhook } from './webhook-signature.ts';
 
@@ -21,7 +22,9 @@ export async function deliverWebhook(system: Engine, job: WebhookJob): Promise<n
   const [event] = await system.store.events(run.id, { afterId: BigInt(job.eventId) - 1n, limit: 1 });
   if (!event || String(event.id) !== job.eventId) return 0;
 
-  // Masked as the API masks what it shows (maskForView): a webhook is one more view of the run.
+  // Masked as the API masks what it shows (maskForView): a webhook is one more view of the run, so the model's
+  // secret-role inputs are masked whatever their names (a provider's output may echo them).
+  const secretFields = new Set(secretFieldNames(run.schemaKey ? await system.models.getSchema(run.schemaKey) : undefined));
   const body = JSON.stringify(maskForView({
     id: String(event.id),
     type: event.type,
@@ -32,7 +35,7 @@ export async function deliverWebhook(system: Engine, job: WebhookJob): Promise<n
       pendingReview: run.pendingReview ? { reviewId: run.pendingReview.reviewId, checkpoint: run.pendingReview.checkpoint, reason: run.pendingReview.reason, question: run.pendingReview.question, expiresAt: run.pendingReview.expiresAt } : null,
       result: run.result, error: run.error,
     },
-  }));
+  }, secretFields));
   const timestamp = Math.floor(Date.now() / 1000);
   const headers = {
     'content-type': 'application/json',
