@@ -15,6 +15,7 @@
  * in its conversation. Every reply is an audit row (the decision it led to, its raw text, the layer, what the
  * interpreter answered), and goes through the same decision rules as a reviewer's (applyDecision).
  */
+import { maskPiiText } from '../retention/pii.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { RunRow } from '../engine/store.ts';
 import { assertNever, isVettedError, VettedError } from '../errors.ts';
@@ -69,7 +70,8 @@ export async function reply(engine: Engine, input: ReplyInput): Promise<ReplyRes
   const question = replyQuestion(review, schema);
   const outcome = await interpretReply(body.text, question, { interpreter: engine.adapters.replyInterpreter(), locale: body.locale });
   logReading(engine, run, review, outcome);
-  return transition(engine, { run, review, body, outcome, actor: input.actor });
+  const maskPii = (await engine.piiMasking?.(run.tenantId)) ?? false;
+  return transition(engine, { run, review, body, outcome, actor: input.actor, maskPii });
 }
 
 function pendingReviewFor(run: RunRow, reviewId: string): PendingReview {
@@ -87,6 +89,8 @@ interface Replied {
   body: Reply;
   outcome: ReplyOutcome;
   actor: DecisionActor;
+  /** The tenant masks emails and phone numbers in stored text (src/retention/pii.ts): the audit row keeps the masked reply. */
+  maskPii: boolean;
 }
 
 /** Layer 3: the decision the reply was read as, carried out. */
@@ -111,7 +115,7 @@ async function transition(engine: Engine, replied: Replied): Promise<ReplyResult
       logEvent(engine.logger, 'HITL_CONTINUE_WITH_MODIFICATIONS', logContext(replied.run), { hitlId: review.reviewId, modifications: outcome.parsed?.modifications ?? {}, originStepId: review.originStepId });
       return decideFromReply(engine, replied, { reviewId: review.reviewId, action: 'edit', edits: outcome.parsed?.modifications ?? {}, payloadHash: review.payloadHash });
     case 'cancel':
-      return decideFromReply(engine, replied, { reviewId: review.reviewId, action: 'reject', reason: `Cancelled by the person: "${replied.body.text}"` });
+      return decideFromReply(engine, replied, { reviewId: review.reviewId, action: 'reject', reason: `Cancelled by the person: "${replied.maskPii ? maskPiiText(replied.body.text) : replied.body.text}"` });
     case 'switch_intent':
       return switchIntent(engine, replied);
     case 're_ask':
@@ -126,10 +130,16 @@ async function schemaOf(engine: Engine, run: RunRow) {
 /** The audit row's view of a reply: its raw text and how it was read. */
 function origin(engine: Engine, replied: Replied) {
   const { body, outcome } = replied;
+  const text = replied.maskPii ? maskPiiText : (value: string) => value;
   return {
-    raw: engine.redact({ text: body.text, ...(body.locale ? { locale: body.locale } : {}) }),
-    parsed: { via: 'reply', layer: outcome.layer, decision: outcome.decision, ...(outcome.parsed ? { reply: outcome.parsed } : {}), ...(outcome.interpreter ? { interpreter: outcome.interpreter } : {}) },
+    raw: engine.redact({ text: text(body.text), ...(body.locale ? { locale: body.locale } : {}) }),
+    parsed: maskStrings({ via: 'reply', layer: outcome.layer, decision: outcome.decision, ...(outcome.parsed ? { reply: outcome.parsed } : {}), ...(outcome.interpreter ? { interpreter: outcome.interpreter } : {}) }, text),
   };
+}
+
+/** Every string inside `value` through `mask` (a reply's reading quotes the reply). */
+function maskStrings<T>(value: T, mask: (text: string) => string): T {
+  return JSON.parse(JSON.stringify(value), (_key, inner: unknown) => (typeof inner === 'string' ? mask(inner) : inner)) as T;
 }
 
 /** A reply that amounts to a reviewer's decision: the same rules apply. An edit the model cannot take is asked again. */

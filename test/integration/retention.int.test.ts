@@ -43,6 +43,13 @@ describe('retention', () => {
     expect(run.request.prompt).toBe('a card for [email], call [phone]');
     expect(run.request.conversation?.[0]?.content).toBe('mail me at [email]');
     expect(JSON.stringify(run.candidate)).not.toContain('example.com');
+
+    // A chat reply's stored text too.
+    const parked = await settle(api.system, await submitted({ prompt: 'a reply card', policy: 'require_human' }), ['awaiting_human']);
+    const replied = await api.call('POST', `/api/runs/${parked.id}/reply`, { key: api.keys.submitter, body: { reviewId: parked.pendingReview!.reviewId, text: 'not sure, write to carol@example.com' } });
+    expect(replied.statusCode, replied.body).toBe(200);
+    const rows = await query<{ raw: { text: string } }>(`select raw from decisions where run_id = $1`, [parked.id]);
+    expect(rows.map((row) => row.raw.text)).toEqual(['not sure, write to [email]']);
   });
 
   it('purges the documents of ended runs past the retention, keeps the audit skeleton, and says so in the API', async () => {
