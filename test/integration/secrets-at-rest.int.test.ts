@@ -4,7 +4,10 @@
  * masked in API answers, events and logs. `vetted secrets rotate` re-seals everything under a new key, and the
  * provider still gets the value. In production without a key, such a value is refused naming the field.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.ts';
 import { registerModel } from '../../src/catalog/model-catalog.ts';
@@ -19,6 +22,7 @@ import { createTestSystem, type TestSystem } from '../support/test-system.ts';
 const K1 = randomBytes(32).toString('base64');
 const K2 = randomBytes(32).toString('base64');
 const MODEL = 'acme/vault';
+const BIN = path.resolve(import.meta.dirname, '../../bin/vetted.mjs');
 
 /** flux-schnell with one more input: a password-format field with an ordinary name. */
 function vaultModel(): Record<string, unknown> {
@@ -117,6 +121,10 @@ describe('secrets at rest', () => {
       expect(after).not.toContain('PLAINSECRET');
       const again = await rotated.rotateSealedValues();
       expect(Object.values(again.resealed).every((n) => n === 0)).toBe(true);
+      // The command, as a process: nothing left to re-seal.
+      const env = { ...process.env, DATABASE_URL: system.config.databaseUrl, VETTED_QUEUE_PREFIX: system.config.queuePrefix, LOG_LEVEL: 'warn', VETTED_DATA_KEY: K2, VETTED_DATA_KEY_ID: 'k2', VETTED_DATA_KEYS_PREVIOUS: `k1:${K1}` };
+      const { stdout } = await promisify(execFile)('node', [BIN, 'secrets', 'rotate'], { env });
+      expect(stdout).toMatch(/^runs: 0 re-sealed under k2 \(\d+ hold sealed values\)$/m);
 
       const run = (await rotated.store.get(waiting.id))!;
       await decide(rotated, { runId: run.id, tenantId: TENANT, actor: reviewer, body: { reviewId: run.pendingReview!.reviewId, action: 'approve' } });
