@@ -1,19 +1,19 @@
 /**
  * The Fastify application, as a function of its dependencies, so tests mount it without opening a port.
- * Registration order is explicit: error handling and validation, then docs, rate limit and auth, then the
- * routes.
+ * Registration order is explicit: error handling and validation, rate limit, auth and the dependency gate,
+ * then the routes, then the OpenAPI document built from them.
  */
-import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { keyIdOf } from '../src/auth/api-keys.ts';
 import { createEventHub, type EventHub } from '../src/db/event-hub.ts';
 import { registerReviewGauges } from '../src/observability/review-gauges.ts';
 import { registerScrapeGauges } from '../src/observability/scrape-gauges.ts';
 import { maskForView } from '../src/observability/redact.ts';
 import type { System } from '../src/system.ts';
-import { bearerToken, registerAuth } from './plugins/auth.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { collectRoutes } from './openapi/document.ts';
+import { registerOpenApi } from './openapi/register.ts';
+import { dependencyOfError, endpointsOf, registerDependencyGate } from './plugins/dependencies.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
 import { registerSecretFields } from './plugins/secret-fields.ts';
 import { registerTracing } from './plugins/tracing.ts';
@@ -49,21 +49,18 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
     frameworkErrors,
   });
   registerTracing(app);
-  registerProblemDetails(app);
+  const endpoints = endpointsOf(system.config);
+  registerProblemDetails(app, { dependencyOf: (error) => dependencyOfError(error, endpoints) });
   registerJsonBody(app);
   // Every JSON answer: secrets the pipeline stores to execute (a model's token input, signed URLs) are masked.
   registerSecretFields(app);
   app.addHook('preSerialization', async (_request, reply, payload) => maskForView(payload, reply.secretFields ?? undefined));
   registerContractValidation(app);
-  await registerDocs(app);
-  await app.register(rateLimit, {
-    max: system.config.limits.rateLimitPerMinute,
-    timeWindow: '1 minute',
-    // Per API key (by its public id), else per address; health probes and metrics are not limited.
-    keyGenerator: (request) => keyIdOf(bearerToken(request) ?? '') ?? request.ip,
-    allowList: (request) => !(request.url.startsWith('/api/') || request.url.startsWith('/mcp')) || request.url.startsWith('/api/healthz') || request.url.startsWith('/api/readyz'),
-  });
+  // Every route registered from here on joins the OpenAPI document (registered last, below).
+  const routes = collectRoutes(app);
+  await registerRateLimit(app, system);
   registerAuth(app, system);
+  registerDependencyGate(app, system);
 
   const hub: EventHub = createEventHub(system.config.databaseUrl, system.logger);
   app.addHook('onClose', () => hub.close());
@@ -81,30 +78,6 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
   registerMcpRoutes(app, system);
+  await registerOpenApi(app, routes);
   return app;
-}
-
-async function registerDocs(app: FastifyInstance): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'Vetted API',
-        version: '0.1.0',
-        description: 'Submit generation requests, watch runs, and resolve the ones parked for a person. Errors are application/problem+json.',
-      },
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'vt_<id>.<secret> from `vetted keys create`' } } },
-      security: [{ apiKey: [] }],
-      tags: [{ name: 'runs' }, { name: 'reviews' }, { name: 'shadow' }, { name: 'system' }, { name: 'tasks' }, { name: 'notifications' }, { name: 'mcp' }],
-    },
-    refResolver: {
-      // Name shared contracts after their file (generation-request, run, ...) instead of def-0, def-1.
-      buildLocalReference: (json, _baseUri, _fragment, i) => {
-        const id = typeof json.$id === 'string' ? json.$id : '';
-        return id.split('/').pop()?.replace('.schema.json', '') || `def-${i}`;
-      },
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

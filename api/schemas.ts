@@ -1,98 +1,64 @@
 /**
  * Route schemas. Bodies and resources are the contracts in schemas/ (by $ref); what is only about HTTP
- * (path parameters, query strings, small envelopes) is declared here. Ids are validated here, before any
- * query sees them.
+ * (path parameters, query strings, small envelopes) is declared here, with the parameter building blocks of
+ * params.ts. Ids are validated here, before any query sees them.
  */
 import { contractId } from '../src/schema/contracts.ts';
+import { param, pathParams, query } from './params.ts';
 
 export const ref = (name: Parameters<typeof contractId>[0], fragment = '') => ({ $ref: contractId(name, fragment) });
 
-// AJV's `uuid` format also accepts a `urn:uuid:` prefix, which PostgreSQL's uuid type does not (a 500 at the
-// query); the pattern keeps ids to the canonical form every id in Vetted has.
-const uuid = { type: 'string', format: 'uuid', pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' } as const;
-const identifier = { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._:@-]*$' } as const;
+const uuid = param.uuid;
 
-export const runIdParams = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id'],
-  properties: { id: uuid },
-} as const;
-
-export const reviewIdParams = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['reviewId'],
-  properties: { reviewId: uuid },
-} as const;
-
-export const sessionParams = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['sessionId'],
-  properties: { sessionId: identifier },
-} as const;
-
-const limit = { type: 'integer', minimum: 1, maximum: 200, default: 50 } as const;
-const cursor = { type: 'string', maxLength: 500, pattern: '^[A-Za-z0-9_-]+$' } as const;
+export const runIdParams = pathParams({ id: param.uuid });
+export const reviewIdParams = pathParams({ reviewId: param.uuid });
+export const sessionParams = pathParams({ sessionId: param.identifier });
 
 // A filter on the model column: owner/name or owner/name:version, as runs store it. Free text here let NUL
 // bytes reach PostgreSQL (a 500) and `%` act as a LIKE wildcard in the versioned-model match (`_`, legal in
 // names, still does: src/db/run-queries.ts does not escape it).
-const modelFilter = ref('common', '#/definitions/ModelReference');
-
-// An instant PostgreSQL and JavaScript both accept. AJV's date-time allows year 0000 and leap seconds
-// (23:59:60); PostgreSQL refuses year 0 and `new Date()` cannot represent :60, and both were 500s.
-const instant = { type: 'string', format: 'date-time', pattern: '^[1-9][0-9]{3}-(?!.*:60)' } as const;
+const modelFilter = param.model;
 
 // Review age filters are subtracted from now; beyond a century the result stops being a date PostgreSQL
 // accepts (a 500), and no review waits that long.
-const ageSeconds = { type: 'integer', minimum: 0, maximum: 100 * 365 * 24 * 3600 } as const;
+const ageSeconds = param.integer(0, 100 * 365 * 24 * 3600);
 
-export const listRunsQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    status: { type: 'array', items: ref('run', '#/definitions/RunStatus'), maxItems: 12 },
-    userId: identifier,
-    sessionId: identifier,
-    model: modelFilter,
-    createdAfter: instant,
-    createdBefore: instant,
-    limit,
-    cursor,
-  },
-} as const;
+export const listRunsQuery = query({
+  status: param.list(ref('run', '#/definitions/RunStatus'), 12, { description: 'Runs in any of these states (repeat the parameter)' }),
+  userId: param.identifier,
+  sessionId: param.identifier,
+  model: modelFilter,
+  createdAfter: param.instant,
+  createdBefore: param.instant,
+  limit: param.limit,
+  cursor: param.cursor,
+});
 
-export const activeRunsQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { userId: identifier, sessionId: identifier },
-} as const;
+export const activeRunsQuery = query(
+  { userId: { ...param.identifier, description: 'Give userId, sessionId or both' }, sessionId: param.identifier },
+  { anyOf: [{ required: ['userId'] }, { required: ['sessionId'] }] },
+);
 
-export const pendingReviewsQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    checkpoint: { type: 'string', enum: ['information_review', 'payload_review', 'response_review', 'error_recovery'] },
-    model: modelFilter,
-    team: identifier,
-    assignee: { description: '`me` (the caller) or an actor id (`reviewer:rv_…`): reviews they hold a live claim on', ...identifier },
-    unclaimed: { type: 'boolean', description: 'Only reviews nobody holds a live claim on' },
-    minAgeSeconds: ageSeconds,
-    maxAgeSeconds: ageSeconds,
-    limit,
-    cursor,
-  },
-} as const;
+export const pendingReviewsQuery = query({
+  checkpoint: param.oneOf(['information_review', 'payload_review', 'response_review', 'error_recovery']),
+  model: modelFilter,
+  team: param.identifier,
+  assignee: { description: '`me` (the caller) or an actor id (`reviewer:rv_…`): reviews they hold a live claim on', ...param.identifier },
+  unclaimed: { ...param.boolean, description: 'Only reviews nobody holds a live claim on' },
+  minAgeSeconds: ageSeconds,
+  maxAgeSeconds: ageSeconds,
+  limit: param.limit,
+  cursor: param.cursor,
+});
 
-export const eventsQuery = {
-  type: 'object',
-  additionalProperties: false,
-  // Event ids are bigserial: 19 digits can exceed its range (9223372036854775807), which made the stream's
-  // query fail on every flush and the stream stay silent. 18 digits are far beyond any real id.
-  properties: { lastEventId: { type: 'string', pattern: '^[0-9]{1,18}$' } },
-} as const;
+// Event ids are bigserial: 19 digits can exceed its range (9223372036854775807), which made the stream's
+// query fail on every flush and the stream stay silent. 18 digits are far beyond any real id.
+const eventId = { type: 'string', pattern: '^[0-9]{1,18}$', description: 'Resume after this event id (the id of the last frame received)' } as const;
+
+export const eventsQuery = query({ lastEventId: eventId });
+
+/** The header EventSource sends on reconnect; the same as `?lastEventId=`. */
+export const eventsHeaders = { type: 'object', properties: { 'last-event-id': eventId } } as const;
 
 export const controlBody = {
   type: ['object', 'null'],
@@ -237,17 +203,26 @@ export const healthAnswer = { type: 'object', required: ['status'], properties: 
 
 export const readinessAnswer = {
   type: 'object',
-  required: ['status', 'checks'],
+  required: ['status', 'missing', 'checks'],
   properties: {
     status: { type: 'string', enum: ['ready', 'not_ready'] },
+    missing: { type: 'array', items: { type: 'string', enum: ['postgres', 'redis'] }, description: 'The dependencies that did not answer (empty when ready)' },
     checks: { type: 'object', additionalProperties: { type: 'string', description: '"ok", or why the service did not answer' } },
   },
 } as const;
 
-/** Documents the stream: a 200 is `text/event-stream` frames `id: <event id>`, `event: <type>`, `data: <RunEvent JSON>`. */
+/**
+ * The stream's answer: `text/event-stream` frames `id: <event id>`, `event: <type>`, `data: <RunEvent JSON>`
+ * (Fastify does not serialize it: the route writes the frames itself).
+ */
 export const eventStreamAnswer = {
-  description: 'text/event-stream: one frame per run event (`id`, `event` = its type, `data` = the RunEvent as JSON), live until the client closes',
-  type: 'string',
+  description: 'One frame per run event (`id`, `event` = its type, `data` = the RunEvent as JSON), live until the client closes',
+  content: {
+    'text/event-stream': {
+      schema: { type: 'string' },
+      example: 'retry: 2000\n\nid: 41\nevent: run.created\ndata: {"id":"41","runId":"0b0c4a7e-52a8-4d39-9a57-2f1d7f0e8b11","type":"run.created"}\n\n',
+    },
+  },
 } as const;
 
 const leakFinding = {
@@ -294,17 +269,13 @@ export const shadowSummaryAnswer = {
   },
 } as const;
 
-export const reviewsQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    status: { type: 'string', enum: ['pending', 'decided'], default: 'decided' },
-    model: modelFilter,
-    since: instant,
-    limit,
-    cursor,
-  },
-} as const;
+export const reviewsQuery = query({
+  status: param.oneOf(['pending', 'decided'], { default: 'decided' }),
+  model: modelFilter,
+  since: { ...param.instant, description: 'decided: only reviews decided at or after this instant' },
+  limit: param.limit,
+  cursor: param.cursor,
+});
 
 
 export const decidedReviewPage = {

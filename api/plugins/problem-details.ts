@@ -8,6 +8,7 @@ import { ERROR_CATALOGUE, isVettedError, type ErrorCode } from '../../src/errors
 import { describeAjvErrors } from '../../src/schema/contracts.ts';
 import type { Problem } from '../../src/generated/contracts.ts';
 import type { ErrorObject } from 'ajv';
+import { dependencyUnavailable, RETRY_AFTER_SECONDS, type Dependency } from './dependencies.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -27,6 +28,8 @@ export function problemBody(code: ErrorCode, detail: string, request: FastifyReq
 }
 
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  // A client told "unavailable" or "too many" is also told when to come back (the rate limiter sets its own).
+  if (problem.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);
 }
 
@@ -60,8 +63,17 @@ function fromFastifyError(error: FastifyError & { validation?: ErrorObject[]; va
   return problemBody('INTERNAL', 'Something went wrong on our side; the error was logged. Try again, and report it if it persists.', request);
 }
 
-export function registerProblemDetails(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+export interface ProblemOptions {
+  /** Which dependency an error says is away (dependencies.ts), so a lost connection is a 503, not a 500. */
+  dependencyOf?: (error: unknown) => Dependency | undefined;
+}
+
+export function registerProblemDetails(app: FastifyInstance, options: ProblemOptions = {}): void {
+  app.setErrorHandler((thrown: FastifyError, request, reply) => {
+    const dependency = isVettedError(thrown) ? undefined : options.dependencyOf?.(thrown);
+    const error = dependency ? dependencyUnavailable(dependency, 'the connection was lost or refused', thrown) : thrown;
+    // The cause (addresses, server messages) goes to the log, not to the client.
+    if (dependency) request.log.warn({ err: thrown, dependency }, `${dependency} unavailable: answered 503`);
     if (isVettedError(error)) {
       if (error.status >= 500) request.log.error({ err: error }, error.message);
       return sendProblem(reply, problemBody(error.code, error.message, request, { field: error.field, details: error.details }));

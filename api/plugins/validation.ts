@@ -1,7 +1,9 @@
 /**
  * Request validation with the contracts in schemas/. Bodies are checked strictly: no type coercion and no
  * silent removal of unknown fields (Fastify's defaults do both), so `{"width": "768"}` or a misspelt field
- * is a 400 naming the field. Query strings and path parameters are text, so they are coerced.
+ * is a 400 naming the field. Query strings and path parameters are text: the parameter layer
+ * (parameters.ts) reads them, strictly, from the route's schema. The OpenAPI document shows these very
+ * schemas, so a body or parameter it allows is never refused for a rule it does not state.
  *
  * Before the contracts, bodies and query strings are checked for what no contract can express but
  * PostgreSQL refuses: see {@link assertStorable}.
@@ -11,6 +13,7 @@ import type { ValidateFunction } from 'ajv';
 import { VettedError } from '../../src/errors.ts';
 import { createAjv } from '../../src/schema/ajv.ts';
 import { loadContractSchemas } from '../../src/schema/contracts.ts';
+import { compileParameters, createParameterAjv, refuseUndeclaredQuery } from './parameters.ts';
 
 /**
  * How deep a body or query may nest. A Replicate model object (the deepest thing a request carries) nests
@@ -21,20 +24,24 @@ export const MAX_REQUEST_DEPTH = 128;
 
 export function registerContractValidation(app: FastifyInstance): void {
   const strict = createAjv({ coerceTypes: false, removeAdditional: false, useDefaults: false });
-  const lenient = createAjv({ coerceTypes: 'array', removeAdditional: false, useDefaults: true });
+  const headers = createAjv({ coerceTypes: true, removeAdditional: false, useDefaults: true });
+  const parameters = createParameterAjv();
   for (const { schema } of loadContractSchemas()) {
-    strict.addSchema(schema);
-    lenient.addSchema(schema);
-    // Fastify's own registry, so @fastify/swagger can document the shared schemas.
-    app.addSchema(schema);
+    for (const ajv of [strict, headers, parameters]) ajv.addSchema(schema);
   }
   app.addHook('preValidation', async (request) => {
     assertStorable(request.body, '', 0);
     assertStorable(request.query, 'querystring', 0);
+    // A documented route with no query schema takes no parameters; one it would ignore is refused, named.
+    const schema = request.routeOptions.schema as { querystring?: unknown; hide?: boolean } | undefined;
+    if (schema && !schema.hide && !schema.querystring) {
+      const refused = refuseUndeclaredQuery(request.query);
+      if (refused) throw refused;
+    }
   });
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? strict : lenient;
-    return ajv.compile(schema as object) as ValidateFunction;
+  app.setValidatorCompiler(({ schema, httpPart, method, url }) => {
+    if (httpPart === 'querystring' || httpPart === 'params') return compileParameters(parameters, schema, httpPart, `${method} ${url}`);
+    return (httpPart === 'body' ? strict : headers).compile(schema as object) as ValidateFunction;
   });
   // Responses are plain JSON; their schemas document the API (and tests check them against the contracts).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

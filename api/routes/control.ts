@@ -11,19 +11,45 @@ import { runLinks, runResource } from '../views.ts';
 import { markSecretFields } from '../plugins/secret-fields.ts';
 
 const conflicts = { 409: ref('problem'), 422: ref('problem') };
+const notFound = { 404: ref('problem') };
+
+/**
+ * What POST /api/runs/:id/decision validates with, and the document shows: a Decision that echoes the
+ * payloadHash the reviewer was shown when it approves or edits (the contract leaves it optional for the CLI,
+ * which reads the current one itself), and edits (at least one field) with action "edit" and only then.
+ */
+const decisionBody = {
+  type: 'object',
+  allOf: [
+    ref('decision'),
+    { if: { required: ['action'], properties: { action: { enum: ['approve', 'edit'] } } }, then: { required: ['payloadHash'], properties: { payloadHash: { type: 'string' } } } },
+    {
+      if: { required: ['action'], properties: { action: { const: 'edit' } } },
+      then: { required: ['edits'], properties: { edits: { type: 'object', minProperties: 1 } } },
+      else: { properties: { edits: false } },
+    },
+  ],
+  examples: [
+    { reviewId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', payloadHash: 'a3f5c0e1b2d4968778695a4b3c2d1e0f9a8b7c6d5e4f30211203948576a5b4c3', action: 'edit', edits: { width: 768 }, reason: 'the user asked for 768 wide' },
+    { reviewId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', action: 'reject', reason: 'not what the user asked for' },
+  ],
+};
+
+const replyBody = { type: 'object', allOf: [ref('reply')], examples: [{ reviewId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', text: 'yes, but make it square', locale: 'en' }] };
 
 export function registerControlRoutes(app: FastifyInstance, system: System): void {
   app.post<{ Params: { id: string }; Body: Record<string, unknown> }>('/api/runs/:id/decision', {
-    config: { permission: 'reviews:decide' },
+    config: { permission: 'reviews:decide', dependencies: ['redis'] },
     schema: {
+      operationId: 'decideReview',
       tags: ['reviews'],
       summary: 'Decide a pending review: approve, edit (field values), reject, or retry',
       description:
         'Name the pending reviewId and echo the payloadHash you were shown. A stale review or a changed payload is 409; ' +
         'approving over blocking issues is 422 unless the key holds the override permission and sends override: true.',
       params: runIdParams,
-      body: ref('decision'),
-      response: { 200: decisionAccepted, ...commonErrors, ...conflicts },
+      body: decisionBody,
+      response: { 200: decisionAccepted, ...commonErrors, ...notFound, ...conflicts },
     },
   }, async (request, reply) => {
     const caller = principal(request);
@@ -39,8 +65,9 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
   });
 
   app.post<{ Params: { id: string }; Body: Record<string, unknown> }>('/api/runs/:id/reply', {
-    config: { permission: 'reviews:reply' },
+    config: { permission: 'reviews:reply', dependencies: ['redis'] },
     schema: {
+      operationId: 'replyToReview',
       tags: ['reviews'],
       summary: "Answer a pending review's question in the person's own words",
       description:
@@ -48,8 +75,8 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
         'and carried out: continue, continue_with_modifications, switch_intent (a new run from the words), cancel, or re_ask (ask again). ' +
         'A reply to an expired review starts a new run carrying the question and the reply. Same 409 rules as decisions.',
       params: runIdParams,
-      body: ref('reply'),
-      response: { 200: replyAnswer, ...commonErrors, ...conflicts },
+      body: replyBody,
+      response: { 200: replyAnswer, ...commonErrors, ...notFound, ...conflicts },
     },
   }, async (request, reply) => {
     const caller = principal(request);
@@ -69,19 +96,19 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
     };
   });
 
-  const control = (path: string, summary: string, action: typeof pauseRun) =>
+  const control = (path: string, operationId: string, summary: string, action: typeof pauseRun) =>
     ({
       path,
       options: {
-        config: { permission: 'runs:control' as const },
-        schema: { tags: ['runs'], summary, params: runIdParams, body: controlBody, response: { 200: ref('run'), ...commonErrors, ...conflicts } },
+        config: { permission: 'runs:control' as const, dependencies: ['redis' as const] },
+        schema: { operationId, tags: ['runs'], summary, params: runIdParams, body: controlBody, response: { 200: ref('run'), ...commonErrors, ...notFound, ...conflicts } },
       },
       action,
     });
 
   for (const { path, options, action } of [
-    control('/api/runs/:id/pause', 'Pause a run (its stage job is handed back; a pending review stops counting down)', pauseRun),
-    control('/api/runs/:id/resume', 'Resume a paused run where it was', resumeRun),
+    control('/api/runs/:id/pause', 'pauseRun', 'Pause a run (its stage job is handed back; a pending review stops counting down)', pauseRun),
+    control('/api/runs/:id/resume', 'resumeRun', 'Resume a paused run where it was', resumeRun),
   ]) {
     app.post<{ Params: { id: string }; Body: { reason?: string } | null }>(path, options, async (request, reply) => {
       const caller = principal(request);
@@ -92,8 +119,8 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
   }
 
   app.delete<{ Params: { id: string } }>('/api/runs/:id', {
-    config: { permission: 'runs:control' },
-    schema: { tags: ['runs'], summary: 'Cancel a run (and the provider prediction under way, if any)', params: runIdParams, response: { 200: ref('run'), ...commonErrors, ...conflicts } },
+    config: { permission: 'runs:control', dependencies: ['redis'] },
+    schema: { operationId: 'cancelRun', tags: ['runs'], summary: 'Cancel a run (and the provider prediction under way, if any)', params: runIdParams, response: { 200: ref('run'), ...commonErrors, ...notFound, ...conflicts } },
   }, async (request, reply) => {
     const caller = principal(request);
     const run = await cancelRun(system, { runId: request.params.id, tenantId: caller.tenantId, actor: actorOf(caller) });

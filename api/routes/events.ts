@@ -8,7 +8,7 @@ import type { RunEventRow } from '../../src/db/schema/index.ts';
 import type { EventHub } from '../../src/db/event-hub.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
-import { commonErrors, eventStreamAnswer, eventsQuery, runIdParams } from '../schemas.ts';
+import { commonErrors, eventStreamAnswer, eventsHeaders, eventsQuery, runIdParams } from '../schemas.ts';
 import { maskForView } from '../../src/observability/redact.ts';
 
 const HEARTBEAT_MS = 15_000;
@@ -30,10 +30,12 @@ export function registerEventRoutes(app: FastifyInstance, system: System, hub: E
   app.get<{ Params: { id: string }; Querystring: { lastEventId?: string } }>('/api/runs/:id/events', {
     config: { permission: 'runs:read' },
     schema: {
+      operationId: 'streamRunEvents',
       tags: ['runs'],
       summary: "Server-sent events of the run's events, resumable with Last-Event-ID",
       params: runIdParams,
       querystring: eventsQuery,
+      headers: eventsHeaders,
       response: { 200: eventStreamAnswer, ...commonErrors },
     },
   }, async (request, reply) => {

@@ -9,6 +9,26 @@ import { validateWebhook } from 'replicate';
 import { handleReplicateWebhook } from '../../src/adapters/replicate/webhook-waiters.ts';
 import { VettedError } from '../../src/errors.ts';
 import type { System } from '../../src/system.ts';
+import { ref } from '../schemas.ts';
+
+const signatureHeader = { type: 'string', maxLength: 1000 } as const;
+const webhookHeaders = {
+  type: 'object',
+  properties: { 'webhook-id': signatureHeader, 'webhook-timestamp': signatureHeader, 'webhook-signature': signatureHeader },
+} as const;
+
+/** What a delivery did (src/adapters/replicate/webhook-waiters.ts WebhookDelivery). */
+const deliveryAnswer = {
+  type: 'object',
+  description: 'What the delivery did: woke the execution waiting on the prediction, found none waiting here, or ignored it',
+  required: ['status'],
+  properties: {
+    status: { type: 'string', enum: ['woken', 'not_waiting', 'ignored'] },
+    predictionId: { type: 'string' },
+    waiters: { type: 'integer', minimum: 1 },
+    reason: { type: 'string' },
+  },
+} as const;
 
 function header(value: string | string[] | undefined): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
@@ -20,7 +40,18 @@ export async function registerProviderWebhookRoutes(app: FastifyInstance, system
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     scope.post<{ Body: string }>('/api/webhooks/replicate', {
-      schema: { tags: ['system'], summary: 'Replicate prediction webhooks (wake the waiting execution early)' },
+      schema: {
+        operationId: 'receiveReplicateWebhook',
+        tags: ['system'],
+        summary: 'Replicate prediction webhooks (wake the waiting execution early)',
+        description:
+          'The body is a Replicate prediction; only its id is read (the outcome is fetched from Replicate). With REPLICATE_WEBHOOK_SECRET set, ' +
+          'the webhook-id, webhook-timestamp and webhook-signature headers must carry a valid signature (401 otherwise).',
+        headers: webhookHeaders,
+        response: { 200: deliveryAnswer, 400: ref('problem'), 401: ref('problem') },
+        // The signature covers the raw bytes, so Fastify does not parse (or validate) this body; the document still shows it.
+        openapi: { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A Replicate prediction object' }, example: { id: 'ufawqhfynnddngldkgtslldrkq', status: 'succeeded' } } } } },
+      },
     }, async (request, reply) => {
       const secret = system.config.replicate.webhookSecret;
       if (secret) {

@@ -32,6 +32,7 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
   app.get<{ Querystring: PendingQuery }>('/api/reviews/pending', {
     config: { permission: 'reviews:read' },
     schema: {
+      operationId: 'listPendingReviews',
       tags: ['reviews'],
       summary: "The caller's tenant's pending reviews, oldest first",
       description: 'Filter by checkpoint, model, age, team (policy.team), assignee (`me`: the reviews the caller holds a claim on) or unclaimed.',
@@ -43,10 +44,11 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
   app.get<{ Querystring: ReviewsQuery }>('/api/reviews', {
     config: { permission: 'reviews:read' },
     schema: {
+      operationId: 'listReviews',
       tags: ['reviews'],
       summary: 'Reviews by status: decided ones newest first (each decision with its actor, raw reply and interpretation), or the pending queue',
       querystring: reviewsQuery,
-      response: { 200: { oneOf: [decidedReviewPage, reviewSummaryPage] }, ...commonErrors },
+      response: { 200: { description: 'status=decided: decided reviews; status=pending: the pending queue', anyOf: [decidedReviewPage, reviewSummaryPage] }, ...commonErrors },
     },
   }, async (request) => {
     const { status, model, since, limit, cursor } = request.query;
@@ -58,6 +60,7 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
   app.get<{ Params: { reviewId: string } }>('/api/reviews/:reviewId', {
     config: { permission: 'reviews:read' },
     schema: {
+      operationId: 'getReview',
       tags: ['reviews'],
       summary: 'One review, pending or decided: the candidate payload, the issues, each field with its provenance and its diff from the default, and, once decided, every decision on it',
       params: reviewIdParams,
@@ -86,11 +89,12 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
   app.post<{ Params: { reviewId: string }; Body: { ttlSeconds?: number } | null }>('/api/reviews/:reviewId/claim', {
     config: { permission: 'reviews:decide' },
     schema: {
+      operationId: 'claimReview',
       tags: ['reviews'],
       summary: 'Claim a pending review for a while (default 10 minutes), so nobody else decides it meanwhile',
       description: 'Someone else holding a live claim is 409 REVIEW_CLAIMED, naming them and until when; claiming again extends your own.',
       params: reviewIdParams,
-      body: claimBody,
+      body: { ...claimBody, examples: [{ ttlSeconds: 600 }] },
       response: { 200: claimAnswer, ...commonErrors, ...conflicts },
     },
   }, async (request) => {
@@ -101,7 +105,7 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
 
   app.delete<{ Params: { reviewId: string } }>('/api/reviews/:reviewId/claim', {
     config: { permission: 'reviews:decide' },
-    schema: { tags: ['reviews'], summary: 'Give a claimed review back', params: reviewIdParams, response: { 200: claimAnswer, ...commonErrors, ...conflicts } },
+    schema: { operationId: 'releaseReview', tags: ['reviews'], summary: 'Give a claimed review back', params: reviewIdParams, response: { 200: claimAnswer, ...commonErrors, ...conflicts } },
   }, async (request) => {
     const caller = principal(request);
     const run = await releaseReview(system, { reviewId: request.params.reviewId, tenantId: caller.tenantId, actor: actorOf(caller) });

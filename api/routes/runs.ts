@@ -21,18 +21,35 @@ interface ListQuery {
   cursor?: string;
 }
 
+/**
+ * The body POST /api/runs validates with (and the document shows): a GenerationRequest that names its model,
+ * by reference or inline. The contract itself leaves both optional, because `vetted dry-run` takes the model
+ * from a file beside the request.
+ */
+const submitBody = {
+  type: 'object',
+  // Spelt as two whole branches (not `allOf` beside a bare `anyOf`) so generated clients type it as
+  // "a GenerationRequest with model, or one with modelSource".
+  anyOf: [
+    { allOf: [ref('generation-request')], required: ['model'] },
+    { allOf: [ref('generation-request')], required: ['modelSource'] },
+  ],
+  examples: [{ model: 'black-forest-labs/flux-schnell', prompt: 'a red fox in fresh snow, 16:9, seed 42', requestKey: 'order-1234', userId: 'u-42', sessionId: 's-7', policy: 'auto' }],
+};
+
 export function registerRunRoutes(app: FastifyInstance, system: System): void {
   app.post<{ Body: Record<string, unknown> }>('/api/runs', {
-    config: { permission: 'runs:create' },
+    config: { permission: 'runs:create', dependencies: ['redis'] },
     schema: {
+      operationId: 'createRun',
       tags: ['runs'],
       summary: 'Enqueue a generation request',
       description:
         'The run is stored in PostgreSQL before this answers. A repeated requestKey returns the existing run (200 instead of 202). ' +
         'Refused before anything is stored: a bad attachment (400), a model the catalog does not have (404), an inline modelSource ' +
         'that is not a usable model (422), or one that contradicts `model` (400).',
-      body: ref('generation-request'),
-      response: { 200: runAccepted, 202: runAccepted, ...commonErrors, 422: ref('problem') },
+      body: submitBody,
+      response: { 200: runAccepted, 202: runAccepted, ...commonErrors, 409: ref('problem'), 422: ref('problem') },
     },
   }, async (request, reply) => {
     const caller = principal(request);
@@ -42,7 +59,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
 
   app.get<{ Querystring: ListQuery }>('/api/runs', {
     config: { permission: 'runs:read' },
-    schema: { tags: ['runs'], summary: 'List runs, newest first, with cursor pagination', querystring: listRunsQuery, response: { 200: runPage, ...commonErrors } },
+    schema: { operationId: 'listRuns', tags: ['runs'], summary: 'List runs, newest first, with cursor pagination', querystring: listRunsQuery, response: { 200: runPage, ...commonErrors } },
   }, async (request, reply) => {
     const q = request.query;
     const page = await system.runQueries.list(principal(request).tenantId, {
@@ -56,11 +73,8 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
 
   app.get<{ Querystring: { userId?: string; sessionId?: string } }>('/api/runs/active', {
     config: { permission: 'runs:read' },
-    schema: { tags: ['runs'], summary: 'Runs a user or session can resume (not in a terminal state)', querystring: activeRunsQuery, response: { 200: runList, ...commonErrors } },
+    schema: { operationId: 'listActiveRuns', tags: ['runs'], summary: 'Runs a user or session can resume (not in a terminal state)', querystring: activeRunsQuery, response: { 200: runList, ...commonErrors } },
   }, async (request, reply) => {
-    if (!request.query.userId && !request.query.sessionId) {
-      throw new VettedError('INVALID_REQUEST', 'querystring: give userId or sessionId', { field: 'querystring.userId' });
-    }
     const rows = await system.runQueries.listActive(principal(request).tenantId, request.query);
     await markSecretFields(system, reply, rows);
     return { items: rows.map((row) => runResource(row)) };
@@ -68,7 +82,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
 
   app.get<{ Params: { sessionId: string } }>('/api/sessions/:sessionId/runs/active', {
     config: { permission: 'runs:read' },
-    schema: { tags: ['runs'], summary: "A session's resumable runs", params: sessionParams, response: { 200: runList, ...commonErrors } },
+    schema: { operationId: 'listSessionActiveRuns', tags: ['runs'], summary: "A session's resumable runs", params: sessionParams, response: { 200: runList, ...commonErrors } },
   }, async (request, reply) => {
     const rows = await system.runQueries.listActive(principal(request).tenantId, { sessionId: request.params.sessionId });
     await markSecretFields(system, reply, rows);
@@ -77,7 +91,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
 
   app.get<{ Params: { id: string } }>('/api/runs/:id', {
     config: { permission: 'runs:read' },
-    schema: { tags: ['runs'], summary: 'A run: status, stage, pending review, timings', params: runIdParams, response: { 200: ref('run'), ...commonErrors } },
+    schema: { operationId: 'getRun', tags: ['runs'], summary: 'A run: status, stage, pending review, timings', params: runIdParams, response: { 200: ref('run'), ...commonErrors } },
   }, async (request, reply) => {
     const row = await system.store.get(request.params.id, principal(request).tenantId);
     if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${request.params.id}`, { field: 'id' });
@@ -88,6 +102,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
   app.get<{ Params: { id: string } }>('/api/runs/:id/state', {
     config: { permission: 'runs:read' },
     schema: {
+      operationId: 'getRunState',
       tags: ['runs'],
       summary: 'Everything needed to resume a session: the run, its decisions, its executions and its events',
       params: runIdParams,

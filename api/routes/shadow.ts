@@ -8,30 +8,21 @@ import type { ShadowReportRow } from '../../src/db/schema/index.ts';
 import { DEFAULT_WINDOWS, parseWindows } from '../../src/shadow/since.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
+import { param, query } from '../params.ts';
 import { commonErrors, shadowReportPage, shadowSummaryAnswer } from '../schemas.ts';
 
-const modelRef = { type: 'string', minLength: 1, maxLength: 300, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*(:[A-Za-z0-9._-]+)?$' } as const;
+const reportsQuery = query({
+  model: param.model,
+  field: { type: 'string', minLength: 1, maxLength: 200, description: 'only reports in which V2 leaked this top-level field' },
+  since: { ...param.instant, description: 'only reports made at or after this instant' },
+  limit: param.limit,
+  cursor: param.cursor,
+});
 
-const reportsQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    model: modelRef,
-    field: { type: 'string', minLength: 1, maxLength: 200, description: 'only reports in which V2 leaked this top-level field' },
-    since: { type: 'string', format: 'date-time' },
-    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-    cursor: { type: 'string', maxLength: 500, pattern: '^[A-Za-z0-9_-]+$' },
-  },
-} as const;
-
-const summaryQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    model: modelRef,
-    windows: { type: 'string', maxLength: 100, description: 'comma-separated look-backs, e.g. 1h,24h,7d (the default)' },
-  },
-} as const;
+const summaryQuery = query({
+  model: param.model,
+  windows: { type: 'string', maxLength: 100, description: 'comma-separated look-backs, e.g. 1h,24h,7d (the default)' },
+});
 
 interface ReportsQuery {
   model?: string;
@@ -45,6 +36,7 @@ export function registerShadowRoutes(app: FastifyInstance, system: System): void
   app.get<{ Querystring: ReportsQuery }>('/api/shadow/reports', {
     config: { permission: 'shadow:read' },
     schema: {
+      operationId: 'listShadowReports',
       tags: ['shadow'],
       summary: 'Shadow reports, newest first: both payloads, their diff, and every example value V2 leaked',
       querystring: reportsQuery,
@@ -65,6 +57,7 @@ export function registerShadowRoutes(app: FastifyInstance, system: System): void
   app.get<{ Querystring: { model?: string; windows?: string } }>('/api/shadow/summary', {
     config: { permission: 'shadow:read' },
     schema: {
+      operationId: 'getShadowSummary',
       tags: ['shadow'],
       summary: 'V2 leak rate by model and by field over look-back windows (default 1h, 24h, 7d), and V3 leaks (should be 0)',
       querystring: summaryQuery,

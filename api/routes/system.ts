@@ -4,12 +4,24 @@ import { VettedError } from '../../src/errors.ts';
 import type { System } from '../../src/system.ts';
 import { healthAnswer, providersAnswer, readinessAnswer } from '../schemas.ts';
 import { withTimeout } from '../../src/util/with-timeout.ts';
+import { RETRY_AFTER_SECONDS, type Dependency } from '../plugins/dependencies.ts';
+
+/** The Prometheus text exposition format, as prom-client writes it. */
+const PROMETHEUS_TEXT = 'text/plain; version=0.0.4';
 
 export function registerSystemRoutes(app: FastifyInstance, system: System): void {
-  app.get('/api/healthz', { schema: { tags: ['system'], summary: 'The process is up', response: { 200: healthAnswer } } }, async () => ({ status: 'ok' }));
+  app.get('/api/healthz', { schema: { operationId: 'getHealth', tags: ['system'], summary: 'The process is up', response: { 200: healthAnswer } } }, async () => ({ status: 'ok' }));
 
-  app.get('/api/readyz', { schema: { tags: ['system'], summary: 'PostgreSQL and Redis answer', response: { 200: readinessAnswer, 503: readinessAnswer } } }, async (_request, reply) => {
-    const check = async (name: string, probe: () => Promise<unknown>) => {
+  app.get('/api/readyz', {
+    schema: {
+      operationId: 'getReadiness',
+      tags: ['system'],
+      summary: 'PostgreSQL and Redis answer',
+      description: 'Not ready is 503 with Retry-After, `missing` naming the dependencies that did not answer and `checks` saying why.',
+      response: { 200: readinessAnswer, 503: { ...readinessAnswer, description: 'Not ready: `missing` names the dependencies that did not answer' } },
+    },
+  }, async (_request, reply) => {
+    const check = async (name: Dependency, probe: () => Promise<unknown>) => {
       try {
         await withTimeout(probe(), 2000, name);
         return [name, 'ok'] as const;
@@ -17,20 +29,30 @@ export function registerSystemRoutes(app: FastifyInstance, system: System): void
         return [name, error instanceof Error ? error.message : String(error)] as const;
       }
     };
-    const results = Object.fromEntries(
-      await Promise.all([check('postgres', () => system.pingDatabase()), check('redis', () => system.queues.connection.ping())]),
-    );
-    const ready = Object.values(results).every((r) => r === 'ok');
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: results });
+    const results = await Promise.all([check('postgres', () => system.pingDatabase()), check('redis', () => pingRedis(system))]);
+    const missing = results.filter(([, result]) => result !== 'ok').map(([name]) => name);
+    if (missing.length > 0) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    return reply.code(missing.length === 0 ? 200 : 503).send({ status: missing.length === 0 ? 'ready' : 'not_ready', missing, checks: Object.fromEntries(results) });
   });
 
-  app.get('/api/providers', { config: { permission: 'runs:read' }, schema: { tags: ['system'], summary: 'Builders and providers this server can use, and the defaults', response: { 200: providersAnswer } } }, async () => ({
+  app.get('/api/providers', {
+    config: { permission: 'runs:read' },
+    schema: { operationId: 'listProviders', tags: ['system'], summary: 'Builders and providers this server can use, and the defaults', response: { 200: providersAnswer } },
+  }, async () => ({
     builders: system.adapters.builderNames(),
     providers: system.adapters.providerNames(),
     defaults: { builder: system.config.defaults.builder, provider: system.config.defaults.provider, policy: system.config.defaults.policy },
   }));
 
-  app.get('/metrics', { schema: { tags: ['system'], summary: 'Prometheus metrics (text exposition format)', response: { 200: { type: 'string' } } } }, async (_request, reply) => {
+  app.get('/metrics', {
+    config: { dependencies: ['postgres', 'redis'] },
+    schema: {
+      operationId: 'getMetrics',
+      tags: ['system'],
+      summary: 'Prometheus metrics (text exposition format)',
+      response: { 200: { description: 'The metrics, in the Prometheus text format', content: { [PROMETHEUS_TEXT]: { schema: { type: 'string' } } } } },
+    },
+  }, async (_request, reply) => {
     try {
       const text = await system.metrics.registry.metrics();
       return reply.type(system.metrics.registry.contentType).send(text);
@@ -38,4 +60,11 @@ export function registerSystemRoutes(app: FastifyInstance, system: System): void
       throw new VettedError('SERVICE_UNAVAILABLE', `metrics could not be collected: ${(error as Error).message}`);
     }
   });
+}
+
+/** Redis answers PING, without waiting in the client's offline queue while it is away. */
+async function pingRedis(system: System): Promise<unknown> {
+  const { connection } = system.queues;
+  if (connection.status !== 'ready') throw new Error(`not connected (${connection.status})`);
+  return connection.ping();
 }

@@ -160,6 +160,10 @@ function describeAjvError(error: ErrorObject): FieldError {
     case 'pattern':
       message = describePattern(field, String(params.pattern));
       break;
+    case 'false schema':
+      // A field a rule forbids given the others (edits with an action other than "edit").
+      message = 'is not allowed with the other values given';
+      break;
     default:
       break;
   }

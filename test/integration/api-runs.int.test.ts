@@ -199,14 +199,14 @@ describe('bad input gets a problem body naming the field', () => {
 describe('system routes', () => {
   it('serves health, readiness, providers, metrics and the OpenAPI document', async () => {
     expect(json(await api.call('GET', '/api/healthz', { key: null }))).toEqual({ status: 'ok' });
-    expect(json(await api.call('GET', '/api/readyz', { key: null }))).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });
+    expect(json(await api.call('GET', '/api/readyz', { key: null }))).toEqual({ status: 'ready', missing: [], checks: { postgres: 'ok', redis: 'ok' } });
     expect(json(await api.call('GET', '/api/providers', { key: api.keys.submitter }))).toMatchObject({ builders: expect.arrayContaining(['heuristic']), providers: expect.arrayContaining(['dry']) });
     const metrics = await api.call('GET', '/metrics', { key: null });
     expect(metrics.body).toMatch(/vetted_runs\{[^}]*status="completed"[^}]*\} \d+/);
     expect(metrics.body).toContain('vetted_queue_depth{queue="build"}');
     expect(metrics.body).toContain('vetted_hitl_rate');
     const openapi = json<{ openapi: string; paths: Record<string, unknown> }>(await api.call('GET', '/openapi.json', { key: null }));
-    expect(openapi.openapi).toBe('3.0.3');
+    expect(openapi.openapi).toBe('3.1.0');
     expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/api/runs', '/api/runs/{id}/decision', '/api/reviews/pending', '/api/runs/{id}/events']));
     expect((await api.call('GET', '/docs/', { key: null })).statusCode).toBe(200);
   });

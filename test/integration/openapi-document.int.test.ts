@@ -1,0 +1,89 @@
+/**
+ * The OpenAPI document: served at /openapi.json, identical to docs/openapi.json (run `npm run openapi`
+ * after changing a route or a contract), valid for swagger-parser, self-contained, and every operation
+ * named, tagged and secured. `redocly lint` (recommended rules) runs on the same file in scripts/test.sh.
+ */
+import { readFileSync } from 'node:fs';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../api/app.ts';
+import { createTestSystem, type TestSystem } from '../support/test-system.ts';
+
+let system: TestSystem;
+let app: FastifyInstance;
+let served: string;
+
+beforeAll(async () => {
+  system = await createTestSystem();
+  app = await buildApp(system);
+  await app.ready();
+  served = (await app.inject({ method: 'GET', url: '/openapi.json' })).body;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await system?.dispose();
+});
+
+/** Every `$ref` anywhere in a value. */
+function refsIn(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((item) => refsIn(item, found));
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string') found.push(inner);
+      else refsIn(inner, found);
+    }
+  }
+  return found;
+}
+
+type Operation = { operationId?: string; tags?: string[]; security?: unknown[]; responses: Record<string, unknown> };
+
+describe('the OpenAPI document', () => {
+  it('is served exactly as docs/openapi.json holds it (run `npm run openapi` when this fails)', () => {
+    expect(served).toBe(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+  });
+
+  it('is a valid OpenAPI 3.1 document for swagger-parser', async () => {
+    const parsed = (await SwaggerParser.validate(JSON.parse(served) as never)) as { openapi: string };
+    expect(parsed.openapi).toBe('3.1.0');
+  });
+
+  it('is self-contained: every $ref is local and resolves', () => {
+    const document = JSON.parse(served) as Record<string, unknown>;
+    const refs = refsIn(document);
+    expect(refs.length).toBeGreaterThan(50);
+    const unresolved = refs.filter((ref) => {
+      if (!ref.startsWith('#/')) return true;
+      const target = ref.slice(2).split('/').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+      return target === undefined;
+    });
+    expect(unresolved).toEqual([]);
+  });
+
+  it('names, tags and secures every operation, and answers every error as application/problem+json', () => {
+    const document = JSON.parse(served) as { paths: Record<string, Record<string, Operation>>; tags: { name: string }[]; components: { responses: Record<string, { content: Record<string, unknown> }> } };
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, op })));
+    expect(operations.length).toBeGreaterThanOrEqual(24);
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const tags = new Set(document.tags.map((tag) => tag.name));
+    for (const { at, op } of operations) {
+      expect(op.operationId, at).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      expect(op.tags?.every((tag) => tags.has(tag)), at).toBe(true);
+      expect(Array.isArray(op.security), at).toBe(true);
+      expect(Object.keys(op.responses).some((status) => status.startsWith('2')), at).toBe(true);
+    }
+    for (const [name, response] of Object.entries(document.components.responses)) {
+      expect(Object.keys(response.content), name).toEqual(['application/problem+json']);
+    }
+  });
+
+  it('documents the event stream and the metrics in their own media types', () => {
+    const document = JSON.parse(served) as { paths: Record<string, Record<string, Operation>> };
+    const content = (path: string) => Object.keys((document.paths[path]!.get!.responses['200'] as { content: object }).content);
+    expect(content('/api/runs/{id}/events')).toEqual(['text/event-stream']);
+    expect(content('/metrics')).toEqual(['text/plain; version=0.0.4']);
+  });
+});
