@@ -16,14 +16,21 @@ export interface TestSystem extends System {
   dispose(): Promise<void>;
 }
 
+export interface TestSystemOptions extends SystemOptions {
+  /** Reach PostgreSQL through this port (a test's proxy in front of the real one) instead of its own. */
+  postgresPort?: number;
+}
+
 export async function createTestSystem(
   env: Record<string, string> = {},
-  options: SystemOptions = {},
+  options: TestSystemOptions = {},
 ): Promise<TestSystem> {
   const dbName = await createTestDatabase();
   const prefix = `vt-${dbName.slice(3)}`;
+  const url = new URL(databaseUrl(dbName));
+  if (options.postgresPort) url.port = String(options.postgresPort);
   const config: Config = loadConfig({
-    DATABASE_URL: databaseUrl(dbName),
+    DATABASE_URL: url.toString(),
     REDIS_URL,
     VETTED_QUEUE_PREFIX: prefix,
     LOG_LEVEL: 'info',
