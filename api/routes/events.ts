@@ -12,6 +12,7 @@ import { commonErrors, eventStreamAnswer, eventsHeaders, eventsQuery, runIdParam
 import { maskForView } from '../../src/observability/redact.ts';
 
 const HEARTBEAT_MS = 15_000;
+const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
 function startingAfter(request: FastifyRequest<{ Querystring: { lastEventId?: string } }>): bigint {
   const header = request.headers['last-event-id'];
@@ -45,7 +46,8 @@ export function registerEventRoutes(app: FastifyInstance, system: System, hub: E
 
     reply.hijack();
     const out = reply.raw;
-    out.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    for (const [name, value] of Object.entries(STREAM_HEADERS)) out.setHeader(name, value);
+    out.writeHead(200);
     out.write('retry: 2000\n\n');
 
     // Flushes are serialised: a wake during a flush schedules exactly one more.

@@ -6,6 +6,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.ts';
+import { attachConformance, type ConformanceLog } from '../support/conformance.ts';
 import { registerExamples, TENANT } from '../support/pipeline.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { createTestSystem, eventually, type TestSystem } from '../support/test-system.ts';
@@ -17,6 +18,7 @@ let app: FastifyInstance;
 let key: string;
 /** A key nobody has used yet, so the API has not cached it: its lookup needs PostgreSQL. */
 let freshKey: string;
+let conformance: ConformanceLog;
 
 beforeAll(async () => {
   postgres = await startTcpProxy(5432);
@@ -26,6 +28,7 @@ beforeAll(async () => {
   key = (await system.apiKeys.create({ tenantId: TENANT, role: 'admin' })).key;
   freshKey = (await system.apiKeys.create({ tenantId: TENANT, role: 'submitter' })).key;
   app = await buildApp(system);
+  conformance = attachConformance(app);
   await app.ready();
 });
 
@@ -35,6 +38,8 @@ afterAll(async () => {
   await app?.close();
   await system?.dispose();
   await Promise.all([postgres?.close(), redis?.close()]);
+  // Every answer, the 503s and the readiness reports included, is one the document describes.
+  conformance?.assertNone();
 });
 
 const get = (url: string, auth = key) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${auth}` } });

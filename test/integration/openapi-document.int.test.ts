@@ -8,15 +8,18 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.ts';
+import { attachConformance, createConformanceChecker, type ConformanceLog } from '../support/conformance.ts';
 import { createTestSystem, type TestSystem } from '../support/test-system.ts';
 
 let system: TestSystem;
 let app: FastifyInstance;
 let served: string;
+let conformance: ConformanceLog;
 
 beforeAll(async () => {
   system = await createTestSystem();
   app = await buildApp(system);
+  conformance = attachConformance(app);
   await app.ready();
   served = (await app.inject({ method: 'GET', url: '/openapi.json' })).body;
 });
@@ -85,5 +88,34 @@ describe('the OpenAPI document', () => {
     const content = (path: string) => Object.keys((document.paths[path]!.get!.responses['200'] as { content: object }).content);
     expect(content('/api/runs/{id}/events')).toEqual(['text/event-stream']);
     expect(content('/metrics')).toEqual(['text/plain; version=0.0.4']);
+  });
+});
+
+describe('the response-conformance hook (test/support/conformance.ts)', () => {
+  const answer = { method: 'GET', route: '/api/runs/:id', url: '/api/runs/0b0c4a7e-52a8-4d39-9a57-2f1d7f0e8b11', contentType: 'application/problem+json; charset=utf-8' };
+  const problem = (status: number) => JSON.stringify({ type: 'https://vetted.dev/problems/x', title: 't', status, code: 'RUN_NOT_FOUND', detail: 'd' });
+
+  it('passes a documented answer and names what is wrong with one that is not', () => {
+    const checker = createConformanceChecker(JSON.parse(served) as Record<string, unknown>);
+    expect(checker.check({ ...answer, status: 404, body: problem(404) })).toEqual([]);
+    expect(checker.check({ ...answer, status: 409, body: problem(409) })[0]).toMatch(/status 409 is not documented for GET \/api\/runs\/\{id\}/);
+    expect(checker.check({ ...answer, status: 404, contentType: 'application/json', body: problem(404) })[0]).toMatch(/content-type "application\/json" is not one of application\/problem\+json/);
+    expect(checker.check({ ...answer, status: 404, body: '{"status":404}' })[0]).toMatch(/does not fit the documented schema: body must have required property 'type'/);
+    expect(checker.check({ ...answer, route: undefined, status: 500, body: problem(500) })[0]).toMatch(/must be a 4xx/);
+    expect(checker.check({ ...answer, route: '/metrics', url: '/metrics', status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', body: '# HELP x\n' })).toEqual([]);
+  });
+
+  it('sees the answers an app gives, the event stream included', async () => {
+    await app.inject({ method: 'GET', url: '/api/healthz' });
+    await app.inject({ method: 'GET', url: '/api/runs/0b0c4a7e-52a8-4d39-9a57-2f1d7f0e8b11' });
+    conformance.assertNone();
+    // A route answering a status its operation does not document is caught as it leaves.
+    app.openapiDocument.paths['/api/healthz']!.get!.responses = { 201: { description: 'not what the route answers' } };
+    try {
+      await app.inject({ method: 'GET', url: '/api/healthz' });
+      expect(() => conformance.assertNone()).toThrow(/GET \/api\/healthz → 200: status 200 is not documented/);
+    } finally {
+      app.openapiDocument.paths['/api/healthz']!.get!.responses = JSON.parse(served).paths['/api/healthz'].get.responses;
+    }
   });
 });

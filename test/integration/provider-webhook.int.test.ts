@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.ts';
 import { startSimServers, type SimServers } from '../../src/sim/index.ts';
+import { attachConformance } from '../support/conformance.ts';
 import { createTestSystem, type TestSystem } from '../support/test-system.ts';
 
 const SECRET = `whsec_${Buffer.from('a-test-signing-secret-of-enough-length').toString('base64')}`;
@@ -28,6 +29,7 @@ function sign(id: string, timestamp: string, body: string, secret = SECRET): str
 describe('POST /api/webhooks/replicate', () => {
   it('accepts a correctly signed delivery and refuses a forged one', async () => {
     const app = await buildApp(system);
+    const conformance = attachConformance(app);
     try {
       const body = JSON.stringify({ id: 'pred-123', status: 'succeeded' });
       const timestamp = String(Math.floor(Date.now() / 1000));
@@ -44,6 +46,7 @@ describe('POST /api/webhooks/replicate', () => {
       });
       expect(forged.statusCode).toBe(401);
       expect(forged.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+      conformance.assertNone();
     } finally {
       await app.close();
     }

@@ -3,6 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../api/app.ts';
 import type { Role } from '../../src/db/schema/index.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
+import { attachConformance, type ConformanceLog } from './conformance.ts';
 import { registerExamples } from './pipeline.ts';
 import type { SystemOptions } from '../../src/system.ts';
 import { createTestSystem, type TestSystem } from './test-system.ts';
@@ -13,6 +14,8 @@ export interface ApiHarness {
   workers: RunningWorkers;
   /** Keys for tenant t1 by role, plus `other` (a submitter of tenant t2) and `override` (a reviewer with override). */
   keys: Record<Role | 'other' | 'override' | 'otherReviewer', string>;
+  /** Every answer the app gives is checked against its OpenAPI document (conformance.ts); `call` throws on a misfit. */
+  conformance: ConformanceLog;
   call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
@@ -31,22 +34,29 @@ export async function createApiHarness(env: Record<string, string> = {}, options
     otherReviewer: await key('t2', 'reviewer'),
   };
   const app = await buildApp(system);
+  const conformance = attachConformance(app);
   await app.ready();
   return {
     system,
     app,
     workers,
     keys,
-    call(method, url, options = {}) {
+    conformance,
+    async call(method, url, options = {}) {
       const key = options.key === undefined ? keys.admin : options.key;
       const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
-      if (options.rawBody !== undefined) return app.inject({ method, url, headers: { 'content-type': 'application/json', ...headers }, payload: options.rawBody });
-      return app.inject({ method, url, headers, ...(options.body === undefined ? {} : { payload: options.body as object }) });
+      const response = options.rawBody !== undefined
+        ? await app.inject({ method, url, headers: { 'content-type': 'application/json', ...headers }, payload: options.rawBody })
+        : await app.inject({ method, url, headers, ...(options.body === undefined ? {} : { payload: options.body as object }) });
+      conformance.assertNone();
+      return response;
     },
     async close() {
       await app.close();
       await workers.close();
       await system.dispose();
+      // Answers the tests got without `call` (a direct inject, a real port, the event stream).
+      conformance.assertNone();
     },
   };
 }
