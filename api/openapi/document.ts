@@ -64,8 +64,9 @@ export function buildOpenApiDocument(routes: readonly RouteRecord[]): OpenApiDoc
       description:
         'Submit generation requests, follow runs, and resolve the ones parked for a person. Every error is ' +
         '`application/problem+json` with a stable `code` (the catalogue is src/errors.ts) and the offending `field`. ' +
-        'Unknown query parameters and body fields are refused, naming them. While PostgreSQL or Redis is away, ' +
-        'answers are 503 SERVICE_UNAVAILABLE with Retry-After.',
+        'Unknown query parameters and body fields are refused, naming them; numbers in query strings are plain ' +
+        'decimal digits; text anywhere may not hold U+0000 or an unpaired UTF-16 surrogate (PostgreSQL cannot store ' +
+        'them). While PostgreSQL or Redis is away, answers are 503 SERVICE_UNAVAILABLE with Retry-After.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [

@@ -46,13 +46,20 @@ export function buildOperation(route: RouteRecord, context: OperationContext): R
     ...parametersOf(schema.headers, 'header', convert),
   ];
   const bodySchema = schema.body === undefined ? undefined : convert(schema.body);
-  const description = [schema.description, permission ? `Needs an API key with the \`${permission}\` permission.` : undefined].filter(Boolean).join('\n\n');
+  const combinations = queryCombinations(schema.querystring);
+  const description = [
+    schema.description,
+    combinations ? `Give at least one of these query parameter sets: ${combinations.map((set) => set.join(' + ')).join('; ')}.` : undefined,
+    permission ? `Needs an API key with the \`${permission}\` permission.` : undefined,
+  ].filter(Boolean).join('\n\n');
   return {
     operationId: schema.operationId ?? derivedOperationId(route.method, path),
     tags: schema.tags ?? [path.split('/')[2] ?? 'system'],
     summary: schema.summary ?? `${route.method} ${path}`,
     ...(description ? { description } : {}),
     ...(permission ? { 'x-permission': permission } : {}),
+    // Parameters are listed one by one; which combinations the query must hold, machine-readable.
+    ...(combinations ? { 'x-query-requires-one-of': combinations } : {}),
     security: permission ? [{ apiKey: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(bodySchema ? { requestBody: requestBodyOf(bodySchema) } : {}),
@@ -74,6 +81,19 @@ export interface RouteDocSchema {
   description?: string;
   /** Operation fields Fastify cannot validate (a raw body's shape, for one): merged into the operation as they are. */
   openapi?: Record<string, unknown>;
+}
+
+/** `anyOf: [{ required: [a] }, { required: [b] }]` on a query schema: the parameter sets of which one is needed. */
+function queryCombinations(objectSchema: unknown): string[][] | undefined {
+  const anyOf = isObject(objectSchema) ? objectSchema.anyOf : undefined;
+  if (!Array.isArray(anyOf)) return undefined;
+  return anyOf.map((branch) => {
+    const required = isObject(branch) ? branch.required : undefined;
+    if (!Array.isArray(required) || Object.keys(branch as object).length !== 1) {
+      throw new VettedError('INTERNAL', 'OpenAPI: a query schema may combine parameters only as anyOf: [{ required: [...] }, ...]');
+    }
+    return required as string[];
+  });
 }
 
 function parametersOf(objectSchema: unknown, where: 'path' | 'query' | 'header', convert: (value: unknown) => JsonSchema): JsonSchema[] {

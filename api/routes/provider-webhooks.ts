@@ -70,6 +70,9 @@ export async function registerProviderWebhookRoutes(app: FastifyInstance, system
       } catch {
         throw new VettedError('INVALID_JSON', 'The webhook body is not valid JSON', { field: 'body' });
       }
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new VettedError('INVALID_REQUEST', 'The webhook body must be a JSON object (a Replicate prediction)', { field: 'body' });
+      }
       const providers = system.adapters.providerNames();
       if (!providers.includes('replicate')) return reply.code(200).send({ status: 'ignored', reason: 'the replicate provider is not configured here' });
       return reply.code(200).send(handleReplicateWebhook(system.adapters.provider('replicate'), body));

@@ -19,9 +19,17 @@ const reportsQuery = query({
   cursor: param.cursor,
 });
 
+const LOOK_BACK = '([1-9][0-9]{0,5}m|[1-9][0-9]{0,4}h|[1-9][0-9]{0,3}d|[1-9][0-9]{0,2}w)';
+
 const summaryQuery = query({
   model: param.model,
-  windows: { type: 'string', maxLength: 100, description: 'comma-separated look-backs, e.g. 1h,24h,7d (the default)' },
+  windows: {
+    type: 'string',
+    maxLength: 100,
+    // Each look-back at most 999999 minutes, 99999 hours, 9999 days or 999 weeks (under 20 years: src/shadow/since.ts).
+    pattern: `^${LOOK_BACK}(,${LOOK_BACK}){0,5}$`,
+    description: '1 to 6 comma-separated look-backs, e.g. 1h,24h,7d (the default): at most 999999m, 99999h, 9999d or 999w',
+  },
 });
 
 interface ReportsQuery {

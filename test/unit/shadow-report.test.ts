@@ -81,4 +81,10 @@ describe('--since and windows', () => {
     expect(() => parseWindows('1h,0d')).toThrow(expect.objectContaining({ field: 'windows' }));
     expect(() => parseWindows('1h,2h,3h,4h,5h,6h,7h')).toThrow(/1 to 6/);
   });
+
+  it('refuses a look-back so long it would start before any date PostgreSQL takes', () => {
+    expect(() => parseWindows('999999w')).toThrow(/more than 20 years/);
+    expect(() => parseSince('999999w', now)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST', field: 'since' }));
+    expect(parseWindows('999w')[0]!.ms).toBe(999 * 604_800_000);
+  });
 });
