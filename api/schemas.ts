@@ -63,7 +63,8 @@ export const eventsHeaders = { type: 'object', properties: { 'last-event-id': ev
 export const controlBody = {
   type: ['object', 'null'],
   additionalProperties: false,
-  properties: { reason: { type: 'string', maxLength: 2000 } },
+  properties: { reason: { type: 'string', maxLength: 2000, description: 'Why, for the audit trail' } },
+  examples: [{ reason: 'waiting for the customer to confirm the size' }],
 } as const;
 
 const problem = ref('problem');
