@@ -339,18 +339,9 @@ export const replyAnswer = {
 /** GET /api/reviews/stats (the MCP tool queue_stats answers the same). */
 export const reviewQueueStats = ref('review-queue-stats');
 
-export const taskIdParams = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['taskId'],
-  properties: { taskId: uuid },
-} as const;
+export const taskIdParams = pathParams({ taskId: param.uuid });
 
-export const listTasksQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { status: ref('review-task', '#/definitions/TaskStatus'), taskType: identifier, limit, cursor },
-} as const;
+export const listTasksQuery = query({ status: ref('review-task', '#/definitions/TaskStatus'), taskType: param.identifier, limit: param.limit, cursor: param.cursor });
 
 export const taskPage = {
   type: 'object',

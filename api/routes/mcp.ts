@@ -17,7 +17,9 @@ export function registerMcpRoutes(app: FastifyInstance, system: System): void {
   const principals = cachedPrincipals((token) => system.apiKeys.verify(token));
 
   app.post(MCP_PATH, {
-    schema: { tags: ['mcp'], summary: 'Model Context Protocol (streamable HTTP, stateless, JSON responses): the review, run and task tools; Authorization: Bearer <API key>' },
+    // Out of the OpenAPI document: MCP is JSON-RPC with a specification and tool schemas of its own
+    // (schemas/mcp-tools.schema.json), and the SDK's transport writes its own answers.
+    schema: { hide: true, tags: ['mcp'], summary: 'Model Context Protocol (streamable HTTP, stateless, JSON responses): the review, run and task tools; Authorization: Bearer <API key>' },
   }, async (request, reply) => {
     const token = bearerToken(request);
     reply.header('www-authenticate', 'Bearer realm="vetted"');
