@@ -3,10 +3,10 @@
  * the API); the envelopes the routes add (api/views.ts, api/routes/*) are declared here.
  */
 import type {
-  CandidatePayload, ExecutionResult, FieldProvenance, GenerationRequest, ModelSchema, PendingReview, PolicySpec, Run, RunEvent, ValidationIssue,
+  CandidatePayload, ExecutionResult, FieldProvenance, GenerationRequest, ModelSchema, PendingReview, PolicySpec, ReviewQueueStats, Run, RunEvent, ValidationIssue,
 } from '../../../src/generated/contracts.ts';
 
-export type { CandidatePayload, ExecutionResult, FieldProvenance, GenerationRequest, ModelSchema, PendingReview, PolicySpec, Run, RunEvent, ValidationIssue };
+export type { CandidatePayload, ExecutionResult, FieldProvenance, GenerationRequest, ModelSchema, PendingReview, PolicySpec, ReviewQueueStats, Run, RunEvent, ValidationIssue };
 
 export interface Me {
   tenantId: string;

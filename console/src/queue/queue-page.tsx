@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ReviewSummary } from '../api/types.ts';
 import { navigate } from '../router.ts';
 import { useMe, whoText } from '../session.tsx';
-import { ageOf, labelOf } from '../ui/format.ts';
+import { ageOf, durationText, labelOf } from '../ui/format.ts';
 import { KeysDialog, useKeys } from '../ui/keys.tsx';
 import { Link } from '../ui/link.tsx';
 import { ProblemBanner } from '../ui/problem-banner.tsx';
@@ -20,10 +20,9 @@ export function QueuePage() {
   const [checkpoint, setCheckpoint] = useState<ReviewSummary['checkpoint'] | 'all'>('all');
   const [selected, setSelected] = useState(0);
   const [showKeys, setShowKeys] = useState(false);
-  const { items, error, live } = useQueue(filters, me.reviewer?.team ?? null);
+  const { items, stats, error, live } = useQueue(filters, me.reviewer?.team ?? null);
   const ids = { model: useId(), age: useId(), scope: useId() };
 
-  const counts = useMemo(() => Object.fromEntries(CHECKPOINTS.map((c) => [c, (items ?? []).filter((i) => i.checkpoint === c).length])), [items]);
   const shown = useMemo(() => (items ?? []).filter((i) => checkpoint === 'all' || i.checkpoint === checkpoint), [items, checkpoint]);
   const models = useMemo(() => [...new Set([...(items ?? []).map((i) => i.model ?? ''), filters.model ?? ''])].filter(Boolean).sort(), [items, filters.model]);
   const current = shown[Math.min(selected, shown.length - 1)];
@@ -54,7 +53,7 @@ export function QueuePage() {
         <div>
           <h1>Review queue</h1>
           <p className="muted">
-            Oldest first. <span className={live ? 'live live-on' : 'live'} role="status">{live ? 'Live' : 'Connecting…'}</span>{' '}
+            Oldest first{stats?.oldestAgeSeconds != null ? `; the oldest has waited ${durationText(stats.oldestAgeSeconds * 1000)}` : ''}. <span className={live ? 'live live-on' : 'live'} role="status">{live ? 'Live' : 'Connecting…'}</span>{' '}
             <button type="button" className="button-link" onClick={() => setShowKeys(true)}>Keyboard: <kbd>j</kbd> <kbd>k</kbd> <kbd>Enter</kbd> · <kbd>?</kbd></button>
           </p>
         </div>
@@ -62,11 +61,11 @@ export function QueuePage() {
 
       <div className="checkpoint-tabs" role="group" aria-label="Checkpoint">
         <button type="button" aria-pressed={checkpoint === 'all'} onClick={() => setCheckpoint('all')}>
-          All <span className="count">{items?.length ?? 0}</span>
+          All <span className="count">{stats?.pending ?? 0}</span>
         </button>
         {CHECKPOINTS.map((c) => (
           <button key={c} type="button" aria-pressed={checkpoint === c} onClick={() => { setCheckpoint(c); setSelected(0); }}>
-            {labelOf(c)} <span className="count" data-testid={`count-${c}`}>{counts[c]}</span>
+            {labelOf(c)} <span className="count" data-testid={`count-${c}`}>{stats?.byCheckpoint[c]?.pending ?? 0}</span>
           </button>
         ))}
       </div>

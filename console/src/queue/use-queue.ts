@@ -1,12 +1,13 @@
 /**
- * The pending queue, kept live: read GET /api/reviews/pending, then follow the tenant's review feed (GET
+ * The pending queue, kept live: read GET /api/reviews/pending (and the per-checkpoint counts of
+ * GET /api/reviews/stats, the numbers every channel shows), then follow the tenant's review feed (GET
  * /api/reviews/events) and read the queue again whenever it says something changed (a review raised, claimed,
  * decided, a parked run cancelled or expired). The list is the API's: oldest first, filtered by the server.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, query } from '../api/client.ts';
 import { followEvents } from '../api/sse.ts';
-import type { Page, ReviewSummary } from '../api/types.ts';
+import type { Page, ReviewQueueStats, ReviewSummary } from '../api/types.ts';
 
 export interface QueueFilters {
   model?: string;
@@ -31,6 +32,7 @@ function pendingPath(filters: QueueFilters, team: string | null): string {
 
 export function useQueue(filters: QueueFilters, team: string | null) {
   const [items, setItems] = useState<ReviewSummary[] | null>(null);
+  const [stats, setStats] = useState<ReviewQueueStats | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [live, setLive] = useState(false);
   const path = pendingPath(filters, team);
@@ -40,7 +42,8 @@ export function useQueue(filters: QueueFilters, team: string | null) {
   const refresh = useCallback(async () => {
     const requested = latest.current;
     try {
-      const page = await api<Page<ReviewSummary>>('GET', requested);
+      const [page, counts] = await Promise.all([api<Page<ReviewSummary>>('GET', requested), api<ReviewQueueStats>('GET', '/api/reviews/stats')]);
+      setStats(counts);
       if (requested === latest.current) {
         setItems(page.items);
         setError(null);
@@ -70,5 +73,5 @@ export function useQueue(filters: QueueFilters, team: string | null) {
     };
   }, [refresh]);
 
-  return { items, error, live, refresh };
+  return { items, stats, error, live, refresh };
 }
