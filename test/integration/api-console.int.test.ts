@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerConsole } from '../../api/console.ts';
 import { registerProblemDetails } from '../../api/plugins/problem-details.ts';
+import { ROLE_PERMISSIONS } from '../../src/auth/api-keys.ts';
 import type { PendingReview } from '../../src/generated/contracts.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
 import { settle } from '../support/pipeline.ts';
@@ -91,7 +92,7 @@ describe('GET /api/me', () => {
     const key = (await api.system.apiKeys.create({ tenantId: 't1', role: 'reviewer', reviewerId: person.id })).key;
     expect(json(await api.call('GET', '/api/me', { key }))).toEqual({
       tenantId: 't1', role: 'reviewer', actor: `reviewer:${person.id}`, reviewer: { id: person.id, name: 'Ada Lovelace', team: 'imaging' },
-      permissions: ['reviews:decide', 'reviews:read', 'reviews:reply', 'runs:control', 'runs:read', 'shadow:read'],
+      permissions: [...ROLE_PERMISSIONS.reviewer].sort(),
     });
     expect(json(await api.call('GET', '/api/me', { key: api.keys.override }))).toMatchObject({ reviewer: null, permissions: expect.arrayContaining(['override']) });
     expect((await api.call('GET', '/api/me', { key: null })).statusCode).toBe(401);

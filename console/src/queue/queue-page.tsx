@@ -53,7 +53,7 @@ export function QueuePage() {
         <div>
           <h1>Review queue</h1>
           <p className="muted">
-            Oldest first{stats?.oldestAgeSeconds != null ? `; the oldest has waited ${durationText(stats.oldestAgeSeconds * 1000)}` : ''}. <span className={live ? 'live live-on' : 'live'} role="status">{live ? 'Live' : 'Connecting…'}</span>{' '}
+            Oldest first{stats?.oldestAgeSeconds != null ? `; the oldest has waited ${stats.oldestAgeSeconds < 60 ? 'under a minute' : durationText(stats.oldestAgeSeconds * 1000)}` : ''}. <span className={live ? 'live live-on' : 'live'} role="status">{live ? 'Live' : 'Connecting…'}</span>{' '}
             <button type="button" className="button-link" onClick={() => setShowKeys(true)}>Keyboard: <kbd>j</kbd> <kbd>k</kbd> <kbd>Enter</kbd> · <kbd>?</kbd></button>
           </p>
         </div>
