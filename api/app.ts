@@ -14,6 +14,7 @@ import { collectRoutes } from './openapi/document.ts';
 import { registerOpenApi } from './openapi/register.ts';
 import { dependencyOfError, endpointsOf, registerDependencyGate } from './plugins/dependencies.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerConsole } from './console.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
 import { registerSecretFields } from './plugins/secret-fields.ts';
 import { registerTracing } from './plugins/tracing.ts';
@@ -25,6 +26,7 @@ import { registerMcpRoutes } from './routes/mcp.ts';
 import { registerNotificationRoutes } from './routes/notifications.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerProviderWebhookRoutes } from './routes/provider-webhooks.ts';
+import { registerReviewFormRoutes } from './routes/review-form.ts';
 import { registerReviewRoutes } from './routes/reviews.ts';
 import { registerRunRoutes } from './routes/runs.ts';
 import { registerShadowRoutes } from './routes/shadow.ts';
@@ -34,6 +36,8 @@ import { registerTaskRoutes } from './routes/tasks.ts';
 export interface AppOptions {
   /** Log requests (off in tests; the system logger still records pipeline events). */
   logRequests?: boolean;
+  /** Where the built reviewer console is (default console/dist); served at /console. */
+  consoleDir?: string;
 }
 
 export async function buildApp(system: System, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -70,6 +74,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerRunRoutes(app, system);
   registerControlRoutes(app, system);
   registerReviewRoutes(app, system);
+  registerReviewFormRoutes(app, system);
   registerEventRoutes(app, system, hub);
   registerShadowRoutes(app, system);
   registerTaskRoutes(app, system);
@@ -78,6 +83,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
   registerMcpRoutes(app, system);
+  await registerConsole(app, options.consoleDir);
   await registerOpenApi(app, routes);
   return app;
 }

@@ -35,6 +35,7 @@ export const ERROR_CATALOGUE = {
   PROVIDER_UNAVAILABLE: { status: 503, retryable: true, title: 'The provider could not be reached' },
   EXECUTION_UNCERTAIN: { status: 409, retryable: false, title: 'A previous execution attempt has no recorded outcome' },
   SERVICE_UNAVAILABLE: { status: 503, retryable: true, title: 'A backing service is unavailable' },
+  CONSOLE_NOT_BUILT: { status: 503, retryable: false, title: 'The reviewer console is not built' },
   CONFIG_INVALID: { status: 500, retryable: false, title: 'The configuration is not valid' },
   DATA_KEY_MISSING: { status: 422, retryable: false, title: 'A secret input cannot be stored: no data key is configured' },
   INTERNAL: { status: 500, retryable: true, title: 'Internal error' },

@@ -17,6 +17,7 @@ import type { RunSealing } from './db/run-sealing.ts';
 import { createRetentionRepository, type RetentionRepository } from './db/retention-repository.ts';
 import { rotateSealedValues, type RotationReport } from './db/secrets-rotation.ts';
 import { sealerFromConfig, secretFieldNames } from './secrets/sealer.ts';
+import { createReviewFeed, type ReviewFeed } from './db/review-feed.ts';
 import { createReviewersRepository, type ReviewersRepository } from './db/reviewers-repository.ts';
 import { createRunQueries, type RunQueries } from './db/run-queries.ts';
 import { createShadowReportsRepository, type ShadowReportsRepository } from './db/shadow-reports-repository.ts';
@@ -47,6 +48,8 @@ export interface System extends Engine {
   readonly runQueries: RunQueries;
   readonly apiKeys: ApiKeysRepository;
   readonly reviewers: ReviewersRepository;
+  /** The tenant-wide review events (the console's live queue). */
+  readonly reviewFeed: ReviewFeed;
   readonly shadowReports: ShadowReportsRepository;
   readonly shadowSettings: ShadowSettingsRepository;
   readonly metricsQueries: MetricsQueries;
@@ -135,6 +138,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     runQueries: createRunQueries(database.db),
     apiKeys: createApiKeysRepository(database.db),
     reviewers: createReviewersRepository(database.db),
+    reviewFeed: createReviewFeed(database.db),
     shadowReports: createShadowReportsRepository(database.db),
     shadowSettings: createShadowSettingsRepository(database.db),
     metricsQueries: createMetricsQueries(database.db),

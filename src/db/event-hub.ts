@@ -26,8 +26,15 @@ export type Wake = () => void;
 export interface EventHub {
   /** Calls `wake` whenever the run may have new events. Returns the unsubscribe function. */
   subscribe(runId: string, wake: Wake): () => void;
+  /**
+   * Calls `wake` whenever any run may have new events (the newest event id moved), for streams that span
+   * runs (the tenant's review feed). Returns the unsubscribe function.
+   */
+  subscribeAll(wake: Wake): () => void;
   close(): Promise<void>;
 }
+
+const NEWEST_OF_ALL = { name: 'vetted_hub_newest_of_all', text: 'select max(id)::text as newest from run_events' };
 
 const NEWEST_EVENTS = {
   name: 'vetted_hub_newest_events',
@@ -37,6 +44,9 @@ const NEWEST_EVENTS = {
 export function createEventHub(databaseUrl: string, logger: Logger, options: { fallbackPollMs?: number } = {}): EventHub {
   const fallbackPollMs = options.fallbackPollMs ?? FALLBACK_POLL_MS;
   const subscribers = new Map<string, Set<Wake>>();
+  /** Subscribers to every run's events, and the newest event id the hub last saw for them. */
+  const allSubscribers = new Set<Wake>();
+  let newestOfAll: string | undefined;
   /** The newest event id the hub has seen per subscribed run; absent until a poll after subscribing sees it. */
   const newestSeen = new Map<string, string>();
   // One connection is enough: one query per interval. The pool reconnects after PostgreSQL restarts.
@@ -47,7 +57,7 @@ export function createEventHub(databaseUrl: string, logger: Logger, options: { f
   let failing = false;
 
   const schedule = () => {
-    if (closed || timer || subscribers.size === 0) return;
+    if (closed || timer || (subscribers.size === 0 && allSubscribers.size === 0)) return;
     timer = setTimeout(() => void poll(), EVENT_POLL_MS);
     timer.unref();
   };
@@ -56,6 +66,7 @@ export function createEventHub(databaseUrl: string, logger: Logger, options: { f
     try {
       const runIds = [...subscribers.keys()];
       if (runIds.length > 0) wakeChanged((await pool.query<{ run_id: string; newest: string }>({ ...NEWEST_EVENTS, values: [runIds] })).rows);
+      if (allSubscribers.size > 0) wakeAllIfMoved((await pool.query<{ newest: string | null }>(NEWEST_OF_ALL)).rows[0]?.newest ?? '0');
       if (failing) logger.info('event hub reads events again');
       failing = false;
     } catch (error) {
@@ -77,7 +88,24 @@ export function createEventHub(databaseUrl: string, logger: Logger, options: { f
     }
   }
 
+  function wakeAllIfMoved(newest: string): void {
+    if (newestOfAll === newest) return;
+    newestOfAll = newest;
+    for (const wake of allSubscribers) wake();
+  }
+
   return {
+    subscribeAll(wake) {
+      allSubscribers.add(wake);
+      newestOfAll = undefined;
+      schedule();
+      const fallback = setInterval(wake, fallbackPollMs);
+      fallback.unref();
+      return () => {
+        clearInterval(fallback);
+        allSubscribers.delete(wake);
+      };
+    },
     subscribe(runId, wake) {
       const wakes = subscribers.get(runId) ?? new Set<Wake>();
       wakes.add(wake);
@@ -101,6 +129,7 @@ export function createEventHub(databaseUrl: string, logger: Logger, options: { f
       clearTimeout(timer);
       timer = undefined;
       subscribers.clear();
+      allSubscribers.clear();
       newestSeen.clear();
       await pool.end().catch(() => undefined);
     },

@@ -483,6 +483,10 @@ export interface PolicySpec {
   reviewTtlSeconds?: number;
   team?: Identifier1;
   /**
+   * Reviewer console: a review with no blocking issues approves itself after a 10-second countdown the reviewer can cancel or skip (the approval is the reviewer's, recorded as such).
+   */
+  autoApproveCountdown?: boolean;
+  /**
    * Chat replies: unclear replies answered with a nudge before the run is cancelled (default 2).
    */
   maxReAsks?: number;

@@ -6,13 +6,11 @@ import { Ajv, type Options } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import { RE2 } from 're2-wasm';
+import { ANNOTATION_KEYWORDS, isHttpUrl } from './payload-rules.ts';
 
 // ajv-formats is CommonJS with `export default`; under NodeNext the default import is the module object's
 // default at runtime but typed as the namespace, hence the cast.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-
-/** Annotation keywords that carry meaning for people or code generators but not for validation. */
-const ANNOTATION_KEYWORDS = ['tsType', 'x-order', 'x-vetted-role'];
 
 export function createAjv(options: Options = {}): Ajv {
   // ownProperties: a required field named like an Object.prototype member (`toString`, `constructor`) must be
@@ -21,22 +19,6 @@ export function createAjv(options: Options = {}): Ajv {
   addFormats(ajv);
   for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword, schemaType: ['string', 'number', 'boolean', 'object'] });
   return ajv;
-}
-
-/**
- * A model payload's `uri` is an http(s) URL. The extractor gives every file input `format: uri` and the
- * provider fetches what it names, so `file:///etc/passwd`, `javascript:` or `ftp://` must never reach it,
- * whoever wrote the value (the prompt, a request edit, a reviewer): attachments are held to the same rule.
- */
-const HTTP_URL = /^https?:\/\/\S+$/i;
-
-function isHttpUrl(value: string): boolean {
-  if (!HTTP_URL.test(value)) return false;
-  try {
-    return new URL(value).hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -3,8 +3,9 @@
  * `examples` keyword inside its schema) describe somebody else's request: they must never reach a payload.
  *
  * The extractor puts them here; only the leak firewall (src/stages/leak-firewall.ts) and shadow mode read
- * them. The values live in a private field, so spreading, logging or JSON-serialising a quarantine never
- * copies them by accident, and no builder input type has a place to hold one.
+ * them, and the reviewer console shows the example to people, labelled as never used
+ * (src/review/review-form.ts). The values live in a private field, so spreading, logging or JSON-serialising a
+ * quarantine never copies them by accident, and no builder input type has a place to hold one.
  */
 
 import type { ExampleFragment } from './fragments/types.ts';
@@ -82,7 +83,10 @@ export class ExampleQuarantine {
     return this.#fragments;
   }
 
-  /** For shadow mode's legacy V2 builder only: the example object as the model published it. */
+  /**
+   * The example object as the model published it: for shadow mode's legacy V2 builder, and for people (the
+   * reviewer console shows it beside the candidate). Never for a builder.
+   */
   exampleInput(): Readonly<Record<string, unknown>> {
     return this.#example;
   }

@@ -172,6 +172,8 @@ const ROUTES = {
   cancel: { route: 'DELETE /api/runs/:id', method: 'DELETE', url: (id: string) => `/api/runs/${id}`, permission: 'runs:control' },
   events: { route: 'GET /api/runs/:id/events', method: 'GET', url: (id: string) => `/api/runs/${id}/events`, permission: 'runs:read' },
   providers: { route: 'GET /api/providers', method: 'GET', url: () => '/api/providers', permission: 'runs:read' },
+  reviewForm: { route: 'GET /api/reviews/:reviewId/form', method: 'GET', url: (id: string) => `/api/reviews/${id}/form`, permission: 'reviews:read' },
+  me: { route: 'GET /api/me', method: 'GET', url: () => '/api/me', permission: 'runs:read' },
 } as const satisfies Record<string, { route: string; method: Method; url: (id: string) => string; permission: Permission }>;
 
 type RouteName = keyof typeof ROUTES;
@@ -192,7 +194,7 @@ function validBody(name: RouteName): string | undefined {
 function badKeyRequests(): HostileRequest[] {
   return (Object.keys(ROUTES) as RouteName[]).flatMap((name) => {
     const r = ROUTES[name];
-    const id = name === 'review' || name === 'claim' ? targets.review.reviewId : name === 'session' ? 'session-1' : targets.awaiting;
+    const id = name === 'review' || name === 'claim' || name === 'reviewForm' ? targets.review.reviewId : name === 'session' ? 'session-1' : targets.awaiting;
     return badAuthorizations(api.keys.admin).map((auth, i) =>
       request(r.route, r.method, r.url(id), { auth, payload: validBody(name), why: `bad key #${i}` }));
   });
@@ -202,7 +204,7 @@ function badKeyRequests(): HostileRequest[] {
 function wrongRoleRequests(): HostileRequest[] {
   return (Object.keys(ROUTES) as RouteName[]).flatMap((name) => {
     const r = ROUTES[name];
-    const id = name === 'review' || name === 'claim' ? targets.review.reviewId : targets.awaiting;
+    const id = name === 'review' || name === 'claim' || name === 'reviewForm' ? targets.review.reviewId : targets.awaiting;
     return TENANT_KEYS.filter((key) => !keysWith(r.permission).includes(key)).map((key) =>
       request(r.route, r.method, r.url(id), { auth: `Bearer ${api.keys[key]}`, payload: validBody(name), why: `${key} lacks ${r.permission}` }));
   });
@@ -211,7 +213,7 @@ function wrongRoleRequests(): HostileRequest[] {
 /** Hostile ids in every id slot (400), and unknown or foreign ids (404), with permitted keys. */
 function idRequests(): HostileRequest[] {
   const out: HostileRequest[] = [];
-  for (const name of [...ID_ROUTES, 'review', 'session'] as RouteName[]) {
+  for (const name of [...ID_ROUTES, 'review', 'reviewForm', 'session'] as RouteName[]) {
     const r = ROUTES[name];
     const key = rotating(r.permission);
     const ids = name === 'session' ? HOSTILE_SESSION_IDS : HOSTILE_IDS;
@@ -221,7 +223,7 @@ function idRequests(): HostileRequest[] {
       out.push(request(r.route, r.method, r.url(id), { auth: key(), payload: validBody(name), why: `unknown or foreign id ${id}` }));
     }
     // Another tenant's keys on this tenant's live run: 404, as if it did not exist.
-    const target = name === 'review' ? targets.review.reviewId : targets.awaiting;
+    const target = name === 'review' || name === 'reviewForm' ? targets.review.reviewId : targets.awaiting;
     for (const other of ['other', 'otherReviewer'] as const) {
       out.push(request(r.route, r.method, r.url(target), { auth: `Bearer ${api.keys[other]}`, payload: validBody(name), why: `${other} on tenant t1` }));
     }

@@ -1,0 +1,122 @@
+/**
+ * The shapes the console reads. Contracts come from the generated types of schemas/ (one source of truth with
+ * the API); the envelopes the routes add (api/views.ts, api/routes/*) are declared here.
+ */
+import type {
+  CandidatePayload, ExecutionResult, FieldProvenance, GenerationRequest, ModelSchema, PendingReview, PolicySpec, ReviewQueueStats, Run, RunEvent, ValidationIssue,
+} from '../../../src/generated/contracts.ts';
+
+export type { CandidatePayload, ExecutionResult, FieldProvenance, GenerationRequest, ModelSchema, PendingReview, PolicySpec, ReviewQueueStats, Run, RunEvent, ValidationIssue };
+
+export interface Me {
+  tenantId: string;
+  role: string;
+  actor: string;
+  permissions: string[];
+  reviewer: { id: string; name: string; team: string | null } | null;
+}
+
+export interface ReviewSummary {
+  reviewId: string;
+  runId: string;
+  model: string | null;
+  kind: string;
+  checkpoint: PendingReview['checkpoint'];
+  reason: string;
+  question: string;
+  summary?: string;
+  expectedInput: string;
+  team?: string;
+  payloadHash: string;
+  issues: ValidationIssue[];
+  blockingIssues: number;
+  claimedBy: string | null;
+  claimExpiresAt: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface FieldReview {
+  field: string;
+  value: unknown;
+  hasDefault: boolean;
+  default?: unknown;
+  changed: boolean;
+  provenance: FieldProvenance | null;
+  required: boolean;
+}
+
+export interface DecisionView {
+  id: string;
+  reviewId: string;
+  runId: string;
+  actor: string;
+  action: string;
+  raw: Record<string, unknown>;
+  parsed: Record<string, unknown>;
+  edits: Record<string, unknown> | null;
+  override: boolean;
+  at: string;
+}
+
+export interface ReviewDetail {
+  status: 'pending' | 'decided' | 'expired' | 'cancelled';
+  review: PendingReview;
+  claim?: { claimedBy: string; claimExpiresAt: string } | null;
+  decisions?: DecisionView[];
+  run: { id: string; status: Run['status']; model: string | null; policy: PolicySpec; traceId: string; threadId: string };
+  fields: FieldReview[];
+}
+
+export type CountdownVerdict = { allowed: true; seconds: number } | { allowed: false; because: string };
+
+export interface ReviewForm {
+  reviewId: string;
+  runId: string;
+  model: string | null;
+  pending: boolean;
+  modelSchema: ModelSchema | null;
+  example: { input: Record<string, unknown>; note: string } | null;
+  autoApprove: CountdownVerdict;
+}
+
+export interface RunState {
+  run: Run;
+  request: GenerationRequest;
+  decisions: DecisionView[];
+  executions: { step: string; status: string; provider: string; predictionId: string | null; startedAt: string; finishedAt: string | null }[];
+  events: RunEvent[];
+}
+
+export interface DecisionAnswer {
+  run: Run;
+  route?: string;
+  [key: string]: unknown;
+}
+
+export interface ShadowReport {
+  id: string;
+  runId: string;
+  model: string | null;
+  builder: string;
+  status: string;
+  failureReason: string | null;
+  createdAt: string;
+  leakedFields: string[];
+  fieldsDiffering: number;
+  leaks: { path: string; exampleValue?: unknown; match?: string; [key: string]: unknown }[];
+  v3Leaks: unknown[];
+  diff: { path?: string; type?: string; [key: string]: unknown }[] | Record<string, unknown>;
+  v2Payload: Record<string, unknown> | null;
+  v3Payload: Record<string, unknown> | null;
+}
+
+export interface ShadowSummary {
+  generatedAt: string;
+  windows: { window: string; [key: string]: unknown }[];
+}

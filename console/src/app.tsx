@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import type { Me } from './api/types.ts';
+import { QueuePage } from './queue/queue-page.tsx';
+import { ReviewPage } from './review/review-page.tsx';
+import { useRoute, type Route } from './router.ts';
+import { RunPage } from './run/run-page.tsx';
+import { SessionContext, signOut } from './session.tsx';
+import { ShadowPage } from './shadow/shadow-page.tsx';
+import { SignIn } from './sign-in.tsx';
+import { Link } from './ui/link.tsx';
+
+export function App() {
+  const [me, setMe] = useState<Me | null>(null);
+  const route = useRoute();
+  if (!me) return <SignIn onSignedIn={setMe} />;
+  return (
+    <SessionContext.Provider value={me}>
+      <a className="skip-link" href="#main">Skip to content</a>
+      <header className="topbar">
+        <div className="topbar-inner">
+          <Link to={{ page: 'queue' }} className="brand"><span className="brand-mark" aria-hidden="true">V</span> Vetted <span className="brand-sub">reviewer console</span></Link>
+          <nav aria-label="Main">
+            <Link to={{ page: 'queue' }} ariaCurrent={route.page === 'queue' || route.page === 'review'}>Queue</Link>
+            <Link to={{ page: 'shadow' }} ariaCurrent={route.page === 'shadow'}>Shadow</Link>
+          </nav>
+          <div className="whoami">
+            <span title={me.actor}>{me.reviewer?.name ?? me.actor}</span>
+            <span className="pill">{me.role} · {me.tenantId}</span>
+            <button type="button" className="button-ghost" onClick={() => { signOut(); setMe(null); }}>Sign out</button>
+          </div>
+        </div>
+      </header>
+      <main id="main" className="page" tabIndex={-1}>
+        <Page route={route} />
+      </main>
+    </SessionContext.Provider>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'queue': return <QueuePage />;
+    case 'review': return <ReviewPage key={route.reviewId} reviewId={route.reviewId} />;
+    case 'run': return <RunPage key={route.runId} runId={route.runId} />;
+    case 'shadow': return <ShadowPage />;
+    case 'not_found':
+      return (
+        <section className="card">
+          <h1>Nothing here</h1>
+          <p>No console page at <code>{route.path}</code>. <Link to={{ page: 'queue' }}>Back to the queue</Link>.</p>
+        </section>
+      );
+  }
+}

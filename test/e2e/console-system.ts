@@ -1,0 +1,58 @@
+/**
+ * One Vetted system for the console's browser tests: its own database and BullMQ prefix, the stage workers in
+ * this process, the API on an ephemeral port serving the built console, a reviewer (a person) with a key, a
+ * second person, and a submitter key to send runs with. Shared by every scenario of the file.
+ */
+import { startApiServer, type RunningApi } from '../../api/server.ts';
+import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
+import { registerExamples, TENANT } from '../support/pipeline.ts';
+import { createTestSystem, type TestSystem } from '../support/test-system.ts';
+
+export interface ConsoleSystem {
+  system: TestSystem;
+  api: RunningApi;
+  baseUrl: string;
+  keys: { reviewer: string; otherReviewer: string; submitter: string };
+  /** Submits a request as the upstream app; returns the run id. */
+  submit(request: Record<string, unknown>): Promise<string>;
+  /** GET an API path with the reviewer's key. */
+  read<T>(path: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startConsoleSystem(): Promise<ConsoleSystem> {
+  const system = await createTestSystem({ VETTED_POLICY: 'auto' });
+  const workers: RunningWorkers = startWorkers(system);
+  await registerExamples(system);
+  const ada = await system.reviewers.create({ tenantId: TENANT, name: 'Ada Lovelace', role: 'reviewer', team: 'imaging' });
+  const grace = await system.reviewers.create({ tenantId: TENANT, name: 'Grace Hopper', role: 'reviewer', team: 'imaging' });
+  const keys = {
+    reviewer: (await system.apiKeys.create({ tenantId: TENANT, role: 'reviewer', reviewerId: ada.id })).key,
+    otherReviewer: (await system.apiKeys.create({ tenantId: TENANT, role: 'reviewer', reviewerId: grace.id })).key,
+    submitter: (await system.apiKeys.create({ tenantId: TENANT, role: 'submitter' })).key,
+  };
+  const api = await startApiServer(system, { host: '127.0.0.1', port: 0 });
+  const baseUrl = api.url;
+  const call = async <T>(method: string, path: string, key: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  return {
+    system,
+    api,
+    baseUrl,
+    keys,
+    submit: async (request) => (await call<{ id: string }>('POST', '/api/runs', keys.submitter, request)).id,
+    read: (path) => call('GET', path, keys.reviewer),
+    async close() {
+      await api.close();
+      await workers.close();
+      await system.dispose();
+    },
+  };
+}
