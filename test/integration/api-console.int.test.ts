@@ -152,7 +152,7 @@ describe('GET /api/reviews/events', () => {
   });
 
   it('refuses a Last-Event-ID that is not an event id, and a submitter', async () => {
-    expect(json(await api.call('GET', '/api/reviews/events', { key: api.keys.reviewer, headers: { 'last-event-id': 'abc' } }))).toMatchObject({ status: 400, field: 'last-event-id' });
+    expect(json(await api.call('GET', '/api/reviews/events', { key: api.keys.reviewer, headers: { 'last-event-id': 'abc' } }))).toMatchObject({ status: 400, field: 'headers.last-event-id' });
     expect((await api.call('GET', '/api/reviews/events', { key: api.keys.submitter })).statusCode).toBe(403);
   });
 });
