@@ -12,6 +12,7 @@ export const ERROR_CATALOGUE = {
   SCHEMA_UNSUPPORTED: { status: 422, retryable: false, title: 'The model schema uses a construct Vetted does not support' },
   MODEL_NOT_FOUND: { status: 404, retryable: false, title: 'The model is not in the catalog' },
   ATTACHMENT_REJECTED: { status: 400, retryable: false, title: 'An attachment was refused' },
+  ROUTE_NOT_FOUND: { status: 404, retryable: false, title: 'No such route' },
   RUN_NOT_FOUND: { status: 404, retryable: false, title: 'No such run' },
   REVIEW_NOT_FOUND: { status: 404, retryable: false, title: 'No such review' },
   TASK_NOT_FOUND: { status: 404, retryable: false, title: 'No such task' },

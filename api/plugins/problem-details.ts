@@ -82,15 +82,8 @@ export function registerProblemDetails(app: FastifyInstance, options: ProblemOpt
     if (problem.status >= 500) request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, problem);
   });
-  // No catalogue code fits "no such route", so the problem borrows RUN_NOT_FOUND's shape and replaces its
-  // type, code and title (the type must not claim a run was looked for).
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, {
-      ...problemBody('RUN_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`, request),
-      type: 'https://vetted.dev/problems/not-found',
-      code: 'NOT_FOUND',
-      title: 'No such route',
-    }),
+    sendProblem(reply, problemBody('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}: see /openapi.json for the API's routes`, request)),
   );
 }
 

@@ -1,5 +1,6 @@
 /** The HTTP API for runs on real Fastify, Redis and PostgreSQL: submit, read, list, auth, bad input. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CATALOGUE } from '../../src/errors.ts';
 import { assertContract } from '../../src/schema/contracts.ts';
 import { settle } from '../support/pipeline.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
@@ -38,6 +39,13 @@ describe('POST /api/runs and GET /api/runs/:id', () => {
     const timings = run.timings as { totalMs: number; stagesMs: Record<string, number> };
     expect(timings.totalMs).toBeGreaterThan(0);
     expect(Object.keys(timings.stagesMs).sort()).toEqual(['assemble', 'build', 'extract', 'validate']);
+  });
+
+  it('answers a path that is no route with a catalogued 404 (ROUTE_NOT_FOUND) pointing at the document', async () => {
+    const answer = await api.call('GET', '/api/no-such-thing?x=1', { key: api.keys.submitter });
+    expect(answer.statusCode).toBe(404);
+    expect(json(answer)).toMatchObject({ code: 'ROUTE_NOT_FOUND', title: 'No such route', detail: 'No route GET /api/no-such-thing: see /openapi.json for the API\'s routes' });
+    expect(Object.keys(ERROR_CATALOGUE)).toContain(json(answer).code);
   });
 
   it('is idempotent on requestKey: the same run comes back with 200', async () => {
