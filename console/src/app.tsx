@@ -2,16 +2,20 @@ import { useState } from 'react';
 import type { Me } from './api/types.ts';
 import { QueuePage } from './queue/queue-page.tsx';
 import { ReviewPage } from './review/review-page.tsx';
-import { useRoute, type Route } from './router.ts';
+import { hrefOf, useRoute, type Route } from './router.ts';
 import { RunPage } from './run/run-page.tsx';
-import { SessionContext, signOut } from './session.tsx';
+import { can, SessionContext, signOut } from './session.tsx';
 import { ShadowPage } from './shadow/shadow-page.tsx';
 import { SignIn } from './sign-in.tsx';
+import { usePendingTaskCount } from './tasks/task-count.ts';
+import { TaskDetailPage } from './tasks/task-detail-page.tsx';
+import { TasksPage } from './tasks/tasks-page.tsx';
 import { Link } from './ui/link.tsx';
 
 export function App() {
   const [me, setMe] = useState<Me | null>(null);
   const route = useRoute();
+  const pendingTasks = usePendingTaskCount(me !== null && can(me, 'tasks:read'), me ? hrefOf(route) : '');
   if (!me) return <SignIn onSignedIn={setMe} />;
   return (
     <SessionContext.Provider value={me}>
@@ -21,6 +25,11 @@ export function App() {
           <Link to={{ page: 'queue' }} className="brand"><span className="brand-mark" aria-hidden="true">V</span> Vetted <span className="brand-sub">reviewer console</span></Link>
           <nav aria-label="Main">
             <Link to={{ page: 'queue' }} ariaCurrent={route.page === 'queue' || route.page === 'review'}>Queue</Link>
+            {can(me, 'tasks:read') ? (
+              <Link to={{ page: 'tasks' }} ariaCurrent={route.page === 'tasks' || route.page === 'task'}>
+                Tasks{pendingTasks !== null ? <span className="count nav-count" data-testid="nav-pending-tasks"><span className="sr-only">, pending: </span>{pendingTasks}</span> : null}
+              </Link>
+            ) : null}
             <Link to={{ page: 'shadow' }} ariaCurrent={route.page === 'shadow'}>Shadow</Link>
           </nav>
           <div className="whoami">
@@ -43,6 +52,8 @@ function Page({ route }: { route: Route }) {
     case 'review': return <ReviewPage key={route.reviewId} reviewId={route.reviewId} />;
     case 'run': return <RunPage key={route.runId} runId={route.runId} />;
     case 'shadow': return <ShadowPage />;
+    case 'tasks': return <TasksPage />;
+    case 'task': return <TaskDetailPage key={route.taskId} taskId={route.taskId} />;
     case 'not_found':
       return (
         <section className="card">

@@ -1,6 +1,6 @@
 /**
  * Client-side routes under /console (the API answers index.html for every one, api/console.ts). A route is a
- * parsed path; navigate() pushes it, and the back button works. No library: four routes.
+ * parsed path; navigate() pushes it, and the back button works. No library: six routes.
  */
 import { useEffect, useState } from 'react';
 
@@ -9,6 +9,8 @@ export type Route =
   | { page: 'review'; reviewId: string }
   | { page: 'run'; runId: string }
   | { page: 'shadow' }
+  | { page: 'tasks' }
+  | { page: 'task'; taskId: string }
   | { page: 'not_found'; path: string };
 
 const BASE = '/console';
@@ -21,6 +23,9 @@ export function parseRoute(pathname: string): Route {
   if ((match = new RegExp(`^/reviews/${ID}/?$`).exec(path))) return { page: 'review', reviewId: match[1] as string };
   if ((match = new RegExp(`^/runs/${ID}/?$`).exec(path))) return { page: 'run', runId: match[1] as string };
   if (path === '/shadow' || path === '/shadow/') return { page: 'shadow' };
+  if (path === '/tasks' || path === '/tasks/') return { page: 'tasks' };
+  // The address notifications link to (src/notifications/message.ts): <VETTED_CONSOLE_URL>/tasks/<id>.
+  if ((match = new RegExp(`^/tasks/${ID}/?$`).exec(path))) return { page: 'task', taskId: match[1] as string };
   return { page: 'not_found', path };
 }
 
@@ -30,6 +35,8 @@ export function hrefOf(route: Route): string {
     case 'review': return `${BASE}/reviews/${route.reviewId}`;
     case 'run': return `${BASE}/runs/${route.runId}`;
     case 'shadow': return `${BASE}/shadow`;
+    case 'tasks': return `${BASE}/tasks`;
+    case 'task': return `${BASE}/tasks/${route.taskId}`;
     case 'not_found': return `${BASE}${route.path}`;
   }
 }

@@ -1,9 +1,13 @@
 /**
  * One Vetted system for the console's browser tests: its own database and BullMQ prefix, the stage workers in
  * this process, the API on an ephemeral port serving the built console, a reviewer (a person) with a key, a
- * second person, and a submitter key to send runs with. Shared by every scenario of the file.
+ * second person, a submitter key to send runs and tasks with, and the example task type (seed 004's LGV
+ * troubleshooting record). Shared by every scenario of a file.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { startApiServer, type RunningApi } from '../../api/server.ts';
+import { registerTaskType } from '../../src/tasks/task-types.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { registerExamples, TENANT } from '../support/pipeline.ts';
 import { createTestSystem, type TestSystem } from '../support/test-system.ts';
@@ -15,6 +19,10 @@ export interface ConsoleSystem {
   keys: { reviewer: string; otherReviewer: string; submitter: string };
   /** Submits a request as the upstream app; returns the run id. */
   submit(request: Record<string, unknown>): Promise<string>;
+  /** Submits a task (POST /api/tasks) as the upstream agent; returns its id. */
+  submitTask(task: Record<string, unknown>): Promise<string>;
+  /** POST to an API path with the submitter's key (the upstream app: chat replies, for one). */
+  post<T>(path: string, body: unknown): Promise<T>;
   /** GET an API path with the reviewer's key. */
   read<T>(path: string): Promise<T>;
   close(): Promise<void>;
@@ -24,6 +32,7 @@ export async function startConsoleSystem(): Promise<ConsoleSystem> {
   const system = await createTestSystem({ VETTED_POLICY: 'auto' });
   const workers: RunningWorkers = startWorkers(system);
   await registerExamples(system);
+  await registerTaskType(system.tasks, TENANT, JSON.parse(readFileSync(resolve(import.meta.dirname, '../../examples/task-types/lgv-troubleshooting.task-type.json'), 'utf8')));
   const ada = await system.reviewers.create({ tenantId: TENANT, name: 'Ada Lovelace', role: 'reviewer', team: 'imaging' });
   const grace = await system.reviewers.create({ tenantId: TENANT, name: 'Grace Hopper', role: 'reviewer', team: 'imaging' });
   const keys = {
@@ -48,6 +57,8 @@ export async function startConsoleSystem(): Promise<ConsoleSystem> {
     baseUrl,
     keys,
     submit: async (request) => (await call<{ id: string }>('POST', '/api/runs', keys.submitter, request)).id,
+    submitTask: async (task) => (await call<{ id: string }>('POST', '/api/tasks', keys.submitter, task)).id,
+    post: (path, body) => call('POST', path, keys.submitter, body),
     read: (path) => call('GET', path, keys.reviewer),
     async close() {
       await api.close();

@@ -4,11 +4,12 @@
  * countdown and a rejection with a reason; a value copied from the published example is recorded as an edit;
  * axe-core finds no serious violation on any page; screenshots of each page go to test-results/console/.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunState } from '../../console/src/api/types.ts';
 import { eventually } from '../support/test-system.ts';
-import { launchChromium, screenshot, seriousViolations } from './browser.ts';
+import { launchChromium, screenshot } from './browser.ts';
+import { expectAccessible, openInApp, signedInPage as signIn, type SignInOptions } from './console-pages.ts';
 import { startConsoleSystem, type ConsoleSystem } from './console-system.ts';
 
 const FLUX = 'black-forest-labs/flux-schnell';
@@ -26,22 +27,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-async function signedInPage(options: { clock?: boolean; width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
-  const page = await context.newPage();
-  // Fake timers in the page (Playwright's clock): the countdown runs on them, so the test moves time itself.
-  if (options.clock) await page.clock.install();
-  await page.goto(`${env.baseUrl}/console/`);
-  await page.getByLabel('API key').fill(env.keys.reviewer);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Review queue' }).waitFor();
-  return { context, page };
-}
-
-async function expectAccessible(page: Page, name: string): Promise<void> {
-  const violations = await seriousViolations(page);
-  expect(violations, `${name}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
-}
+const signedInPage = (options: SignInOptions = {}) => signIn(browser, env, options);
 
 async function runState(runId: string): Promise<RunState> {
   return env.read<RunState>(`/api/runs/${runId}/state`);
@@ -184,6 +170,19 @@ describe('reviewer console', () => {
     expect(decision?.action).toBe('edit');
     expect(String(decision?.edits?.prompt)).toContain('FLUX SCHNELL');
     expect(String(decision?.raw.reason)).toContain('Copied from the published example: prompt');
+    await context.close();
+  });
+
+  it('shows a chat reply on the run page with how it was read', async () => {
+    const runId = await env.submit({ model: FLUX, prompt: 'a kite over the dunes', policy: 'require_human' });
+    const reviewId = (await parked(runId)).run.pendingReview?.reviewId as string;
+    // The person answers in the chat, through the upstream app; the fast path reads "yes, go ahead".
+    await env.post(`/api/runs/${runId}/reply`, { reviewId, text: 'yes, go ahead' });
+    const { context, page } = await signedInPage();
+    await openInApp(page, `/console/runs/${runId}`);
+    await expect.poll(() => page.getByTestId('run-status').textContent(), { timeout: 30_000 }).toBe('Completed');
+    await page.getByText('Chat reply: “yes, go ahead”').waitFor();
+    expect(await page.getByTestId('reply-reading').textContent()).toBe('read as continue, by the fast path (yes)');
     await context.close();
   });
 

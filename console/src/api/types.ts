@@ -3,10 +3,14 @@
  * the API); the envelopes the routes add (api/views.ts, api/routes/*) are declared here.
  */
 import type {
-  CandidatePayload, ExecutionResult, FieldProvenance, GenerationRequest, ModelSchema, PendingReview, PolicySpec, ReviewQueueStats, Run, RunEvent, ValidationIssue,
+  CandidatePayload, Confidence, ExecutionResult, FieldProvenance, GenerationRequest, Impact, ModelSchema, PendingReview, Person, PolicySpec, ReviewQueueStats, ReviewTask,
+  RoutingCell, Run, RunEvent, TaskReviewRecord, TaskStatus, ValidationIssue,
 } from '../../../src/generated/contracts.ts';
 
-export type { CandidatePayload, ExecutionResult, FieldProvenance, GenerationRequest, ModelSchema, PendingReview, PolicySpec, ReviewQueueStats, Run, RunEvent, ValidationIssue };
+export type {
+  CandidatePayload, Confidence, ExecutionResult, FieldProvenance, GenerationRequest, Impact, ModelSchema, PendingReview, Person, PolicySpec, ReviewQueueStats, ReviewTask,
+  RoutingCell, Run, RunEvent, TaskReviewRecord, TaskStatus, ValidationIssue,
+};
 
 export interface Me {
   tenantId: string;
@@ -119,4 +123,20 @@ export interface ShadowReport {
 export interface ShadowSummary {
   generatedAt: string;
   windows: { window: string; [key: string]: unknown }[];
+}
+
+/** GET /api/tasks: a page of tasks and how many the filters find in all. */
+export interface TaskPage extends Page<ReviewTask> {
+  total: number;
+}
+
+/** GET /api/task-types: one of the tenant's task types (api/routes/tasks.ts taskTypeResource). */
+export interface TaskTypeView {
+  name: string;
+  description: string | null;
+  schema: Record<string, unknown>;
+  schemaHash: string;
+  autoApprove: RoutingCell[];
+  createdAt: string;
+  updatedAt: string;
 }

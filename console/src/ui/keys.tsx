@@ -38,8 +38,15 @@ export const SHORTCUTS: [string, string][] = [
   ['?', 'show or hide these keys'],
 ];
 
+/** The task list's keys: tasks have no claim and need notes for either decision, so only moving and opening. */
+export const TASK_SHORTCUTS: [string, string][] = [
+  ['j / k', 'next / previous task in the list'],
+  ['Enter', 'open the selected task'],
+  ['?', 'show or hide these keys'],
+];
+
 /** The list of shortcuts, in a modal dialog that returns focus where it was. */
-export function KeysDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function KeysDialog({ open, onClose, shortcuts = SHORTCUTS }: { open: boolean; onClose: () => void; shortcuts?: [string, string][] }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const element = dialog.current;
@@ -52,7 +59,7 @@ export function KeysDialog({ open, onClose }: { open: boolean; onClose: () => vo
       <h2 id="keys-title">Keyboard shortcuts</h2>
       <table>
         <tbody>
-          {SHORTCUTS.map(([key, what]) => (
+          {shortcuts.map(([key, what]) => (
             <tr key={key}><th scope="row"><kbd>{key}</kbd></th><td>{what}</td></tr>
           ))}
         </tbody>
