@@ -18,7 +18,7 @@ import { registerConsole } from './console.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
 import { registerSecretFields } from './plugins/secret-fields.ts';
 import { registerTracing } from './plugins/tracing.ts';
-import { frameworkErrors, onMaxParamLength, registerProblemDetails } from './plugins/problem-details.ts';
+import { clientErrorHandler, frameworkErrors, onMaxParamLength, registerProblemDetails } from './plugins/problem-details.ts';
 import { registerContractValidation } from './plugins/validation.ts';
 import { registerControlRoutes } from './routes/control.ts';
 import { registerEventRoutes } from './routes/events.ts';
@@ -51,6 +51,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
     ajv: { customOptions: { removeAdditional: false } },
     routerOptions: { maxParamLength: 200, onMaxParamLength },
     frameworkErrors,
+    clientErrorHandler,
   });
   registerTracing(app);
   const endpoints = endpointsOf(system.config);

@@ -8,7 +8,7 @@ import { keyIdOf } from '../src/auth/api-keys.ts';
 import type { System } from '../src/system.ts';
 import { bearerToken } from './plugins/auth.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
-import { frameworkErrors, registerProblemDetails } from './plugins/problem-details.ts';
+import { clientErrorHandler, frameworkErrors, registerProblemDetails } from './plugins/problem-details.ts';
 import { registerMcpRoutes } from './routes/mcp.ts';
 
 export interface RunningMcpServer {
@@ -26,6 +26,7 @@ export async function startMcpHttpServer(system: System, options: { host?: strin
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     frameworkErrors,
+    clientErrorHandler,
   });
   registerProblemDetails(app);
   registerJsonBody(app);

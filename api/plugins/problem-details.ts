@@ -3,6 +3,7 @@
  * there is one, the offending field. VettedErrors carry both; Fastify's own errors (validation, bad JSON,
  * body too large, rate limit) are mapped here; anything else is a 500 that hides its internals.
  */
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CATALOGUE, isVettedError, type ErrorCode } from '../../src/errors.ts';
 import { describeAjvErrors } from '../../src/schema/contracts.ts';
@@ -94,6 +95,24 @@ export function registerProblemDetails(app: FastifyInstance, options: ProblemOpt
 export const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
   void sendProblem(reply, problemBody('INVALID_REQUEST', `The URL is not valid: ${error.message}`, request, { field: 'url' }));
 };
+
+/**
+ * What Node's HTTP parser refuses before Fastify has a request (headers over 16 KB, a malformed request line,
+ * a request that took too long): the same problem shape as every other error, not Fastify's default JSON.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, detail, field] = error.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'Request Header Fields Too Large', 'The request headers are larger than this server accepts (16 KB); an API key is 56 characters.', 'headers']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request took too long to arrive; send it again.', 'request']
+      : [400, 'Bad Request', 'The request is not valid HTTP/1.1.', 'request'];
+  const body = JSON.stringify({ type: 'https://vetted.dev/problems/invalid-request', title: ERROR_CATALOGUE.INVALID_REQUEST.title, status, code: 'INVALID_REQUEST', detail, field });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+}
 
 export function onMaxParamLength(path: string, _request: unknown, response: { statusCode: number; setHeader(name: string, value: string): void; end(body: string): void }): void {
   response.statusCode = 414;
