@@ -44,8 +44,8 @@ export function registerReviewGauges(metrics: Metrics, queries: ReviewStatsQueri
     });
   };
   const window = `${METRICS_WINDOW_MINUTES} minutes`;
-  gauge('vetted_review_pending', 'Reviews of runs waiting for a person, per tenant and checkpoint', 'reviews', (row) => row.pending);
-  gauge('vetted_review_oldest_pending_seconds', 'How long the oldest waiting review has waited, per tenant and checkpoint', 'reviews', (row) => row.oldestAgeSeconds);
+  // Waiting reviews of runs and the oldest wait are vetted_pending_reviews and vetted_pending_review_oldest_seconds
+  // (scrape-gauges.ts), which also carry the model: one series per fact, so alerts and dashboards cannot disagree.
   gauge('vetted_review_decisions_per_minute', `People's decisions on reviews per minute over the last ${window}, per tenant and checkpoint`, 'reviews', (row) => row.decisionsPerMinute);
   gauge('vetted_task_pending', 'Review tasks waiting for a person, per tenant and task type', 'tasks', (row) => row.pending);
   gauge('vetted_task_oldest_pending_seconds', 'How long the oldest waiting task has waited, per tenant and task type', 'tasks', (row) => row.oldestAgeSeconds);

@@ -54,8 +54,11 @@ describe('/metrics', () => {
     expect(response.statusCode).toBe(200);
     const text = response.body;
     const review = 'tenant="t1",checkpoint="payload_review"';
-    expect(sample(text, 'vetted_review_pending', review)).toBe(1);
-    expect(sample(text, 'vetted_review_oldest_pending_seconds', review)).toBeGreaterThanOrEqual(0);
+    // One series per fact: the waiting reviews are vetted_pending_reviews (with the model), not a second gauge.
+    expect(text).not.toMatch(/^vetted_review_pending|^vetted_review_oldest_pending_seconds/m);
+    const pendingByModel = 'tenant="t1",model="black-forest-labs/flux-schnell",checkpoint="payload_review"';
+    expect(sample(text, 'vetted_pending_reviews', pendingByModel)).toBe(1);
+    expect(sample(text, 'vetted_pending_review_oldest_seconds', pendingByModel)).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'vetted_review_decisions_per_minute', review)).toBeCloseTo(1 / METRICS_WINDOW_MINUTES, 6);
     expect(sample(text, 'vetted_review_time_to_decision_seconds_count', review)).toBe(1);
     const task = `tenant="t1",task_type="${TASK}"`;
