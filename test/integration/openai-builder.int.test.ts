@@ -66,7 +66,7 @@ describe('an LLM that fails parks the run for a person, with the reason', () => 
     expect(run.pendingReview).toMatchObject({ kind: 'error_recovery', checkpoint: 'error_recovery', reason: 'builder_failed' });
     expect(run.pendingReview?.summary).toMatch(reason);
     expect(run.pendingReview?.issues).toContainEqual(expect.objectContaining({ code: 'builder_error', message: expect.stringMatching(reason) }));
-    expect(await jobsInRedis(system, run.id)).toBe(0);
+    await expect.poll(() => jobsInRedis(system, run.id), { timeout: 15_000 }).toBe(0);
     expect(await system.store.ledger.listForRun(run.id)).toHaveLength(0);
   });
 

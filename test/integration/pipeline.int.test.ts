@@ -44,7 +44,7 @@ describe('a request that can run', () => {
     expect(events.map((e) => e.type)).toEqual(['run.created', 'stage.completed', 'stage.completed', 'stage.completed', 'stage.completed', 'run.completed']);
     expect(events.every((e) => e.traceId === run.traceId && e.threadId === run.threadId)).toBe(true);
     expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
-    expect(await jobsInRedis(system, run.id)).toBe(0);
+    await expect.poll(() => jobsInRedis(system, run.id), { timeout: 15_000 }).toBe(0);
   });
 
   it('uses the attachment for the audio field of a version-object model', async () => {
@@ -131,7 +131,7 @@ describe('a request that parks', () => {
     expect(JSON.stringify(run.candidate)).not.toContain('replicate.delivery');
     // No job is left in Redis for a parked run. Its expiry is covered by the delayed job of its expiry
     // bucket, shared by every review due in the same few seconds.
-    expect(await jobsInRedis(system, run.id)).toBe(0);
+    await expect.poll(() => jobsInRedis(system, run.id), { timeout: 15_000 }).toBe(0);
     expect(await system.queues.expiry.getJobState(expiryJobId(expiryBucket(new Date(review.expiresAt))))).toBe('delayed');
     expect(system.logs.some((l) => l.event === 'HITL_CREATED' && l.runId === run.id && l.traceId === run.traceId)).toBe(true);
 
@@ -230,7 +230,7 @@ describe('bad input', () => {
     const run = await settle(system, stored.id, ['failed']);
     expect(run.error).toMatchObject({ code, field });
     expect(run.error?.message).toContain(field === 'model' ? 'nobody/nothing' : 'widht');
-    expect(await jobsInRedis(system, run.id)).toBe(0);
+    await expect.poll(() => jobsInRedis(system, run.id), { timeout: 15_000 }).toBe(0);
   });
 
   it('refuses a malformed request before writing anything, naming the field', async () => {

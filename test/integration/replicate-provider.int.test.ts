@@ -95,7 +95,7 @@ describe('bad input and bad endings', () => {
     const run = await settle(system, (await submit(system, { model, prompt: `bad input ${model}` })).id, ['failed']);
     expect(run.error).toMatchObject({ code, field: 'model', message: expect.stringMatching(message) });
     expect(createdWith(`bad input ${model}`)).toHaveLength(0);
-    expect(await jobsInRedis(system, run.id)).toBe(0);
+    await expect.poll(() => jobsInRedis(system, run.id), { timeout: 15_000 }).toBe(0);
   });
 
   it.each([

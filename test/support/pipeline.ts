@@ -37,6 +37,8 @@ export async function settle(
 }
 
 /** Number of jobs of any state still in Redis for this run, across every stage queue. */
+// The stage that parks a run commits to PostgreSQL before BullMQ marks its job done and removes it, so callers poll
+// (expect.poll) for the count to reach zero rather than reading it once.
 export async function jobsInRedis(system: System, runId: string): Promise<number> {
   let count = 0;
   for (const queue of Object.values(system.queues.stages)) {
