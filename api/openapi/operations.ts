@@ -29,10 +29,13 @@ export function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}');
 }
 
-/** `GET /api/runs/{id}/state` → `getApiRunsIdState`, for routes that do not name their operation. */
-export function derivedOperationId(method: string, path: string): string {
-  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  return method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+/**
+ * Every documented route names its operation: generated clients call methods by these names, so a name derived
+ * from the path (`postApiTasks`) would leak into every client and change whenever the path does.
+ */
+function operationIdOf(schema: RouteDocSchema, method: string, path: string): string {
+  if (!schema.operationId) throw new Error(`${method} ${path} has no operationId: name it in the route's schema (a verb and a noun, like submitTask)`);
+  return schema.operationId;
 }
 
 export function buildOperation(route: RouteRecord, context: OperationContext): Record<string, unknown> {
@@ -53,7 +56,7 @@ export function buildOperation(route: RouteRecord, context: OperationContext): R
     permission ? `Needs an API key with the \`${permission}\` permission.` : undefined,
   ].filter(Boolean).join('\n\n');
   return {
-    operationId: schema.operationId ?? derivedOperationId(route.method, path),
+    operationId: operationIdOf(schema, route.method, path),
     tags: schema.tags ?? [path.split('/')[2] ?? 'system'],
     summary: schema.summary ?? `${route.method} ${path}`,
     ...(description ? { description } : {}),

@@ -9,12 +9,13 @@ import { commonErrors, notificationSettingsView, ref } from '../schemas.ts';
 export function registerNotificationRoutes(app: FastifyInstance, system: System): void {
   app.get('/api/notification-settings', {
     config: { permission: 'settings:manage' },
-    schema: { tags: ['notifications'], summary: "The caller's tenant's notification channels (defaults where none are set)", response: { 200: notificationSettingsView, ...commonErrors } },
+    schema: { operationId: 'getNotificationSettings', tags: ['notifications'], summary: "The caller's tenant's notification channels (defaults where none are set)", response: { 200: notificationSettingsView, ...commonErrors } },
   }, async (request) => notificationSettingsOf(system, principal(request).tenantId));
 
   app.put<{ Body: Record<string, unknown> }>('/api/notification-settings', {
     config: { permission: 'settings:manage' },
     schema: {
+      operationId: 'setNotificationSettings',
       tags: ['notifications'],
       summary: 'Set the notification channels: a Slack-compatible incoming webhook, an email address, a signed webhook; when to warn of expiry; which events',
       description:

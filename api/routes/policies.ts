@@ -61,6 +61,7 @@ export function registerPolicyRoutes(app: FastifyInstance, system: System): void
   app.post<{ Body: { policy: unknown; since?: string; model?: string } }>('/api/policies/preview', {
     config: { permission: 'policies:preview' },
     schema: {
+      operationId: 'previewPolicy',
       tags: ['runs'],
       summary: "Replay a proposed policy over the tenant's stored runs: how many would wait for a person, per checkpoint and model, against what happened (no run is changed)",
       body: previewBody,

@@ -50,7 +50,7 @@ const reviewFormAnswer = {
 export function registerReviewFormRoutes(app: FastifyInstance, system: System): void {
   app.get('/api/me', {
     config: { permission: 'runs:read' },
-    schema: { tags: ['system'], summary: "The caller's key: tenant, role, permissions and the person it belongs to", response: { 200: meAnswer, ...commonErrors } },
+    schema: { operationId: 'getMe', tags: ['system'], summary: "The caller's key: tenant, role, permissions and the person it belongs to", response: { 200: meAnswer, ...commonErrors } },
   }, async (request) => {
     const caller = principal(request);
     return { tenantId: caller.tenantId, role: caller.role, actor: actorOf(caller), permissions: [...caller.permissions].sort(), reviewer: caller.reviewer ?? null };
@@ -59,6 +59,7 @@ export function registerReviewFormRoutes(app: FastifyInstance, system: System): 
   app.get<{ Params: { reviewId: string } }>('/api/reviews/:reviewId/form', {
     config: { permission: 'reviews:read' },
     schema: {
+      operationId: 'getReviewForm',
       tags: ['reviews'],
       summary: "A review's form: the run's ModelSchema, the model's published example (never used to build the payload) and whether the card may count down to an approval",
       params: reviewIdParams,

@@ -80,6 +80,7 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
   app.get('/api/reviews/stats', {
     config: { permission: 'reviews:read' },
     schema: {
+      operationId: 'getReviewStats',
       tags: ['reviews'],
       summary: "The caller's tenant's queue at a glance: pending reviews, the oldest wait, per checkpoint",
       response: { 200: reviewQueueStats, ...commonErrors },

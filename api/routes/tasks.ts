@@ -17,6 +17,7 @@ export function registerTaskRoutes(app: FastifyInstance, system: System): void {
   app.post<{ Body: Record<string, unknown> }>('/api/tasks', {
     config: { permission: 'tasks:create' },
     schema: {
+      operationId: 'submitTask',
       tags: ['tasks'],
       summary: 'Submit a task for human review',
       description:
@@ -33,7 +34,7 @@ export function registerTaskRoutes(app: FastifyInstance, system: System): void {
 
   app.get<{ Querystring: { status?: TaskStatus; taskType?: string; limit: number; cursor?: string } }>('/api/tasks', {
     config: { permission: 'tasks:read' },
-    schema: { tags: ['tasks'], summary: 'Tasks by status and type: pending ones oldest first, the rest newest first', querystring: listTasksQuery, response: { 200: taskPage, ...commonErrors } },
+    schema: { operationId: 'listTasks', tags: ['tasks'], summary: 'Tasks by status and type: pending ones oldest first, the rest newest first', querystring: listTasksQuery, response: { 200: taskPage, ...commonErrors } },
   }, async (request) => {
     const page = await listTasks(system, principal(request).tenantId, request.query);
     return { items: page.items.map(taskView), nextCursor: page.nextCursor, total: page.total };
@@ -41,12 +42,13 @@ export function registerTaskRoutes(app: FastifyInstance, system: System): void {
 
   app.get<{ Params: { taskId: string } }>('/api/tasks/:taskId', {
     config: { permission: 'tasks:read' },
-    schema: { tags: ['tasks'], summary: 'One task, pending or reviewed', params: taskIdParams, response: { 200: ref('review-task'), ...commonErrors } },
+    schema: { operationId: 'getTask', tags: ['tasks'], summary: 'One task, pending or reviewed', params: taskIdParams, response: { 200: ref('review-task'), ...commonErrors } },
   }, async (request) => taskView(await getTask(system, principal(request).tenantId, request.params.taskId)));
 
   app.post<{ Params: { taskId: string }; Body: Record<string, unknown> }>('/api/tasks/:taskId/review', {
     config: { permission: 'tasks:review' },
     schema: {
+      operationId: 'reviewTask',
       tags: ['tasks'],
       summary: 'Record the review of a pending task: approved or rejected, with notes',
       description: "The operator is the person behind the key (a person's key), or the {name, role} a service's key names. A task reviewed already is 409 TASK_ALREADY_REVIEWED: nothing is overwritten.",
@@ -58,12 +60,13 @@ export function registerTaskRoutes(app: FastifyInstance, system: System): void {
 
   app.get('/api/task-types', {
     config: { permission: 'tasks:read' },
-    schema: { tags: ['tasks'], summary: "The tenant's task types: each name, schema and the confidence × impact pairs approved without a person", response: { 200: taskTypeList, ...commonErrors } },
+    schema: { operationId: 'listTaskTypes', tags: ['tasks'], summary: "The tenant's task types: each name, schema and the confidence × impact pairs approved without a person", response: { 200: taskTypeList, ...commonErrors } },
   }, async (request) => ({ items: (await system.tasks.listTypes(principal(request).tenantId)).map(taskTypeResource) }));
 
   app.post<{ Body: Record<string, unknown> }>('/api/task-types', {
     config: { permission: 'settings:manage' },
     schema: {
+      operationId: 'registerTaskType',
       tags: ['tasks'],
       summary: 'Register a task type, or replace its schema and routing (admin)',
       body: ref('task-type'),
