@@ -11,7 +11,7 @@ const PURE = { group: IO_PACKAGES, message: 'Stage logic is pure: do I/O in the 
 const APP_FILES = ['src/**/*.ts', 'api/**/*.ts', 'workers/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'drizzle/', 'coverage/', 'dist/', '**/*.generated.ts', 'console/dist/', 'test-results/'] },
+  { ignores: ['node_modules/', 'src/generated/', 'clients/*/dist/', 'clients/*/src/generated/', 'drizzle/', 'coverage/', 'dist/', '**/*.generated.ts', 'console/dist/', 'test-results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,146 @@
+/**
+ * The client: openapi-fetch over the generated types (every operation of the API, typed, as `client.api`),
+ * with the API key sent as the API expects it (`Authorization: Bearer vt_…`), and helpers for the main flows
+ * that return the answer's data or throw a {@link VettedApiError} carrying the API's problem (code, field).
+ */
+import createClient, { type Client } from 'openapi-fetch';
+import { VettedApiError, VettedClientError, asProblem, isVettedClientError } from './errors.ts';
+import { followRunEvents, type FollowRunOptions, type RunEventSource } from './follow-run.ts';
+import type { paths } from './generated/openapi.ts';
+import {
+  isTerminalStatus,
+  type DecisionBody, type DecisionResult, type PendingReviewItem, type PendingReviewsPage, type PendingReviewsQuery,
+  type Run, type RunEvent, type SubmitRunBody, type SubmittedRun,
+} from './types.ts';
+
+export interface VettedClientOptions {
+  /** Where the API listens, without the `/api` prefix: `http://localhost:3000`. */
+  baseUrl: string;
+  /** An API key from `vetted keys create` (`vt_<id>.<secret>`). */
+  apiKey: string;
+  /** A fetch to use instead of the global one (a proxy agent, a test double, a tracing wrapper). */
+  fetch?: (input: Request) => Promise<Response>;
+  /** Extra headers for every call (a tracing header, a user agent). */
+  headers?: Record<string, string>;
+}
+
+/** What a reviewer decides, bound by {@link VettedClient.decideReview} to the review and payload they saw. */
+export type ReviewDecision = Omit<DecisionBody, 'reviewId' | 'payloadHash'>;
+
+export interface VettedClient {
+  /** Every operation in the API's OpenAPI document, typed: `client.api.GET('/api/runs/{id}', …)`. */
+  readonly api: Client<paths>;
+  /** POST /api/runs. The run is stored before this answers; `created` is false when the requestKey matched one. */
+  submitRun(request: SubmitRunBody, init?: CallInit): Promise<SubmittedRun>;
+  /** GET /api/runs/:id. */
+  getRun(runId: string, init?: CallInit): Promise<Run>;
+  /** GET /api/reviews/pending: the tenant's pending reviews, oldest first, one page. */
+  listPendingReviews(query?: PendingReviewsQuery, init?: CallInit): Promise<PendingReviewsPage>;
+  /**
+   * POST /api/runs/:id/decision for a review as the reviewer saw it: the reviewId and payloadHash come from
+   * the review, so an approval or edit is refused (409 PAYLOAD_HASH_MISMATCH / REVIEW_STALE) if the payload or
+   * the review changed since.
+   */
+  decideReview(review: Pick<PendingReviewItem, 'runId' | 'reviewId' | 'payloadHash'>, decision: ReviewDecision, init?: CallInit): Promise<DecisionResult>;
+  /** POST /api/runs/:id/decision with a body you assemble yourself. */
+  decide(runId: string, decision: DecisionBody, init?: CallInit): Promise<DecisionResult>;
+  /** The run's events over SSE, once each and in order, resuming with Last-Event-ID, until its terminal event. */
+  followRun(runId: string, options?: FollowRunOptions): AsyncGenerator<RunEvent, void, undefined>;
+}
+
+export interface CallInit {
+  signal?: AbortSignal;
+}
+
+export function createVettedClient(options: VettedClientOptions): VettedClient {
+  const baseUrl = checkBaseUrl(options.baseUrl);
+  const apiKey = checkApiKey(options.apiKey);
+  const api = createClient<paths>({
+    baseUrl,
+    headers: { ...options.headers, authorization: `Bearer ${apiKey}` },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+
+  const events = (runId: string): RunEventSource => ({
+    async open(lastEventId, signal) {
+      const { response, error, data } = await send('streamRunEvents', signal, () => api.GET('/api/runs/{id}/events', {
+        params: { path: { id: runId }, ...(lastEventId === undefined ? {} : { header: { 'last-event-id': lastEventId } }) },
+        headers: { accept: 'text/event-stream' },
+        parseAs: 'stream',
+        signal,
+      }));
+      if (!response.ok) throw new VettedApiError(response.status, asProblem(error), 'streamRunEvents');
+      if (!data) throw new VettedClientError('NETWORK_ERROR', 'streamRunEvents answered without a body');
+      return data as ReadableStream<Uint8Array>;
+    },
+    async eventsIfEnded(lastEventId, signal) {
+      const state = unwrap('getRunState', await send('getRunState', signal, () => api.GET('/api/runs/{id}/state', { params: { path: { id: runId } }, signal })));
+      return isTerminalStatus(state.run.status) ? state.events.filter((event) => BigInt(event.id) > BigInt(lastEventId)) : undefined;
+    },
+  });
+
+  return {
+    api,
+    async submitRun(request, init = {}) {
+      return unwrap('createRun', await send('createRun', init.signal, () => api.POST('/api/runs', { body: request, signal: init.signal })));
+    },
+    async getRun(runId, init = {}) {
+      return unwrap('getRun', await send('getRun', init.signal, () => api.GET('/api/runs/{id}', { params: { path: { id: runId } }, signal: init.signal })));
+    },
+    async listPendingReviews(query = {}, init = {}) {
+      return unwrap('listPendingReviews', await send('listPendingReviews', init.signal, () => api.GET('/api/reviews/pending', { params: { query }, signal: init.signal })));
+    },
+    async decide(runId, decision, init = {}) {
+      return unwrap('decideReview', await send('decideReview', init.signal, () => api.POST('/api/runs/{id}/decision', { params: { path: { id: runId } }, body: decision, signal: init.signal })));
+    },
+    decideReview(review, decision, init = {}) {
+      const binds = decision.action === 'approve' || decision.action === 'edit';
+      if (binds && !review.payloadHash) {
+        throw new VettedClientError('INVALID_OPTION', `To ${decision.action} a review, pass the review as you were shown it: its payloadHash is missing`, { field: 'payloadHash' });
+      }
+      return this.decide(review.runId, { ...decision, reviewId: review.reviewId, ...(binds ? { payloadHash: review.payloadHash } : {}) }, init);
+    },
+    followRun(runId, followOptions = {}) {
+      return followRunEvents(events(runId), followOptions);
+    },
+  };
+}
+
+interface FetchResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** Runs one call; a failure to reach the API (not the caller's own abort) becomes NETWORK_ERROR. */
+async function send<R>(operation: string, signal: AbortSignal | undefined, call: () => Promise<R>): Promise<R> {
+  try {
+    return await call();
+  } catch (error) {
+    if (signal?.aborted || isVettedClientError(error)) throw error;
+    throw new VettedClientError('NETWORK_ERROR', `${operation}: the API could not be reached: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+function unwrap<T>(operation: string, result: FetchResult<T>): T {
+  if (!result.response.ok || result.data === undefined) throw new VettedApiError(result.response.status, asProblem(result.error), operation);
+  return result.data;
+}
+
+function checkBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new VettedClientError('INVALID_OPTION', `baseUrl must be an absolute URL such as http://localhost:3000, got ${JSON.stringify(value)}`, { field: 'baseUrl' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new VettedClientError('INVALID_OPTION', `baseUrl must be http or https, got ${url.protocol}`, { field: 'baseUrl' });
+  if (url.search || url.hash) throw new VettedClientError('INVALID_OPTION', 'baseUrl must not carry a query or a fragment', { field: 'baseUrl' });
+  return url.href.replace(/\/+$/, '');
+}
+
+function checkApiKey(value: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new VettedClientError('INVALID_OPTION', 'apiKey is required: an API key from `vetted keys create`', { field: 'apiKey' });
+  if (/[\r\n]/.test(value)) throw new VettedClientError('INVALID_OPTION', 'apiKey must be one line', { field: 'apiKey' });
+  return value.trim();
+}
