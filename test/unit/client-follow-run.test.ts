@@ -142,6 +142,17 @@ describe('followRun', () => {
     expect(down.connections).toHaveLength(3);
   });
 
+  it('treats a connection that goes silent (no event, no keep-alive) as dropped and resumes after the last event', async () => {
+    // Connection 0 sends three events and then nothing at all, as a half-open connection would.
+    const { baseUrl, connections } = await serve((n, after, _request, response) => send(response, after, n === 0 ? 3 : TRAIL.length, 'hang'));
+    const events = await collect(client(baseUrl).followRun(RUN_ID, { reconnectDelayMs: 10, idleTimeoutMs: 1_000 }));
+    expect(events.map((e) => e.id)).toEqual(TRAIL.map((e) => e.id));
+    // (A loaded machine may add a reconnect of its own; the one after the silence resumes after event 13.)
+    expect(connections[0]!.lastEventId).toBeUndefined();
+    expect(connections.map((c) => c.lastEventId)).toContain('13');
+    await connections[0]!.closed;
+  });
+
   it('does not retry a refusal: 404 RUN_NOT_FOUND surfaces at once as a VettedApiError naming the field', async () => {
     const { baseUrl, connections } = await serve((_n, _after, _request, response) => {
       response.writeHead(404, { 'content-type': 'application/problem+json' });
@@ -170,6 +181,10 @@ describe('followRun', () => {
     const vetted = client('http://127.0.0.1:9');
     expect(await failure(collect(vetted.followRun(RUN_ID, { lastEventId: 'abc' })))).toMatchObject({ code: 'INVALID_OPTION', field: 'lastEventId' });
     expect(await failure(collect(vetted.followRun(RUN_ID, { maxReconnectAttempts: -1 })))).toMatchObject({ code: 'INVALID_OPTION', field: 'maxReconnectAttempts' });
+    expect(await failure(collect(vetted.followRun(RUN_ID, { idleTimeoutMs: 1.5 })))).toMatchObject({ code: 'INVALID_OPTION', field: 'idleTimeoutMs' });
+    // Approving binds the decision to the payload the reviewer saw: without its hash there is nothing to bind to.
+    const { decideReview } = vetted;
+    expect(await failure(decideReview({ runId: RUN_ID, reviewId: RUN_ID, payloadHash: '' }, { action: 'approve' }))).toMatchObject({ code: 'INVALID_OPTION', field: 'payloadHash' });
     expect(() => createVettedClient({ baseUrl: 'localhost:3000', apiKey: 'k' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', field: 'baseUrl' }));
     expect(() => createVettedClient({ baseUrl: 'http://localhost:3000', apiKey: ' ' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', field: 'apiKey' }));
   });

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createHmac } from 'node:crypto';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import type * as ClientModule from '../../clients/typescript/src/index.ts';
 
 const run = promisify(execFile);
 const ROOT = new URL('../../', import.meta.url);
@@ -21,7 +22,7 @@ describe('@vetted/client package', () => {
 
     // A specifier the type checker does not follow: dist/ exists only after a build.
     const name = manifest.name;
-    const client = (await import(name)) as typeof import('../../clients/typescript/src/index.ts');
+    const client = (await import(name)) as typeof ClientModule;
     expect(Object.keys(client)).toEqual(expect.arrayContaining(['createVettedClient', 'verifyWebhook', 'followRunEvents', 'VettedApiError', 'WebhookVerificationError', 'TERMINAL_EVENT_TYPES']));
     const body = '{"id":"1","type":"run.created","at":"x","data":{},"run":{"id":"r"}}';
     const t = Math.floor(Date.now() / 1000);

@@ -79,6 +79,10 @@ export function createVettedClient(options: VettedClientOptions): VettedClient {
     },
   });
 
+  const decide: VettedClient['decide'] = async (runId, decision, init = {}) =>
+    unwrap('decideReview', await send('decideReview', init.signal, () => api.POST('/api/runs/{id}/decision', { params: { path: { id: runId } }, body: decision, signal: init.signal })));
+
+  // No helper uses `this`: `const { followRun } = client` works as well as `client.followRun(…)`.
   return {
     api,
     async submitRun(request, init = {}) {
@@ -90,15 +94,13 @@ export function createVettedClient(options: VettedClientOptions): VettedClient {
     async listPendingReviews(query = {}, init = {}) {
       return unwrap('listPendingReviews', await send('listPendingReviews', init.signal, () => api.GET('/api/reviews/pending', { params: { query }, signal: init.signal })));
     },
-    async decide(runId, decision, init = {}) {
-      return unwrap('decideReview', await send('decideReview', init.signal, () => api.POST('/api/runs/{id}/decision', { params: { path: { id: runId } }, body: decision, signal: init.signal })));
-    },
-    decideReview(review, decision, init = {}) {
+    decide,
+    async decideReview(review, decision, init = {}) {
       const binds = decision.action === 'approve' || decision.action === 'edit';
       if (binds && !review.payloadHash) {
         throw new VettedClientError('INVALID_OPTION', `To ${decision.action} a review, pass the review as you were shown it: its payloadHash is missing`, { field: 'payloadHash' });
       }
-      return this.decide(review.runId, { ...decision, reviewId: review.reviewId, ...(binds ? { payloadHash: review.payloadHash } : {}) }, init);
+      return decide(review.runId, { ...decision, reviewId: review.reviewId, ...(binds ? { payloadHash: review.payloadHash } : {}) }, init);
     },
     followRun(runId, followOptions = {}) {
       return followRunEvents(events(runId), followOptions);

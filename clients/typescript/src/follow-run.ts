@@ -22,6 +22,11 @@ export interface FollowRunOptions {
   maxReconnectAttempts?: number;
   /** The first reconnect's delay, doubling per failed attempt up to 30 s. Default: the server's `retry:` hint (2 s). */
   reconnectDelayMs?: number;
+  /**
+   * A connection that sends nothing for this long (not even the server's 15 s keep-alive) is treated as
+   * dropped, and the follower reconnects: a half-open connection would otherwise wait forever. Default 45 s.
+   */
+  idleTimeoutMs?: number;
 }
 
 /** Where the follower reads from. */
@@ -40,6 +45,8 @@ export interface RunEventSource {
 
 const DEFAULT_MAX_RECONNECTS = 10;
 const DEFAULT_RETRY_MS = 2_000;
+/** Three of the server's keep-alive intervals (api/event-stream.ts writes one every 15 s). */
+const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 const MAX_RETRY_MS = 30_000;
 const EVENT_ID = /^[0-9]{1,18}$/;
 
@@ -50,6 +57,7 @@ export async function* followRunEvents(source: RunEventSource, options: FollowRu
   let lastId = options.lastEventId === undefined ? undefined : checkEventId(options.lastEventId, 'lastEventId');
   let retryMs = options.reconnectDelayMs === undefined ? DEFAULT_RETRY_MS : checkCount(options.reconnectDelayMs, 'reconnectDelayMs');
   const serverMayHint = options.reconnectDelayMs === undefined;
+  const idleTimeoutMs = checkCount(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, 'idleTimeoutMs');
   let failures = 0;
 
   if (lastId !== undefined) {
@@ -66,7 +74,7 @@ export async function* followRunEvents(source: RunEventSource, options: FollowRu
     try {
       const body = await source.open(lastId, connection.controller.signal);
       failures = 0;
-      for await (const event of readEvents(body, (ms) => { if (serverMayHint) retryMs = ms; })) {
+      for await (const event of readEvents(body, idleTimeoutMs, (ms) => { if (serverMayHint) retryMs = ms; })) {
         if (!isAfter(event.id, lastId)) continue;
         lastId = event.id;
         yield event;
@@ -88,20 +96,33 @@ export async function* followRunEvents(source: RunEventSource, options: FollowRu
 }
 
 /** Parses SSE frames into run events, one read at a time, so a consumer's pace is the stream's pace. */
-async function* readEvents(body: ReadableStream<Uint8Array>, onRetry: (ms: number) => void): AsyncGenerator<RunEvent> {
+async function* readEvents(body: ReadableStream<Uint8Array>, idleTimeoutMs: number, onRetry: (ms: number) => void): AsyncGenerator<RunEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const parsed: RunEvent[] = [];
   const parser = createParser({ onEvent: (message) => parsed.push(toRunEvent(message)), onRetry });
   try {
     for (;;) {
-      const { value, done } = await reader.read();
+      const { value, done } = await readWithin(reader, idleTimeoutMs);
       if (done) return;
       parser.feed(decoder.decode(value, { stream: true }));
       while (parsed.length > 0) yield parsed.shift()!;
     }
   } finally {
     reader.releaseLock();
+  }
+}
+
+/** One read, or an error (a retryable one: the connection is presumed dead) when nothing arrives in time. */
+async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silence = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`the event stream sent nothing for ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([reader.read(), silence]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
