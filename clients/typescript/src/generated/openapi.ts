@@ -33,7 +33,7 @@ export interface paths {
          * The caller's key: tenant, role, permissions and the person it belongs to
          * @description Needs an API key with the `runs:read` permission.
          */
-        get: operations["getApiMe"];
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -53,14 +53,14 @@ export interface paths {
          * The caller's tenant's notification channels (defaults where none are set)
          * @description Needs an API key with the `settings:manage` permission.
          */
-        get: operations["getApiNotificationSettings"];
+        get: operations["getNotificationSettings"];
         /**
          * Set the notification channels: a Slack-compatible incoming webhook, an email address, a signed webhook; when to warn of expiry; which events
          * @description Replaces the settings (absent fields take their defaults; null turns a channel off). Webhook URLs follow the callbackUrl rules (public addresses only unless VETTED_WEBHOOK_ALLOW_PRIVATE); email needs VETTED_SMTP_URL and a signed webhook VETTED_WEBHOOK_SECRET on the server. New settings reach the pipeline within 10 seconds.
          *
          *     Needs an API key with the `settings:manage` permission.
          */
-        put: operations["putApiNotificationSettings"];
+        put: operations["setNotificationSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -81,7 +81,7 @@ export interface paths {
          * Replay a proposed policy over the tenant's stored runs: how many would wait for a person, per checkpoint and model, against what happened (no run is changed)
          * @description Needs an API key with the `policies:preview` permission.
          */
-        post: operations["postApiPoliciesPreview"];
+        post: operations["previewPolicy"];
         delete?: never;
         options?: never;
         head?: never;
@@ -205,7 +205,7 @@ export interface paths {
          * A review's form: the run's ModelSchema, the model's published example (never used to build the payload) and whether the card may count down to an approval
          * @description Needs an API key with the `reviews:read` permission.
          */
-        get: operations["getApiReviewsReviewIdForm"];
+        get: operations["getReviewForm"];
         put?: never;
         post?: never;
         delete?: never;
@@ -269,7 +269,7 @@ export interface paths {
          * The caller's tenant's queue at a glance: pending reviews, the oldest wait, per checkpoint
          * @description Needs an API key with the `reviews:read` permission.
          */
-        get: operations["getApiReviewsStats"];
+        get: operations["getReviewStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -545,13 +545,13 @@ export interface paths {
          * The tenant's task types: each name, schema and the confidence × impact pairs approved without a person
          * @description Needs an API key with the `tasks:read` permission.
          */
-        get: operations["getApiTaskTypes"];
+        get: operations["listTaskTypes"];
         put?: never;
         /**
          * Register a task type, or replace its schema and routing (admin)
          * @description Needs an API key with the `settings:manage` permission.
          */
-        post: operations["postApiTaskTypes"];
+        post: operations["registerTaskType"];
         delete?: never;
         options?: never;
         head?: never;
@@ -569,7 +569,7 @@ export interface paths {
          * Tasks by status and type: pending ones oldest first, the rest newest first
          * @description Needs an API key with the `tasks:read` permission.
          */
-        get: operations["getApiTasks"];
+        get: operations["listTasks"];
         put?: never;
         /**
          * Submit a task for human review
@@ -577,7 +577,7 @@ export interface paths {
          *
          *     Needs an API key with the `tasks:create` permission.
          */
-        post: operations["postApiTasks"];
+        post: operations["submitTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -595,7 +595,7 @@ export interface paths {
          * One task, pending or reviewed
          * @description Needs an API key with the `tasks:read` permission.
          */
-        get: operations["getApiTasksTaskId"];
+        get: operations["getTask"];
         put?: never;
         post?: never;
         delete?: never;
@@ -619,7 +619,7 @@ export interface paths {
          *
          *     Needs an API key with the `tasks:review` permission.
          */
-        post: operations["postApiTasksTaskIdReview"];
+        post: operations["reviewTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1462,7 +1462,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
         };
     };
-    getApiMe: {
+    getMe: {
         parameters: {
             query?: never;
             header?: never;
@@ -1499,7 +1499,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getApiNotificationSettings: {
+    getNotificationSettings: {
         parameters: {
             query?: never;
             header?: never;
@@ -1533,7 +1533,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    putApiNotificationSettings: {
+    setNotificationSettings: {
         parameters: {
             query?: never;
             header?: never;
@@ -1573,7 +1573,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    postApiPoliciesPreview: {
+    previewPolicy: {
         parameters: {
             query?: never;
             header?: never;
@@ -2001,7 +2001,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getApiReviewsReviewIdForm: {
+    getReviewForm: {
         parameters: {
             query?: never;
             header?: never;
@@ -2157,7 +2157,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getApiReviewsStats: {
+    getReviewStats: {
         parameters: {
             query?: never;
             header?: never;
@@ -2806,7 +2806,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getApiTaskTypes: {
+    listTaskTypes: {
         parameters: {
             query?: never;
             header?: never;
@@ -2844,7 +2844,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    postApiTaskTypes: {
+    registerTaskType: {
         parameters: {
             query?: never;
             header?: never;
@@ -2886,7 +2886,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getApiTasks: {
+    listTasks: {
         parameters: {
             query?: {
                 status?: components["schemas"]["TaskStatus"];
@@ -2923,7 +2923,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    postApiTasks: {
+    submitTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -2965,7 +2965,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getApiTasksTaskId: {
+    getTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -2994,7 +2994,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    postApiTasksTaskIdReview: {
+    reviewTask: {
         parameters: {
             query?: never;
             header?: never;
