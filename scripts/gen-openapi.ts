@@ -2,11 +2,13 @@
  * Writes docs/openapi.json: the OpenAPI document the API serves at /openapi.json, built from its routes
  * and schemas/ (api/openapi/). A test fails when the file and the served document differ; run
  * `npm run openapi` after changing a route or a contract. Like `vetted api`, it needs PostgreSQL and Redis
- * (the app is built on a real system; no request is served).
+ * (the app is built on a real system; no request is served). It then regenerates the TypeScript client's
+ * types from the new document (as `npm run gen:client` does), so the two are never committed apart.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GENERATED_PATH, generateTypes } from '../clients/typescript/scripts/generate.ts';
 import { buildApp } from '../api/app.ts';
 import { serializeDocument } from '../api/openapi/register.ts';
 import { loadConfig } from '../src/config.ts';
@@ -22,6 +24,8 @@ try {
   const document = app.openapiDocument;
   const operations = Object.values(document.paths).reduce((sum, methods) => sum + Object.keys(methods).length, 0);
   console.log(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}: ${operations} operations`);
+  writeFileSync(GENERATED_PATH, await generateTypes(JSON.parse(serializeDocument(document))));
+  console.log(`wrote ${path.relative(process.cwd(), GENERATED_PATH)}`);
   await app.close();
 } finally {
   await system.close();
