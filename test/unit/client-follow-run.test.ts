@@ -177,6 +177,15 @@ describe('followRun', () => {
     await connections[1]!.closed;
   });
 
+  it('refuses a frame that is not a run event, without retrying (the server is not what it should be)', async () => {
+    const { baseUrl, connections } = await serve((_n, _after, _request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('id: 11\nevent: run.created\ndata: <html>proxy error</html>\n\n');
+    });
+    expect(await failure(collect(client(baseUrl).followRun(RUN_ID, { reconnectDelayMs: 5 })))).toMatchObject({ code: 'EVENT_STREAM_INVALID', field: 'data' });
+    expect(connections).toHaveLength(1);
+  });
+
   it('refuses bad options by name', async () => {
     const vetted = client('http://127.0.0.1:9');
     expect(await failure(collect(vetted.followRun(RUN_ID, { lastEventId: 'abc' })))).toMatchObject({ code: 'INVALID_OPTION', field: 'lastEventId' });
