@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { createDb } from '../src/db/client.ts';
 import { createQueues, type QueueSet } from '../src/queue/queues.ts';
+import { parseRedisUrl } from '../src/queue/redis-target.ts';
 import { createApiKeysRepository } from '../src/db/api-keys-repository.ts';
 import { startSimServers, type CreatedPrediction, type SimServers } from '../src/sim/index.ts';
 import { guardOutput, type OutputGuard } from '../src/util/output-guard.ts';
@@ -157,7 +158,7 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
   const pool = connect(env.DATABASE_URL as string);
   started.pool = pool;
   // The chaos run's own view of the queues, to tell a run waiting on a retry from one nothing will move.
-  const queues = createQueues(env.REDIS_URL as string, env.VETTED_QUEUE_PREFIX as string);
+  const queues = createQueues(parseRedisUrl(env.REDIS_URL as string), env.VETTED_QUEUE_PREFIX as string);
   started.queues = queues;
   const runIds = submissions.flatMap((s) => (s.runId ? [s.runId] : []));
   await drain(pool, runIds, options.drainSeconds * 1000);

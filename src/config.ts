@@ -6,6 +6,7 @@ import { VettedError } from './errors.ts';
 import type { PolicySpec, StageName } from './generated/contracts.ts';
 import { createAjv } from './schema/ajv.ts';
 import { describeAjvErrors } from './schema/contracts.ts';
+import { parseRedisUrl, type RedisTarget } from './queue/redis-target.ts';
 import { parseDataKey, parsePreviousKeys } from './secrets/sealer.ts';
 
 export type BuilderName = 'heuristic' | 'openai';
@@ -13,7 +14,10 @@ export type ProviderName = 'dry' | 'replicate';
 
 export interface Config {
   databaseUrl: string;
+  /** REDIS_URL as given (for messages; redact its password before printing). */
   redisUrl: string;
+  /** REDIS_URL read: one server, or the seed nodes of a Redis Cluster (src/queue/redis-target.ts). */
+  redis: RedisTarget;
   /** BullMQ key prefix, so several installations or test runs can share one Redis. */
   queuePrefix: string;
   host: string;
@@ -100,7 +104,7 @@ export const ENV_SCHEMA = {
   type: 'object',
   properties: {
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:5432/vetted' },
-    REDIS_URL: { type: 'string', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
+    REDIS_URL: { type: 'string', pattern: '^rediss?(\\+cluster)?://', default: 'redis://127.0.0.1:6379' },
     VETTED_QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', default: 'vetted' },
     HOST: { type: 'string', default: '127.0.0.1' },
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
@@ -189,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const config: Config = {
     databaseUrl: String(e.DATABASE_URL),
     redisUrl: String(e.REDIS_URL),
+    redis: parseRedisUrl(String(e.REDIS_URL)),
     queuePrefix: String(e.VETTED_QUEUE_PREFIX),
     host: String(e.HOST),
     port: num('PORT'),

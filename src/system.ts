@@ -34,7 +34,8 @@ import { startTracing } from './observability/tracing.ts';
 import type { Telemetry } from 'bullmq';
 import { BullMQOtel } from 'bullmq-otel';
 import { systemClock, type Clock } from './ports.ts';
-import { createQueues, createRedisConnection, type QueueSet } from './queue/queues.ts';
+import { createQueues, type QueueSet } from './queue/queues.ts';
+import { createRedisClient, type RedisTarget } from './queue/redis-target.ts';
 import { triggerShadow } from './shadow/trigger.ts';
 import { withTimeout } from './util/with-timeout.ts';
 
@@ -100,7 +101,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
   const logger = createLogger({ level: config.logLevel, redact, destination: options.logDestination });
   const database = await openDatabase(config.databaseUrl, { max: options.poolSize, migrate: options.migrate !== false });
   try {
-    await probeRedis(config.redisUrl);
+    await probeRedis(config.redis);
   } catch (error) {
     await database.close();
     throw serviceUnavailable('Redis', config.redisUrl, error);
@@ -109,7 +110,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
   // Exporting spans starts here, once per process (the SDK is global); tests register their own provider.
   const tracing = config.tracing.otlpEndpoint ? startTracing({ serviceName: config.tracing.serviceName, otlpEndpoint: config.tracing.otlpEndpoint }) : undefined;
   const telemetry = tracing || options.tracing ? new BullMQOtel({ tracerName: 'vetted' }) : undefined;
-  const queues = createQueues(config.redisUrl, config.queuePrefix, (error) => reportConnectionError('Redis (queues)', error), telemetry);
+  const queues = createQueues(config.redis, config.queuePrefix, (error) => reportConnectionError('Redis (queues)', error), telemetry);
   try {
     await withTimeout(queues.connection.ping(), REDIS_TIMEOUT_MS, 'Redis PING');
   } catch (error) {
@@ -182,8 +183,9 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
  * (BullMQ's blocking workers need that), so trying it first against a closed port would leave a reconnect
  * loop behind, and every queue printing each refused attempt, instead of one clear error.
  */
-async function probeRedis(redisUrl: string): Promise<void> {
-  const probe = createRedisConnection(redisUrl, {
+async function probeRedis(target: RedisTarget): Promise<void> {
+  // On a cluster this also waits for CLUSTER INFO to say the cluster is ok (ioredis' ready check).
+  const probe = createRedisClient(target, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

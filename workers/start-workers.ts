@@ -9,7 +9,8 @@ import { processStageJob } from '../src/engine/processor.ts';
 import { isStageName, STAGE_NAMES, stageNamed, type StageDefinition, type StageName } from '../src/engine/stages.ts';
 import { assertNever } from '../src/errors.ts';
 import { createNotifier } from '../src/notifications/notify.ts';
-import { EXPIRY_QUEUE_NAME, MAINTENANCE_QUEUE_NAME, NOTIFICATION_QUEUE_NAME, redisOptionsFromUrl, SHADOW_QUEUE_NAME, WEBHOOK_QUEUE_NAME, type NotificationJobData } from '../src/queue/queues.ts';
+import type { NotificationJobData } from '../src/queue/queues.ts';
+import { createRedisClient, redisOptionsFromUrl, type RedisClient } from '../src/queue/redis-target.ts';
 import { shadowRun } from '../src/shadow/shadow-run.ts';
 import type { System } from '../src/system.ts';
 import { processExpiryJob } from './expiry-processor.ts';
@@ -39,8 +40,9 @@ export interface StartWorkersOptions {
 
 export function startWorkers(system: System, options: StartWorkersOptions = {}): RunningWorkers {
   const kinds = options.kinds ?? WORK_KINDS;
+  const connection = workerConnection(system);
   const workers = kinds.map((kind) => {
-    const worker = createWorker(system, kind, options);
+    const worker = createWorker(system, kind, connection.of(), options);
     worker.on('error', (error) => system.reportConnectionError('Redis (workers)', error));
     worker.on('failed', (job, error) => {
       const final = !job || job.attemptsMade >= (job.opts.attempts ?? 1);
@@ -55,13 +57,34 @@ export function startWorkers(system: System, options: StartWorkersOptions = {}):
     workers,
     async close() {
       await Promise.all(workers.map((worker) => worker.close()));
+      connection.close();
     },
   };
 }
 
-function createWorker(system: System, kind: WorkKind, options: StartWorkersOptions): Worker {
+/**
+ * What each worker connects with. On one server: options, so BullMQ opens (and closes) each worker's
+ * connections. On a Redis Cluster BullMQ needs a Cluster client to copy: each worker duplicates this one for its
+ * own and its blocking connection, so the workers share it only as a template, closed after them.
+ */
+function workerConnection(system: System): { of(): WorkerOptions['connection']; close(): void } {
+  const target = system.queues.target;
+  if (target.mode === 'standalone') return { of: () => redisOptionsFromUrl(target.url), close: () => undefined };
+  let template: RedisClient | undefined;
+  return {
+    of() {
+      template ??= createRedisClient(target);
+      template.on('error', (error: unknown) => system.reportConnectionError('Redis (workers)', error));
+      return template;
+    },
+    close: () => template?.disconnect(),
+  };
+}
+
+function createWorker(system: System, kind: WorkKind, connection: WorkerOptions['connection'], options: StartWorkersOptions): Worker {
+  const { queues } = system;
   const common = {
-    connection: redisOptionsFromUrl(system.config.redisUrl),
+    connection,
     prefix: system.config.queuePrefix,
     // A worker killed mid-job leaves it stalled; it goes back to the queue up to this many times.
     maxStalledCount: 3,
@@ -71,14 +94,14 @@ function createWorker(system: System, kind: WorkKind, options: StartWorkersOptio
   if (isStageName(kind)) return stageWorker(system, stageNamed(kind), common, options);
   switch (kind) {
     case 'expiry':
-      return new Worker(EXPIRY_QUEUE_NAME, ((job, token) => processExpiryJob(system, job, token)) as Processor, { ...common, concurrency: 4 });
+      return new Worker(queues.expiry.name, ((job, token) => processExpiryJob(system, job, token)) as Processor, { ...common, concurrency: 4 });
     case 'maintenance':
       return maintenanceWorker(system, common);
     case 'shadow':
       // V2 beside V3 (shadow mode): the same work as a build, so the build stage's concurrency.
-      return new Worker(SHADOW_QUEUE_NAME, ((job) => shadowRun(system, job.data)) as Processor, { ...common, concurrency: options.concurrency?.build ?? system.config.concurrency.build });
+      return new Worker(queues.shadow.name, ((job) => shadowRun(system, job.data)) as Processor, { ...common, concurrency: options.concurrency?.build ?? system.config.concurrency.build });
     case 'webhooks':
-      return new Worker(WEBHOOK_QUEUE_NAME, ((job) => deliverWebhook(system, job.data)) as Processor, { ...common, concurrency: 8 });
+      return new Worker(queues.webhooks.name, ((job) => deliverWebhook(system, job.data)) as Processor, { ...common, concurrency: 8 });
     case 'notifications':
       return notificationWorker(system, common);
     default:
@@ -88,7 +111,8 @@ function createWorker(system: System, kind: WorkKind, options: StartWorkersOptio
 
 function stageWorker(system: System, stage: StageDefinition, common: WorkerOptions, options: StartWorkersOptions): Worker {
   const processor: Processor = (job) => processStageJob(system, job);
-  return new Worker(stage.queue.name, processor, {
+  // The queue's BullMQ name (hash-tagged on a cluster), as the producers named it.
+  return new Worker(system.queues.stages[stage.name].name, processor, {
     ...common,
     concurrency: options.concurrency?.[stage.name] ?? system.config.concurrency[stage.name],
     ...(stage.queue.rateLimited ? rateLimiter(system) : {}),
@@ -102,14 +126,14 @@ function maintenanceWorker(system: System, common: WorkerOptions): Worker {
   void upsert();
   const timer = setInterval(upsert, system.config.reconciler.intervalMs);
   timer.unref();
-  const worker = new Worker(MAINTENANCE_QUEUE_NAME, ((job) => processMaintenanceJob(system, job)) as Processor, { ...common, concurrency: 1 });
+  const worker = new Worker(system.queues.maintenance.name, ((job) => processMaintenanceJob(system, job)) as Processor, { ...common, concurrency: 1 });
   worker.on('closing', () => clearInterval(timer));
   return worker;
 }
 
 function notificationWorker(system: System, common: WorkerOptions): Worker {
   const notifier = createNotifier(system);
-  const worker = new Worker(NOTIFICATION_QUEUE_NAME, ((job) => notifier.process(job.data as NotificationJobData)) as Processor, { ...common, concurrency: 4 });
+  const worker = new Worker(system.queues.notifications.name, ((job) => notifier.process(job.data as NotificationJobData)) as Processor, { ...common, concurrency: 4 });
   worker.on('closed', () => notifier.close());
   return worker;
 }

@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { VettedError } from '../../src/errors.ts';
+import { parseRedisUrl, redisPorts } from '../../src/queue/redis-target.ts';
 import type { System } from '../../src/system.ts';
 
 export type Dependency = 'postgres' | 'redis';
@@ -61,12 +62,13 @@ const REDIS_MESSAGES = [/^Connection is closed/, /^Reached the max retries per r
 /** Where the dependencies listen, to tell their refused sockets from any other (a provider's, say). */
 export interface DependencyEndpoints {
   postgresPort: number;
-  redisPort: number;
+  /** One server's port, or every seed node's of a Redis Cluster. */
+  redisPorts: readonly number[];
 }
 
 export function endpointsOf(config: { databaseUrl: string; redisUrl: string }): DependencyEndpoints {
   const port = (url: string, fallback: number) => Number(new URL(url).port || fallback);
-  return { postgresPort: port(config.databaseUrl, 5432), redisPort: port(config.redisUrl, 6379) };
+  return { postgresPort: port(config.databaseUrl, 5432), redisPorts: redisPorts(parseRedisUrl(config.redisUrl)) };
 }
 
 /**
@@ -88,6 +90,6 @@ function classify(error: Error & { code?: unknown; port?: unknown }, endpoints: 
   if (PG_MESSAGES.some((pattern) => pattern.test(error.message))) return 'postgres';
   if (!SOCKET_CODES.has(code)) return undefined;
   if (error.port === endpoints.postgresPort) return 'postgres';
-  if (error.port === endpoints.redisPort) return 'redis';
+  if (typeof error.port === 'number' && endpoints.redisPorts.includes(error.port)) return 'redis';
   return undefined;
 }

@@ -123,6 +123,7 @@ export function redactUrlPassword(url: string): string {
     if (parsed.password) parsed.password = '***';
     return parsed.toString();
   } catch {
-    return url;
+    // Not a WHATWG URL (redis+cluster://user:secret@a:7000,b:7001 has several hosts): hide the userinfo's password.
+    return url.replace(/^([a-z+]+:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
   }
 }

@@ -2,10 +2,13 @@
  * Every BullMQ queue Vetted uses, in one module: names, job data, default options and the key prefix.
  * No other file calls `new Queue(`. Job data holds ids only; all run state lives in PostgreSQL.
  */
-import { Queue, type JobsOptions, type RedisOptions, type Telemetry } from 'bullmq';
+import { Queue, type JobsOptions, type Telemetry } from 'bullmq';
 import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
 import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/dispatch.ts';
 import { STAGES, stageNamed, type StageName } from '../engine/stages.ts';
+import { createRedisClient, redisOptionsFromUrl, type RedisClient, type RedisTarget } from './redis-target.ts';
+
+export { redisOptionsFromUrl };
 
 /** A stage job (src/engine/dispatch.ts): which run, which stage, which visit. */
 export type StageJobData = StageJob;
@@ -68,9 +71,10 @@ export function stageJobOptions(stage: StageName): JobsOptions {
   return { ...RETENTION, attempts, backoff };
 }
 
-/** The stage's queue name, from the stage table. */
-export function stageQueueName(stage: StageName): string {
-  return stageNamed(stage).queue.name;
+/** The stage's queue name, from the stage table, as BullMQ knows it on `target` (one server unless said). */
+export function stageQueueName(stage: StageName, target?: RedisTarget): string {
+  const name = stageNamed(stage).queue.name;
+  return target ? bullQueueName(name, target) : name;
 }
 
 /** Deterministic job id: enqueueing the same visit twice is a no-op while the first job exists. */
@@ -79,32 +83,30 @@ export function stageJobId(data: StageJobData): string {
 }
 
 /**
- * ioredis options from a redis:// or rediss:// URL, with what BullMQ needs: workers block on Redis, so
- * requests must not fail after a fixed number of retries. Passing options (not a client) lets BullMQ own,
- * and close, the connections it makes.
+ * A connection to one Redis server from its URL (benchmarks and tests that look at keys; one server only).
+ * The queues connect through createRedisClient, which also speaks Redis Cluster.
  */
-export function redisOptionsFromUrl(redisUrl: string): RedisOptions {
-  const url = new URL(redisUrl);
-  const db = url.pathname.replace('/', '');
-  return {
-    host: url.hostname,
-    port: url.port ? Number(url.port) : 6379,
-    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
-    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-    ...(db ? { db: Number(db) } : {}),
-    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
-    maxRetriesPerRequest: null,
-    enableReadyCheck: true,
-  };
-}
-
 export function createRedisConnection(redisUrl: string, options: IORedisOptions = {}): Redis {
   return new Redis({ ...(redisOptionsFromUrl(redisUrl) as IORedisOptions), ...options });
 }
 
+/**
+ * The BullMQ name of a queue. BullMQ keys are `<prefix>:<name>:<suffix>` and one Lua script touches several
+ * keys of a queue, which a Redis Cluster allows only when they hash to one slot. On a cluster the name is
+ * therefore a hash tag (`{vetted-extract}`): every key of a queue hashes by its name alone, so a queue lives in
+ * one slot and the queues spread over the nodes. On one server the name is as it always was (`vetted-extract`),
+ * so an upgrade finds the jobs it left behind.
+ */
+export function bullQueueName(name: string, target: RedisTarget): string {
+  return target.mode === 'cluster' ? `{${name}}` : name;
+}
+
 export interface QueueSet extends Dispatch {
   readonly prefix: string;
-  readonly connection: Redis;
+  /** Where the queues are; workers connect to the same place. */
+  readonly target: RedisTarget;
+  /** One server's connection, or a Redis Cluster's (then every queue name is a hash tag: bullQueueName). */
+  readonly connection: RedisClient;
   readonly stages: Readonly<Record<StageName, Queue<StageJobData>>>;
   readonly expiry: Queue<ExpiryJobData>;
   readonly webhooks: Queue<WebhookJobData>;
@@ -148,27 +150,29 @@ export function expiryJobId(dueBy: number): string {
  * (bullmq-otel, when tracing is on) puts the adding span's context into each job, so the worker that takes
  * it continues the same trace.
  */
-export function createQueues(redisUrl: string, prefix: string, onError: (error: unknown) => void = () => undefined, telemetry?: Telemetry): QueueSet {
-  const connection = createRedisConnection(redisUrl);
+export function createQueues(target: RedisTarget, prefix: string, onError: (error: unknown) => void = () => undefined, telemetry?: Telemetry): QueueSet {
+  const connection = createRedisClient(target);
+  const named = (name: string) => bullQueueName(name, target);
   const traced = telemetry ? { telemetry } : {};
   connection.on('error', onError);
   const stages = Object.fromEntries(
-    STAGES.map((stage) => [stage.name, new Queue<StageJobData>(stage.queue.name, { connection, prefix, ...traced, defaultJobOptions: stageJobOptions(stage.name) })]),
+    STAGES.map((stage) => [stage.name, new Queue<StageJobData>(named(stage.queue.name), { connection, prefix, ...traced, defaultJobOptions: stageJobOptions(stage.name) })]),
   ) as Record<StageName, Queue<StageJobData>>;
-  const expiry = new Queue<ExpiryJobData>(EXPIRY_QUEUE_NAME, { connection, prefix, defaultJobOptions: EXPIRY_JOB_OPTIONS });
-  const webhooks = new Queue<WebhookJobData>(WEBHOOK_QUEUE_NAME, { connection, prefix, ...traced, defaultJobOptions: WEBHOOK_JOB_OPTIONS });
-  const maintenance = new Queue<MaintenanceJobData>(MAINTENANCE_QUEUE_NAME, {
+  const expiry = new Queue<ExpiryJobData>(named(EXPIRY_QUEUE_NAME), { connection, prefix, defaultJobOptions: EXPIRY_JOB_OPTIONS });
+  const webhooks = new Queue<WebhookJobData>(named(WEBHOOK_QUEUE_NAME), { connection, prefix, ...traced, defaultJobOptions: WEBHOOK_JOB_OPTIONS });
+  const maintenance = new Queue<MaintenanceJobData>(named(MAINTENANCE_QUEUE_NAME), {
     connection,
     prefix,
     defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: { count: 100 } },
   });
-  const shadow = new Queue<ShadowJobData>(SHADOW_QUEUE_NAME, { connection, prefix, ...traced, defaultJobOptions: SHADOW_JOB_OPTIONS });
-  const notifications = new Queue<NotificationJobData>(NOTIFICATION_QUEUE_NAME, { connection, prefix, ...traced, defaultJobOptions: NOTIFICATION_JOB_OPTIONS });
+  const shadow = new Queue<ShadowJobData>(named(SHADOW_QUEUE_NAME), { connection, prefix, ...traced, defaultJobOptions: SHADOW_JOB_OPTIONS });
+  const notifications = new Queue<NotificationJobData>(named(NOTIFICATION_QUEUE_NAME), { connection, prefix, ...traced, defaultJobOptions: NOTIFICATION_JOB_OPTIONS });
   const all = [...Object.values(stages), expiry, webhooks, maintenance, shadow, notifications];
   for (const queue of all) queue.on('error', onError);
 
   return {
     prefix,
+    target,
     connection,
     stages,
     expiry,
