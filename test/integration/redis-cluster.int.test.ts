@@ -113,8 +113,8 @@ describe('where the keys live', () => {
 
     // Which node holds each queue: the master serving its slot (CLUSTER SLOTS); for the queues the runs above
     // used, that node has keys in the slot and no other node has any (this cluster is this file's alone).
-    const ranges = (await cluster().cluster('SLOTS')) as [number, number, [string, number, ...unknown[]]][];
-    const ownerOf = (slot: number) => ranges.filter(([from, to]) => slot >= from && slot <= to).map(([, , [host, port]]) => `${host}:${port}`)[0];
+    const ranges = await cluster().cluster('SLOTS');
+    const ownerOf = (slot: number) => ranges.filter(([from, to]) => slot >= from && slot <= to).map(([, , master]) => `${master?.[0]}:${master?.[1]}`)[0];
     const owners = new Map([...slots].map(([name, slot]) => [name, ownerOf(slot)]));
     const masters = cluster().nodes('master');
     expect(masters).toHaveLength(3);
