@@ -2,7 +2,7 @@ import { ENV_SCHEMA } from '../config.ts';
 
 const DESCRIPTIONS: Partial<Record<keyof typeof ENV_SCHEMA.properties, string>> = {
   DATABASE_URL: 'PostgreSQL connection URL (the database is created if missing)',
-  REDIS_URL: 'Redis connection URL',
+  REDIS_URL: 'Redis connection URL: redis://host:port[/db], or redis+cluster://host:port,host:port for a Redis Cluster',
   VETTED_QUEUE_PREFIX: 'BullMQ key prefix; separate installations or test runs in one Redis',
   HOST: 'API listen address',
   PORT: 'API port (also --port)',

@@ -6,7 +6,8 @@ import { Queue, type JobsOptions, type Telemetry } from 'bullmq';
 import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
 import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/dispatch.ts';
 import { STAGES, stageNamed, type StageName } from '../engine/stages.ts';
-import { createRedisClient, redisOptionsFromUrl, type RedisClient, type RedisTarget } from './redis-target.ts';
+import { VettedError } from '../errors.ts';
+import { createRedisClient, parseRedisUrl, redisOptionsFromUrl, type RedisClient, type RedisTarget } from './redis-target.ts';
 
 export { redisOptionsFromUrl };
 
@@ -87,6 +88,9 @@ export function stageJobId(data: StageJobData): string {
  * The queues connect through createRedisClient, which also speaks Redis Cluster.
  */
 export function createRedisConnection(redisUrl: string, options: IORedisOptions = {}): Redis {
+  if (parseRedisUrl(redisUrl).mode === 'cluster') {
+    throw new VettedError('CONFIG_INVALID', 'REDIS_URL names a Redis Cluster, and this tool looks at the keys of one Redis server: point it at one', { field: 'REDIS_URL' });
+  }
   return new Redis({ ...(redisOptionsFromUrl(redisUrl) as IORedisOptions), ...options });
 }
 
