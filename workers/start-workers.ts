@@ -65,18 +65,15 @@ export function startWorkers(system: System, options: StartWorkersOptions = {}):
 /**
  * What each worker connects with. On one server: options, so BullMQ opens (and closes) each worker's
  * connections. On a Redis Cluster BullMQ needs a Cluster client to copy: each worker duplicates this one for its
- * own and its blocking connection, so the workers share it only as a template, closed after them.
+ * commands and for its blocking wait, and owns those copies. This one is only their template: it never connects
+ * (lazyConnect; BullMQ connects each copy), and it is let go after the workers.
  */
 function workerConnection(system: System): { of(): WorkerOptions['connection']; close(): void } {
   const target = system.queues.target;
   if (target.mode === 'standalone') return { of: () => redisOptionsFromUrl(target.url), close: () => undefined };
   let template: RedisClient | undefined;
   return {
-    of() {
-      template ??= createRedisClient(target);
-      template.on('error', (error: unknown) => system.reportConnectionError('Redis (workers)', error));
-      return template;
-    },
+    of: () => (template ??= createRedisClient(target, { lazyConnect: true })),
     close: () => template?.disconnect(),
   };
 }
