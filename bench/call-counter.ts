@@ -18,16 +18,25 @@ let installed = false;
 export function installCallCounter(): void {
   if (installed) return;
   installed = true;
-  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-  pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
-    counts.pgQueries += 1;
-    return query.apply(this, args);
-  } as typeof pg.Client.prototype.query;
+  countQueriesOf(pg.Client);
   const sendCommand = Redis.prototype.sendCommand as (...args: unknown[]) => unknown;
   Redis.prototype.sendCommand = function countedSendCommand(this: Redis, ...args: unknown[]) {
     counts.redisCommands += 1;
     return sendCommand.apply(this, args);
   } as typeof Redis.prototype.sendCommand;
+}
+
+/**
+ * Counts the queries of a pg Client class. Vetted's pg is counted by installCallCounter; a peer system with
+ * its own copy of pg (bench/peers/node_modules) passes its Client here so its queries count the same way.
+ */
+export function countQueriesOf(client: { prototype: object }): void {
+  const prototype = client.prototype as { query: (...args: unknown[]) => unknown };
+  const query = prototype.query;
+  prototype.query = function countedQuery(this: unknown, ...args: unknown[]) {
+    counts.pgQueries += 1;
+    return query.apply(this, args);
+  };
 }
 
 export function callCounts(): CallCounts {

@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type pg from 'pg';
 import { callCounts, type CallCounts } from './call-counter.ts';
+import { createWalMeter, type WalPerRequest } from './wal-meter.ts';
 import type { WorkerProcess } from './worker-process.ts';
 
 export interface CostSnapshot {
@@ -24,6 +25,8 @@ export interface CostSnapshot {
   calls: CallCounts;
   /** CPU ticks per backend pid; undefined when the server's processes cannot be read. */
   pgTicks: Map<number, number> | undefined;
+  /** The WAL flush position (wal-meter.ts); undefined when it cannot be read. */
+  walLsn: string | undefined;
 }
 
 /** Per request, between two snapshots. */
@@ -33,11 +36,13 @@ export interface RequestCosts {
   pgCpuMs: number | undefined;
   pgQueries: number;
   redisCommands: number;
+  /** WAL written per request (wal-meter.ts); undefined when the position cannot be read. */
+  wal?: WalPerRequest;
 }
 
 export interface CostMeter {
   snapshot(): Promise<CostSnapshot>;
-  perRequest(before: CostSnapshot, after: CostSnapshot, requests: number): RequestCosts;
+  perRequest(before: CostSnapshot, after: CostSnapshot, requests: number): Promise<RequestCosts>;
 }
 
 const TICKS_PER_SECOND = clockTicks();
@@ -47,9 +52,12 @@ export function createCostMeter(workers: WorkerProcess | readonly WorkerProcess[
   const processes = Array.isArray(workers) ? workers : [workers as WorkerProcess];
   const databaseName = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
   const local = canReadBackends(databaseUrl);
+  const wal = createWalMeter(pool);
   return {
     async snapshot() {
+      // The WAL mark last: after the worker stats, so nothing the run wrote is still unflushed before it.
       const [stats, pgTicks] = await Promise.all([Promise.all(processes.map((p) => p.stats())), local ? backendTicks(pool, databaseName) : undefined]);
+      const walLsn = await wal.mark().catch(() => undefined);
       const driver = process.cpuUsage();
       const own = callCounts();
       const sum = (of: (s: (typeof stats)[number]) => number) => stats.reduce((total, s) => total + of(s), 0);
@@ -58,11 +66,14 @@ export function createCostMeter(workers: WorkerProcess | readonly WorkerProcess[
         driverCpuMs: (driver.user + driver.system) / 1000,
         calls: { pgQueries: own.pgQueries + sum((s) => s.calls.pgQueries), redisCommands: own.redisCommands + sum((s) => s.calls.redisCommands) },
         pgTicks,
+        walLsn,
       };
     },
-    perRequest(before, after, requests) {
+    async perRequest(before, after, requests) {
       const per = (a: number, b: number) => (b - a) / requests;
+      const walUsed = before.walLsn && after.walLsn ? await wal.between(before.walLsn, after.walLsn, requests) : undefined;
       return {
+        ...(walUsed ? { wal: walUsed } : {}),
         workerCpuMs: per(before.workerCpuMs, after.workerCpuMs),
         driverCpuMs: per(before.driverCpuMs, after.driverCpuMs),
         pgCpuMs: pgCpuMs(before.pgTicks, after.pgTicks, requests),

@@ -26,6 +26,11 @@ export interface LoadTarget {
   lastQueue: string;
   /** The job event on lastQueue that ends a request: `completed` (default), or `active` (execution started). */
   endEvent?: TrackedEvent;
+  /**
+   * How the driver learns a request ended, for a system with no queue events (a peer answering a call):
+   * default a tracker of `endEvent` on lastQueue.
+   */
+  completions?(): Promise<CompletionTracker>;
   /** What a request's time measures, when not "submit → completion"; becomes the load table's label. */
   label?: string;
   /**
@@ -71,7 +76,7 @@ export async function measureLoads(context: BenchContext, target: LoadTarget, me
   const trackerOf = async (of: LoadTarget): Promise<CompletionTracker> => {
     const existing = trackers.get(of);
     if (existing) return existing;
-    const created = await createCompletionTracker(context.environment.redisUrl, of.prefix, of.lastQueue, of.endEvent);
+    const created = await trackerFor(context, of);
     trackers.set(of, created);
     return created;
   };
@@ -82,7 +87,7 @@ export async function measureLoads(context: BenchContext, target: LoadTarget, me
       const before = await meter.snapshot();
       const row = await drive(context, of, completions, { tag, total, inFlight: k });
       await of.settle?.(tag);
-      const costs = meter.perRequest(before, await meter.snapshot(), total);
+      const costs = await meter.perRequest(before, await meter.snapshot(), total);
       await of.verify(tag, total);
       return load ? [{ ...row, costs, load, ...(of.label ? { label: of.label } : {}) }] : [];
     };
@@ -98,17 +103,21 @@ export async function measureLoads(context: BenchContext, target: LoadTarget, me
 
 /** One reported run outside the sequence (no warm-up of its own): for targets that consume prepared work. */
 export async function measureOnce(context: BenchContext, target: LoadTarget, meter: CostMeter, input: DriveInput & { load: LoadRow['load'] }): Promise<LoadRow> {
-  const completions = await createCompletionTracker(context.environment.redisUrl, target.prefix, target.lastQueue, target.endEvent);
+  const completions = await trackerFor(context, target);
   try {
     const before = await meter.snapshot();
     const row = await drive(context, target, completions, input);
     await target.settle?.(input.tag);
-    const costs = meter.perRequest(before, await meter.snapshot(), input.total);
+    const costs = await meter.perRequest(before, await meter.snapshot(), input.total);
     await target.verify(input.tag, input.total);
     return { ...row, costs, load: input.load, ...(target.label ? { label: target.label } : {}) };
   } finally {
     await completions.close();
   }
+}
+
+function trackerFor(context: BenchContext, target: LoadTarget): Promise<CompletionTracker> {
+  return target.completions?.() ?? createCompletionTracker(context.environment.redisUrl, target.prefix, target.lastQueue, target.endEvent);
 }
 
 export interface DriveInput {

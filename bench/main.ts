@@ -18,8 +18,10 @@ import { createBenchEnvironment, type BenchEnvironment } from './environment.ts'
 import { microPhase } from './micro.ts';
 import { memoryPhase } from './parked-memory.ts';
 import type { BenchContext, BenchOptions, Phase, PhaseResult } from './phase.ts';
-import { cpuImpliedRatio, fixed, formatCostTable, formatLoadTable, formatMicroTable, formatVerdicts, loadSummary, type LoadRow, type TargetVerdict } from './report.ts';
+import { cpuImpliedRatio, fixed, formatCostTable, formatLoadTable, formatWalTable, formatMicroTable, formatVerdicts, loadSummary, type LoadRow, type TargetVerdict } from './report.ts';
+import { peersPhase } from './langgraph-peer.ts';
 import { reviewPhase } from './review-round-trip.ts';
+import { scalePhase } from './scale-out.ts';
 import { sdkPhase } from './sdk-pipeline.ts';
 import { shadowPhase } from './shadow-pipeline.ts';
 import { vettedPhase } from './vetted-pipeline.ts';
@@ -28,7 +30,7 @@ import { vettedPhase } from './vetted-pipeline.ts';
  * Every phase, in the order they run (a phase compared with another comes after it). A new bench adds
  * itself here. Opt-in phases run only when `--only` or their own flag names them.
  */
-const PHASES: readonly Phase[] = [vettedPhase, sdkPhase, shadowPhase, baselinePhase, microPhase, memoryPhase, reviewPhase];
+const PHASES: readonly Phase[] = [vettedPhase, sdkPhase, shadowPhase, baselinePhase, microPhase, memoryPhase, reviewPhase, peersPhase, scalePhase];
 const DEFAULT_PHASES = PHASES.filter((phase) => !phase.optIn).map((phase) => phase.name);
 
 const BUILDERS: readonly BuilderName[] = ['heuristic', 'openai'];
@@ -252,6 +254,13 @@ function formatReport(
       'Cost per request (driver + worker process, plus the API process for vetted review; PostgreSQL = its backends for the bench database)',
       formatCostTable(loads),
     );
+    if (loads.some((row) => row.costs?.wal)) {
+      out.push(
+        '',
+        'WAL per request (pg_walinspect: the bench database\'s own records and their commits; server-wide = the flush LSN difference, every database)',
+        formatWalTable(loads),
+      );
+    }
   }
   const micro = all.flatMap((result) => result.micro ?? []);
   if (micro.length > 0) out.push('', 'In-process costs (µs per call)', formatMicroTable(micro));
@@ -269,11 +278,12 @@ function formatReport(
 /** Each phase's ratios to the phases it names, where both ran in this bench. */
 function ratioVerdicts(results: Map<Phase, PhaseResult>): TargetVerdict[] {
   const byName = new Map([...results].map(([phase, result]) => [phase.name, result]));
-  const find = (phase: string, load: LoadRow['load']) => byName.get(phase)?.loads?.find((row) => row.load === load);
+  const find = (phase: string, load: LoadRow['load'], system?: string) =>
+    byName.get(phase)?.loads?.find((row) => row.load === load && (system === undefined || row.system === system));
   const verdicts: TargetVerdict[] = [];
   for (const phase of results.keys()) {
     for (const ratio of phase.ratios ?? []) {
-      const [mine, theirs] = [find(phase.name, ratio.load), find(ratio.against, ratio.load)];
+      const [mine, theirs] = [find(phase.name, ratio.load, ratio.system), find(ratio.against, ratio.load, ratio.againstSystem)];
       if (!mine || !theirs) continue;
       const value = loadSummary(mine)[ratio.metric] / loadSummary(theirs)[ratio.metric];
       const bound = ratio.atLeast !== undefined ? `≥ ${ratio.atLeast}` : ratio.atMost !== undefined ? `≤ ${ratio.atMost}` : 'none';

@@ -67,6 +67,10 @@ export interface RatioTarget {
   name: string;
   /** The other phase (its name). */
   against: string;
+  /** The row's system, when the phase has several rows at this load (default: its first). */
+  system?: string;
+  /** The other phase's row's system, likewise. */
+  againstSystem?: string;
   load: LoadRow['load'];
   /** Requests per second, or p99 latency. */
   metric: 'rate' | 'p99';

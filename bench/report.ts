@@ -89,6 +89,34 @@ export function formatCostTable(rows: readonly LoadRow[]): string {
   );
 }
 
+/**
+ * WAL per request (wal-meter.ts): the bench database's own records (total, of which full-page images, the
+ * rest), its records and commits, and the server-wide LSN difference (every database: an upper bound).
+ */
+export function formatWalTable(rows: readonly LoadRow[]): string {
+  return formatTable(
+    ['phase', 'WAL bytes', 'of which FPI', 'without FPI', 'records', 'commits', 'server-wide bytes'],
+    rows.map((row) => {
+      const wal = row.costs?.wal;
+      const own = wal?.own;
+      return [
+        phaseLabel(row),
+        fixed(own?.bytes ?? Number.NaN, 0),
+        fixed(own?.fpiBytes ?? Number.NaN, 0),
+        fixed(own ? own.bytes - own.fpiBytes : Number.NaN, 0),
+        fixed(own?.records ?? Number.NaN, 1),
+        fixed(own?.commits ?? Number.NaN, 2),
+        fixed(wal?.serverBytes ?? Number.NaN, 0),
+      ];
+    }),
+  );
+}
+
+/** A ratio of two figures, NaN when the divisor is zero or either is not a finite number. */
+export function ratio(mine: number, theirs: number): number {
+  return Number.isFinite(mine) && Number.isFinite(theirs) && theirs !== 0 ? mine / theirs : Number.NaN;
+}
+
 function phaseLabel(row: LoadRow): string {
   return `${row.system} ${row.label ?? row.load} (${row.inFlight} in flight)`;
 }

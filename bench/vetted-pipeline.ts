@@ -12,11 +12,12 @@ import { submitRun } from '../src/intake/submit-run.ts';
 import { createSystem, type System } from '../src/system.ts';
 import type { WorkKind } from '../workers/start-workers.ts';
 import { createCostMeter } from './cost-meter.ts';
-import { measureLoads, type LoadTarget } from './load-driver.ts';
+import { LANGGRAPH_SYSTEM } from './langgraph-peer.ts';
+import { measureLoads, type LoadPlan, type LoadTarget } from './load-driver.ts';
 import type { BenchContext, Phase } from './phase.ts';
-import type { LoadRow } from './report.ts';
+import { fixed, type LoadRow, type TargetVerdict } from './report.ts';
 import { BENCH_MODELS, benchRequest, HEURISTIC_DRY, readModelSource, registerBenchModels, type BenchAdapters } from './workload.ts';
-import { startWorkerProcess } from './worker-process.ts';
+import { startWorkerProcess, type WorkerProcess } from './worker-process.ts';
 
 export const VETTED_DESCRIPTION = [
   'vetted: submitRun (request checked, run + run.created event inserted in one statement, extract job added),',
@@ -32,14 +33,33 @@ export const vettedPhase: Phase = {
   name: 'vetted',
   summary: 'Vetted through all five stages (heuristic builder, dry provider) at N in flight and at 1 in flight',
   ratios: [
-    { name: 'throughput, Vetted / baseline', against: 'baseline', load: 'throughput', metric: 'rate', atLeast: 0.5 },
-    { name: 'p99 at 1 in flight, Vetted / baseline', against: 'baseline', load: 'latency', metric: 'p99', atMost: 3 },
+    { name: 'throughput, Vetted / baseline', against: 'baseline', load: 'throughput', metric: 'rate', atLeast: 0.75 },
+    { name: 'p99 at 1 in flight, Vetted / baseline', against: 'baseline', load: 'latency', metric: 'p99', atMost: 2 },
+    { name: 'throughput, Vetted / LangGraph (same stages)', against: 'peers', againstSystem: LANGGRAPH_SYSTEM, load: 'throughput', metric: 'rate', atLeast: 3 },
+    { name: 'p99 at 1 in flight, Vetted / LangGraph', against: 'peers', againstSystem: LANGGRAPH_SYSTEM, load: 'latency', metric: 'p99' },
   ],
   async run(context) {
     const { loads } = await measureVetted(context, { system: 'vetted', part: 'vetted' });
-    return { loads, section: { title: 'What one request does', lines: VETTED_DESCRIPTION } };
+    return { loads, section: { title: 'What one request does', lines: VETTED_DESCRIPTION }, verdicts: walVerdicts(loads) };
   },
 };
+
+/** Issue 18: WAL the bench database's records take per request (wal-meter.ts), throughput run. */
+export const WAL_BYTES_PER_REQUEST_TARGET = 4096;
+
+function walVerdicts(loads: readonly LoadRow[]): TargetVerdict[] {
+  const own = loads.find((row) => row.load === 'throughput')?.costs?.wal?.own;
+  if (!own) return [];
+  return [
+    {
+      name: 'WAL bytes per request, Vetted (bench database, throughput run)',
+      value: own.bytes,
+      shown: `${fixed(own.bytes, 0)} B (${fixed(own.fpiBytes, 0)} full-page images)`,
+      bound: `≤ ${WAL_BYTES_PER_REQUEST_TARGET} B`,
+      pass: own.bytes <= WAL_BYTES_PER_REQUEST_TARGET,
+    },
+  ];
+}
 
 /** One way of running Vetted's pipeline under the shared load sequence; `vetted` is the plain one. */
 export interface VettedVariant {
@@ -57,6 +77,10 @@ export interface VettedVariant {
   decorate?(target: LoadTarget, system: System): LoadTarget;
   /** Runs after the loads while the system is still open; its lines go into the phase's section. */
   after?(system: System): Promise<string[]>;
+  /** Worker processes, each with the full per-stage concurrency (default 1): phase `scale` runs 2. */
+  processes?: number;
+  /** Loads other than the flags' (phase `scale`: throughput only). */
+  plan?: Partial<LoadPlan>;
 }
 
 /** Registers the models, checks the requests execute, starts the workers and drives the load sequence. */
@@ -69,18 +93,16 @@ export async function measureVetted(context: BenchContext, variant: VettedVarian
   try {
     await registerBenchModels(system);
     await checkRequestsExecute(system, adapters);
-    const workers = await startWorkerProcess(
-      { kind: 'vetted', env: environment.vettedEnv(prefix, variant.env), concurrency: { ...environment.concurrency }, poolSize: environment.poolSize, kinds: variant.kinds },
-      context.options.cpuProfDir,
-      variant.part,
-    );
+    const spec = { kind: 'vetted', env: environment.vettedEnv(prefix, variant.env), concurrency: { ...environment.concurrency }, poolSize: environment.poolSize, kinds: variant.kinds } as const;
+    const workers: WorkerProcess[] = [];
     try {
+      for (let n = 1; n <= (variant.processes ?? 1); n++) workers.push(await startWorkerProcess(spec, context.options.cpuProfDir, n === 1 ? variant.part : `${variant.part}-${n}`));
       const meter = createCostMeter(workers, system.database.pool, environment.databaseUrl);
       const plain = vettedTarget(system, prefix, { system: variant.system, tenantInfix: variant.part, adapters });
-      const loads = await measureLoads(context, variant.decorate ? variant.decorate(plain, system) : plain, meter);
+      const loads = await measureLoads(context, variant.decorate ? variant.decorate(plain, system) : plain, meter, variant.plan);
       return { loads, lines: (await variant.after?.(system)) ?? [] };
     } finally {
-      await workers.stop();
+      await Promise.all(workers.map((worker) => worker.stop()));
     }
   } finally {
     await system.close();

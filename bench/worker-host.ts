@@ -14,6 +14,7 @@ import { createSystem } from '../src/system.ts';
 import { startWorkers } from '../workers/start-workers.ts';
 import { startBareChainWorkers } from './bare-chain.ts';
 import { startBareReviewWorker } from './review-bare.ts';
+import { startBareStagedWorkers } from './review-bare-staged.ts';
 import { callCounts, installCallCounter } from './call-counter.ts';
 import type { WorkerHostCommand, WorkerHostMessage, WorkerHostSpec } from './worker-process.ts';
 
@@ -23,7 +24,14 @@ installCallCounter();
 interface Running {
   /** Where the API listens (kind `api`). */
   url?: string;
+  /** Kind `peer`: one request's work, asked for by the driver. */
+  call?(method: string, args: unknown): Promise<unknown>;
   close(): Promise<void>;
+}
+
+/** What a peer module (bench/peers) exports; it is loaded by path so the root typecheck never needs its packages. */
+interface PeerModule {
+  start(options: Record<string, unknown>): Promise<Running>;
 }
 
 let running: Running | undefined;
@@ -31,6 +39,8 @@ let running: Running | undefined;
 async function start(spec: WorkerHostSpec): Promise<Running> {
   if (spec.kind === 'bare-chain') return startBareChainWorkers(spec);
   if (spec.kind === 'bare-review') return startBareReviewWorker(spec);
+  if (spec.kind === 'bare-staged-review') return startBareStagedWorkers(spec);
+  if (spec.kind === 'peer') return ((await import(spec.module)) as PeerModule).start(spec.options);
   const system = await createSystem(loadConfig({ ...process.env, ...spec.env }), { migrate: false, poolSize: spec.poolSize });
   if (spec.kind === 'api') {
     const api = await startApiServer(system, { host: '127.0.0.1', port: 0 }).catch(async (error: unknown) => {
@@ -76,6 +86,19 @@ process.on('message', (message: WorkerHostCommand) => {
   }
   if (message.type === 'stats') {
     reply({ type: 'stats', stats: { cpu: process.cpuUsage(), calls: callCounts() } });
+    return;
+  }
+  if (message.type === 'call') {
+    const { id } = message;
+    const call = running?.call;
+    if (!call) {
+      reply({ type: 'result', id, error: 'this process takes no calls' });
+      return;
+    }
+    call(message.method, message.args).then(
+      (value) => reply({ type: 'result', id, value }),
+      (error: unknown) => reply({ type: 'result', id, error: error instanceof Error ? error.message : String(error) }),
+    );
     return;
   }
   start(message.spec).then(

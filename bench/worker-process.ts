@@ -31,7 +31,17 @@ export type WorkerHostSpec =
       poolSize: number;
     }
   | BareWorkersSpec<'bare-chain'>
-  | BareWorkersSpec<'bare-review'>;
+  | BareWorkersSpec<'bare-review'>
+  | BareWorkersSpec<'bare-staged-review'>
+  | {
+      /**
+       * A peer system (bench/peers, its own package.json): the child imports `module` and calls its
+       * `start(options)`; the driver then reaches it through `call` (one request per call).
+       */
+      kind: 'peer';
+      module: string;
+      options: Record<string, unknown>;
+    };
 
 /** The baselines' workers: plain BullMQ and pg, configured directly. */
 export interface BareWorkersSpec<Kind extends string> {
@@ -47,9 +57,15 @@ export type WorkerHostMessage =
   /** `url`: where the API listens (kind `api` only). */
   | { type: 'ready'; url?: string }
   | { type: 'failed'; message: string }
-  | { type: 'stats'; stats: WorkerStats };
+  | { type: 'stats'; stats: WorkerStats }
+  /** The answer to a `call` (kind `peer`): its value, or why it failed. */
+  | { type: 'result'; id: number; value?: unknown; error?: string };
 
-export type WorkerHostCommand = { type: 'start'; spec: WorkerHostSpec } | { type: 'stats' } | { type: 'stop' };
+export type WorkerHostCommand =
+  | { type: 'start'; spec: WorkerHostSpec }
+  | { type: 'stats' }
+  | { type: 'stop' }
+  | { type: 'call'; id: number; method: string; args: unknown };
 
 /** Cumulative since the worker process started. */
 export interface WorkerStats {
@@ -63,6 +79,8 @@ export interface WorkerProcess {
   /** The API's base URL, for kind `api`. */
   url: string | undefined;
   stats(): Promise<WorkerStats>;
+  /** Kind `peer`: runs `method(args)` in the child and resolves with its answer (IPC, one message each way). */
+  call(method: string, args: unknown): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -84,7 +102,34 @@ export async function startWorkerProcess(spec: WorkerHostSpec, cpuProfDir?: stri
     child.kill('SIGKILL');
     throw error;
   }
-  return { pid: child.pid, url, stats: () => askStats(child), stop: () => stopChild(child) };
+  return { pid: child.pid, url, stats: () => askStats(child), call: caller(child), stop: () => stopChild(child) };
+}
+
+/** One listener for every answer, matched by id, so thousands of calls in flight cost one handler. */
+function caller(child: ChildProcess): (method: string, args: unknown) => Promise<unknown> {
+  let nextId = 0;
+  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  child.on('message', (message: WorkerHostMessage) => {
+    if (message.type !== 'result') return;
+    const waiter = waiting.get(message.id);
+    if (!waiter) return;
+    waiting.delete(message.id);
+    if (message.error !== undefined) waiter.reject(new Error(message.error));
+    else waiter.resolve(message.value);
+  });
+  child.on('exit', (code) => {
+    for (const waiter of waiting.values()) waiter.reject(new Error(`worker process exited (code ${code}) with a call outstanding`));
+    waiting.clear();
+  });
+  return (method, args) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      if (!send(child, { type: 'call', id, method, args })) {
+        waiting.delete(id);
+        reject(new Error('worker process is gone'));
+      }
+    });
 }
 
 function waitForReady(child: ChildProcess, spec: WorkerHostSpec): Promise<string | undefined> {
