@@ -25,6 +25,7 @@ import { scalePhase } from './scale-out.ts';
 import { sdkPhase } from './sdk-pipeline.ts';
 import { shadowPhase } from './shadow-pipeline.ts';
 import { vettedPhase } from './vetted-pipeline.ts';
+import { releaseWal } from './wal-meter.ts';
 
 /**
  * Every phase, in the order they run (a phase compared with another comes after it). A new bench adds
@@ -223,6 +224,7 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     await cleanup.runAll(note);
+    await releaseWal();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }

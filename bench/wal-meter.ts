@@ -14,10 +14,17 @@
  *   full-page images (the first change to a page after each checkpoint writes the whole 8 KiB page), which
  *   depend on when checkpoints fall, not on the request, and counts commits (write transactions) and records.
  *
+ * The records must still be on disk when they are read, and a checkpoint removes the segments before its redo
+ * point: on a server where others create and drop databases (each DROP DATABASE forces a checkpoint), a run's
+ * WAL is often gone by the time the run ends. So the meter first holds a temporary physical replication slot
+ * (retainWal): the server keeps WAL from the slot's position on; after each reading the slot moves up to
+ * the end of what was read, so nothing is kept longer than one run. The slot lives as long as its
+ * connection: a bench that is killed leaves nothing behind.
+ *
  * pg_walinspect ships with PostgreSQL 15+ (contrib) and needs a superuser (or pg_read_server_files); where it
- * is missing, only the server-wide figure is shown.
+ * is missing, or no replication slot is free, only the server-wide figure (or a reading that may fail) is shown.
  */
-import type pg from 'pg';
+import pg from 'pg';
 
 /** WAL per request between two marks. */
 export interface WalPerRequest {
@@ -83,12 +90,41 @@ export interface WalMeter {
   between(from: string, to: string, requests: number): Promise<WalPerRequest>;
 }
 
+/** The temporary slot that keeps WAL on disk until it is read: one per process, held by its own connection. */
+let retention: Promise<{ client: pg.Client; slot: string } | undefined> | undefined;
+
+/** Holds a temporary physical replication slot on the pool's server until releaseWal (or the process ends). */
+function retainWal(pool: pg.Pool): Promise<{ client: pg.Client; slot: string } | undefined> {
+  return (retention ??= (async () => {
+    const client = new pg.Client(pool.options);
+    // The bench drops its database (and this session with it) at the end: that is how the slot goes.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      const slot = `vetted_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+      await client.query('select pg_create_physical_replication_slot($1, true, true)', [slot]);
+      return { client, slot };
+    } catch {
+      await client.end().catch(() => undefined);
+      return undefined;
+    }
+  })());
+}
+
+/** Drops the slot (by closing its session). The bench calls it at the end; a process that exits drops it too. */
+export async function releaseWal(): Promise<void> {
+  const held = await retention;
+  retention = undefined;
+  await held?.client.end().catch(() => undefined);
+}
+
 export function createWalMeter(pool: pg.Pool): WalMeter {
   let inspect: Promise<{ pattern: string } | undefined> | undefined;
   // Once per meter: the extension lives in the bench database, which is dropped at the end.
   const ready = () =>
     (inspect ??= (async () => {
       try {
+        await retainWal(pool);
         await pool.query('create extension if not exists pg_walinspect').catch(async () => {
           // Another meter of the same bench created it at the same moment; it is there or it is not.
           await pool.query("select 1 from pg_extension where extname = 'pg_walinspect'");
@@ -115,9 +151,12 @@ export function createWalMeter(pool: pg.Pool): WalMeter {
           const row = rows[0];
           if (row) own = { bytes: row.bytes, fpiBytes: row.fpi, records: row.records, commits: row.commits };
         } catch {
-          // The segments were recycled (a checkpoint removed them) or the function is not ours to call.
+          // The segments were recycled (no slot held them, and a checkpoint removed them), or the function is not ours to call.
           own = undefined;
         }
+        // What was read need not be kept: the next run's marks are later (runs are measured one after another).
+        const held = await retention;
+        if (held) await held.client.query('select pg_replication_slot_advance($1, $2::pg_lsn)', [held.slot, to]).catch(() => undefined);
       }
       return walPerRequest(server, own, requests);
     },

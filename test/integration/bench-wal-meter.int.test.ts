@@ -5,8 +5,9 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWalMeter } from '../../bench/wal-meter.ts';
+import { createWalMeter, releaseWal } from '../../bench/wal-meter.ts';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../support/databases.ts';
+import { eventually } from '../support/test-system.ts';
 
 describe('bench WAL meter', () => {
   const names: string[] = [];
@@ -21,6 +22,7 @@ describe('bench WAL meter', () => {
   });
 
   afterAll(async () => {
+    await releaseWal();
     await mine?.end();
     await other?.end();
     for (const name of names) await dropTestDatabase(name);
@@ -44,5 +46,15 @@ describe('bench WAL meter', () => {
     // The other database's 2,000-byte rows are in the server-wide figure only.
     expect(wal.serverBytes).toBeGreaterThan(2000);
     expect(wal.own?.bytes ?? Infinity).toBeLessThan(2000);
+  });
+
+  it('keeps the WAL it has not read yet in a temporary replication slot, and lets it go when released', async () => {
+    const meter = createWalMeter(mine);
+    await meter.mark();
+    const slots = async () => (await mine.query<{ n: number }>("select count(*)::int as n from pg_replication_slots where slot_name like $1 and temporary", [`vetted_bench_${process.pid}_%`])).rows[0]?.n;
+    expect(await slots()).toBe(1);
+    await releaseWal();
+    // The server drops a temporary slot as its session ends, a moment after the client has closed.
+    await eventually(async () => ((await slots()) === 0 ? true : undefined), 15_000, 'the slot to go');
   });
 });
