@@ -53,7 +53,7 @@ export const VETTED_REVIEW_DESCRIPTION = [
 
 export const reviewPhase: Phase = {
   name: 'review',
-  summary: 'Park → decide → execute through the HTTP API with 100,000 parked runs, vs a bare row + CAS + job; pending listing',
+  summary: 'Park → decide → execute through the HTTP API with 100,000 parked runs, vs bare staged (5 hops + CAS) and bare; pending listing',
   optIn: true,
   ratios: [
     // Phase peers, when it runs in the same bench: LangGraph's interrupt() + Command({ resume }) round trip.
