@@ -203,7 +203,8 @@ describe('the provider on its own', () => {
       provider = createReplicateProvider(providerConfig({ pollIntervalMs: 3_600_000, timeoutMs: 7_200_000, webhookUrl: `${origin}/hooks/replicate` }));
       const result = await provider.execute(request('a hooked trout'), async () => undefined);
       expect(result.status).toBe('succeeded');
-      expect(deliveries).toContainEqual(expect.objectContaining({ status: 'woken', predictionId: result.predictionId }));
+      // Woken in its sleep, or (under load) landed between a poll and the sleep, which then ended at once.
+      expect(deliveries).toContainEqual(expect.objectContaining({ status: expect.stringMatching(/^(woken|not_waiting)$/), predictionId: result.predictionId }));
       expect(createdWith('a hooked trout')[0]?.webhook).toBe(`${origin}/hooks/replicate`);
     } finally {
       await receiver.close();

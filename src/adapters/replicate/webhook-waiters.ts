@@ -12,12 +12,16 @@
  * a webhook for a prediction waited on by another process is normal (that process polls), not an error.
  * Set VETTED_REPLICATE_WEBHOOK_URL to the route's public URL so predictions are created with it.
  */
+import { LRUCache } from 'lru-cache';
 import type { ModelProvider } from '../../ports.ts';
 
 export type WebhookDelivery =
   /** A waiter in this process was woken; it re-reads the prediction now. */
   | { status: 'woken'; predictionId: string; waiters: number }
-  /** Nobody here waits on it (another worker does, or the execution is over). */
+  /**
+   * Nobody here waits on it right now (another worker does, the execution is over, or this process is between
+   * a poll and its sleep). The id is remembered for a minute, so a sleep on it that starts just after ends at once.
+   */
   | { status: 'not_waiting'; predictionId: string }
   /** Not a prediction body, or no replicate provider in this process. */
   | { status: 'ignored'; reason: string };
@@ -29,10 +33,25 @@ export interface WebhookWaiters {
   deliver(body: unknown): WebhookDelivery;
 }
 
+/**
+ * Webhooks that arrived while nobody slept on their prediction: a worker reads the prediction, and the webhook
+ * can land before it goes to sleep. Without this, that wake-up was lost and the wait ran to the next poll.
+ * Bounded, because webhooks for predictions other processes wait on land here too.
+ */
+const EARLY_WAKE_TTL_MS = 60_000;
+const EARLY_WAKE_MAX = 10_000;
+
 export function createWebhookWaiters(): WebhookWaiters {
   const waiters = new Map<string, Set<() => void>>();
+  // Date.now rather than performance.now: the same clock as the sleep's timers (and the tests' fake ones).
+  const earlyWakes = new LRUCache<string, true>({ max: EARLY_WAKE_MAX, ttl: EARLY_WAKE_TTL_MS, perf: { now: () => Date.now() } });
   return {
     sleep(predictionId, ms, signal) {
+      // get, not delete alone: delete also reports an entry whose minute is over.
+      if (earlyWakes.get(predictionId)) {
+        earlyWakes.delete(predictionId);
+        return Promise.resolve('webhook');
+      }
       return new Promise((resolve) => {
         const set = waiters.get(predictionId) ?? new Set<() => void>();
         waiters.set(predictionId, set);
@@ -55,7 +74,10 @@ export function createWebhookWaiters(): WebhookWaiters {
       const predictionId = predictionIdOf(body);
       if (predictionId === undefined) return { status: 'ignored', reason: 'the body names no prediction id' };
       const set = waiters.get(predictionId);
-      if (!set || set.size === 0) return { status: 'not_waiting', predictionId };
+      if (!set || set.size === 0) {
+        earlyWakes.set(predictionId, true);
+        return { status: 'not_waiting', predictionId };
+      }
       const woken = [...set];
       for (const wake of woken) wake();
       return { status: 'woken', predictionId, waiters: woken.length };
