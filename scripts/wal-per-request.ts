@@ -100,7 +100,13 @@ interface RelationWal {
  * transaction wrote to this database.
  */
 function walByRelation(dir: string, from: string, to: string, dbOid: number, names: Map<string, string>): Map<string, RelationWal> {
-  const out = execFileSync(WALDUMP, ['-p', dir, '-s', from, '-e', to], { maxBuffer: 1 << 30, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  let out: string;
+  try {
+    out = execFileSync(WALDUMP, ['-p', dir, '-s', from, '-e', to], { maxBuffer: 1 << 30, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (error) {
+    // pg_waldump ends with an error when the last record is not on disk yet; what it printed before stands.
+    out = String((error as { stdout?: string }).stdout ?? '');
+  }
   const result = new Map<string, RelationWal>();
   const ours = new Set<string>();
   const commits: { tx: string; bytes: number }[] = [];
