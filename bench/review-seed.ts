@@ -13,7 +13,8 @@
  * bucket jobs in Redis (the expiry worker is not running).
  *
  * The column list comes from the table itself, so a column added to `runs` later is copied from the
- * templates instead of breaking the seed.
+ * templates instead of breaking the seed; each seeded run gets a copy of its template's documents
+ * (run_documents).
  */
 import type pg from 'pg';
 
@@ -91,16 +92,22 @@ export async function seedParkedRuns(pool: pg.Pool, input: SeedInput): Promise<S
               now() - (g::double precision / $4::int) * interval '20 hours' as parked_at,
               case when g % 20 = 0 then 'error_recovery' when g % 20 < 4 then 'information_review' else 'payload_review' end as checkpoint
        from generate_series(1, $4::int) as g
+     ), pairs as (
+       select s.*, t.id as template_id
+       from (select *, parked_at + make_interval(secs => $6::double precision) as expires_at from series) as s
+       join template as t on t.slot = s.g % $5::int
+     ), documents as (
+       insert into run_documents (run_id, kind, attempt, body, written_at)
+       select p.run_id, d.kind, d.attempt, d.body, p.parked_at from pairs as p join run_documents as d on d.run_id = p.template_id
      )
      insert into runs (${names.map((name) => `"${name}"`).join(', ')})
      select ${names.map((name) => OVERRIDES[name] ?? `t."${name}"`).join(', ')}
-     from (select *, parked_at + make_interval(secs => $6::double precision) as expires_at from series) as s
-     join template as t on t.slot = s.g % $5::int`,
+     from pairs as s join template as t on t.id = s.template_id`,
     [[...input.templateRunIds], input.tenants[0], input.tenants[1], input.count, input.templateRunIds.length, input.reviewTtlSeconds],
   );
   const insertSeconds = (performance.now() - started) / 1000;
   const vacuumStarted = performance.now();
-  await pool.query('vacuum (analyze) runs');
+  await pool.query('vacuum (analyze) runs, run_documents');
   const vacuumSeconds = (performance.now() - vacuumStarted) / 1000;
   const { rows } = await pool.query<{ bytes: string }>("select pg_total_relation_size('runs') as bytes");
   return { inserted: result.rowCount ?? 0, insertSeconds, vacuumSeconds, tableBytes: Number(rows[0]?.bytes ?? 0) };

@@ -209,6 +209,7 @@ async function plantFaults(pool: pg.Pool, created: CreatedPrediction[]): Promise
   const [lose, double] = rows;
   if (!lose || !double) throw new Error('--prove-detector needs two completed runs');
   await pool.query('delete from runs where id = $1', [lose.id]);
+  await pool.query('delete from run_documents where run_id = $1', [lose.id]);
   const original = created.find((p) => tagOf(p.input) === double.request_key);
   if (!original) throw new Error(`--prove-detector: no prediction for run ${double.id}`);
   created.push({ ...original, id: `${original.id.slice(0, 20)}planted` });

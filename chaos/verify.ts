@@ -251,7 +251,7 @@ export async function stageTimings(pool: pg.Pool, tenantId: string): Promise<Rec
  */
 export async function exportTables(pool: pg.Pool, dir: string, created: readonly CreatedPrediction[], submissions: readonly Submission[]): Promise<void> {
   const tables: Record<string, string> = {
-    runs: "select id, request_key, request->>'prompt' as prompt, status, stage, attempt, execution_seq, builder, provider, policy, error, pending_review_id, created_at, updated_at, completed_at from runs order by created_at",
+    runs: "select id, request_key, (select body->>'prompt' from run_documents d where d.run_id = runs.id and d.kind = 'request') as prompt, status, stage, attempt, execution_seq, builder, provider, policy, error, pending_review_id, created_at, updated_at, completed_at from runs order by created_at",
     run_events: 'select id, run_id, type, actor, at, data from run_events order by id',
     decisions: 'select id, run_id, review_id, actor, action, parsed, edits, at from decisions order by id',
     executions: 'select run_id, step, status, prediction_id, payload_hash, started_at, finished_at from executions order by started_at',

@@ -13,6 +13,7 @@ import { assertNever } from '../errors.ts';
 import { IN_FLIGHT_STATUSES } from '../run-states.ts';
 import type { Database } from './client.ts';
 import { createPgLedger } from './pg-ledger.ts';
+import { RUN_SELECTION, toRunRow } from './run-documents.ts';
 import { insertRun, moveRun } from './run-moves.ts';
 import { sealNewRun, sealWrite, type RunSealing } from './run-sealing.ts';
 import { createRunStatements } from './run-statements.ts';
@@ -31,9 +32,9 @@ export function createPgRunStore(database: Database, sealing?: RunSealing): RunS
   async function insert(...[row, event]: Parameters<RunStore['insert']>): Promise<InsertResult> {
     const inserted = await insertRun(pool, sealNewRun(sealing, row), event);
     if (inserted) return { run: inserted, created: true };
-    const [existing] = await db.select().from(runs).where(and(eq(runs.tenantId, row.tenantId), eq(runs.requestKey, row.requestKey ?? '')));
+    const [existing] = await db.select(RUN_SELECTION).from(runs).where(and(eq(runs.tenantId, row.tenantId), eq(runs.requestKey, row.requestKey ?? '')));
     if (!existing) throw new Error(`run with requestKey ${row.requestKey} vanished during insert`);
-    return { run: existing, created: false };
+    return { run: toRunRow(existing), created: false };
   }
 
   async function commit(unsealed: StoreWrite): Promise<Committed | undefined> {
@@ -78,24 +79,28 @@ function pinnedRow(write: StoreWrite): RunRow | undefined {
   return pinned ? seen : undefined;
 }
 
-function listRuns({ db }: Database, query: RunListQuery): Promise<RunRow[]> {
+async function listRuns(database: Database, query: RunListQuery): Promise<RunRow[]> {
+  return (await listHotRuns(database, query)).map(toRunRow);
+}
+
+function listHotRuns({ db }: Database, query: RunListQuery) {
   switch (query.kind) {
     case 'recent':
       return db
-        .select()
+        .select(RUN_SELECTION)
         .from(runs)
         .where(and(inArray(runs.status, [...query.statuses]), query.tenantId === undefined ? undefined : eq(runs.tenantId, query.tenantId)))
         .orderBy(desc(runs.createdAt), desc(runs.id))
         .limit(query.limit);
     case 'reviews_due':
       return db
-        .select()
+        .select(RUN_SELECTION)
         .from(runs)
         .where(and(isNotNull(runs.pendingReviewId), eq(runs.status, 'awaiting_human'), lte(runs.reviewExpiresAt, query.dueBy)))
         .limit(query.limit);
     case 'in_flight_idle':
       return db
-        .select()
+        .select(RUN_SELECTION)
         .from(runs)
         // completed_at and pending_review_id null: the predicate of runs_unfinished_idx, so only unfinished runs
         // are visited (no index covers status or updated_at: see the runs table).
@@ -104,7 +109,7 @@ function listRuns({ db }: Database, query: RunListQuery): Promise<RunRow[]> {
         .limit(query.limit);
     case 'parked_idle':
       return db
-        .select()
+        .select(RUN_SELECTION)
         .from(runs)
         .where(and(isNotNull(runs.pendingReviewId), eq(runs.status, 'awaiting_human'), lt(runs.updatedAt, query.idleSince)))
         // Soonest due first (runs_review_expiry_idx): when Redis lost every bucket, those are needed first.
@@ -112,7 +117,7 @@ function listRuns({ db }: Database, query: RunListQuery): Promise<RunRow[]> {
         .limit(query.limit);
     case 'pending_review':
       return db
-        .select()
+        .select(RUN_SELECTION)
         .from(runs)
         .where(and(eq(runs.pendingReviewId, query.reviewId), query.tenantId === undefined ? undefined : eq(runs.tenantId, query.tenantId)))
         .limit(1);

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { CandidatePayload, RequestBundle, ValidationIssue } from '../generated/contracts.ts';
 import type { Db } from './client.ts';
+import { documentsFrom, documentsSql } from './run-documents.ts';
 
 /** A review the run raised, as its review.created event recorded it. */
 export interface RaisedReview {
@@ -49,9 +50,9 @@ export function createPolicyPreviewQueries(db: Db) {
       const after = filter.after ? sql`and (r.created_at, r.id) > (${filter.after.createdAt.toISOString()}::timestamptz, ${filter.after.id}::uuid)` : sql``;
       const result = await db.execute<{
         id: string; created_at: string | Date; status: string; model: string | null; schema_key: string | null;
-        bundle: RequestBundle | null; candidate: CandidatePayload | null; issues: ValidationIssue[]; executed: boolean; reviews: RaisedReview[];
+        documents: Record<string, unknown> | null; reviews: RaisedReview[];
       }>(sql`
-        select r.id, r.created_at, r.status, r.model, r.schema_key, r.bundle, r.candidate, r.issues, r.result is not null as executed,
+        select r.id, r.created_at, r.status, r.model, r.schema_key, ${documentsSql(sql`r.id`)} as documents,
           coalesce((select json_agg(json_build_object('checkpoint', e.data ->> 'checkpoint', 'reason', e.data ->> 'reason') order by e.id)
                     from run_events e where e.run_id = r.id and e.type = 'review.created'), '[]'::json) as reviews
         from runs r
@@ -59,10 +60,13 @@ export function createPolicyPreviewQueries(db: Db) {
           and r.created_at < ${filter.until.toISOString()}::timestamptz ${model} ${after}
         order by r.created_at, r.id
         limit ${filter.limit}`);
-      return result.rows.map((row) => ({
-        id: row.id, createdAt: new Date(row.created_at), status: row.status, model: row.model, schemaKey: row.schema_key,
-        bundle: row.bundle, candidate: row.candidate, issues: row.issues ?? [], executed: row.executed, reviews: row.reviews,
-      }));
+      return result.rows.map((row) => {
+        const { bundle, candidate, issues, result: executed } = documentsFrom(row.documents);
+        return {
+          id: row.id, createdAt: new Date(row.created_at), status: row.status, model: row.model, schemaKey: row.schema_key,
+          bundle, candidate, issues, executed: executed !== null, reviews: row.reviews,
+        };
+      });
     },
   };
 }

@@ -43,7 +43,8 @@ export function createRetentionRepository(db: Db) {
     async purgeEndedRuns(tenantId: string, endedBefore: Date, limit: number): Promise<string[]> {
       const result = await db.execute<{ id: string }>(sql`
         with victims as (
-          select id, encode(sha256(convert_to(request::text, 'UTF8')), 'hex') as request_hash
+          select id, encode(sha256(convert_to(coalesce(
+              (select body from run_documents d where d.run_id = runs.id and d.kind = 'request'), '{}'::jsonb)::text, 'UTF8')), 'hex') as request_hash
           from runs
           where tenant_id = ${tenantId} and purged_at is null and completed_at < ${endedBefore.toISOString()}::timestamptz
             and status in ('completed', 'failed', 'cancelled', 'expired')
@@ -51,10 +52,13 @@ export function createRetentionRepository(db: Db) {
           limit ${limit}
           for update skip locked
         ), purged as (
-          update runs set request = '{}'::jsonb, bundle = null, candidate = null, issues = '[]'::jsonb, pending_review = null,
-            review_edits = '{}'::jsonb, result = null, purged_at = now()
+          update runs set pending_review = null, review_edits = '{}'::jsonb, purged_at = now()
           from victims where runs.id = victims.id
           returning runs.id, runs.tenant_id, runs.trace_id, runs.thread_id, victims.request_hash
+        ), documents_purged as (
+          -- Every document row goes: a run without them reads as an empty request and no bundle, candidate,
+          -- issues or result (src/db/run-documents.ts).
+          delete from run_documents where run_id in (select id from purged) returning 1
         ), decisions_purged as (
           update decisions set raw = '{}'::jsonb, edits = null, review = null, parsed = parsed - 'reply' - 'interpreter'
           where run_id in (select id from purged) returning 1

@@ -11,7 +11,10 @@
  * execution's ledger row rides the same way on the move that ends the execute visit (MoveSpec.ledger).
  *
  * On the stage hot path the statement also returns only what PostgreSQL computes (MoveSpec.base), and the
- * runs table is laid out so that these updates are HOT (src/db/schema/runs.ts).
+ * runs table is laid out so that these updates are HOT and log only the columns they change
+ * (src/db/schema/runs.ts). A document the move sets (a bundle, a candidate, issues, a result) is not a column of
+ * runs: it is written into run_documents by two more CTEs of the same statement, only when the move happened
+ * (run-documents.ts has the rules: an empty value deletes the kind's row, any other replaces it).
  *
  * Why not drizzle's builder here: every stage of every run goes through this, and building the CTE with
  * drizzle cost more CPU than the rest of the stage (measured with `npm run bench -- --cpu-prof-dir`). The
@@ -24,6 +27,7 @@ import { getTableColumns } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
 import type pg from 'pg';
 import type { Committed, EventInput, StoreWrite, WriteGuard } from '../engine/store.ts';
+import { clearsDocument, documentsFrom, documentsText, emptyDocument, isDocumentKey } from './run-documents.ts';
 import { runs, type NewRunRow, type RunRow } from './schema/index.ts';
 
 /**
@@ -41,7 +45,7 @@ const COLUMNS = getTableColumns(runs);
 // Columns declared without a name take their key, turned snake_case by the drizzle instance's casing.
 const SQL_NAME = new Map<string, string>(Object.entries(COLUMNS).map(([key, column]) => [key, column.keyAsName ? toSnakeCase(column.name) : column.name]));
 const FROM_SQL_NAME = new Map<string, string>([...SQL_NAME].map(([key, name]) => [name, key]));
-const JSON_KEYS = new Set(Object.entries(COLUMNS).filter(([, column]) => column.columnType === 'PgJsonb').map(([key]) => key));
+const JSON_KEYS = new Set([...Object.entries(COLUMNS).filter(([, column]) => column.columnType === 'PgJsonb').map(([key]) => key), 'request', 'bundle', 'candidate', 'issues', 'result']);
 /** Each guard's condition, given a function that numbers its next parameter, and the values it sends. */
 const GUARDS: { [K in keyof WriteGuard]-?: { sql: (next: () => number) => string; values: (value: NonNullable<WriteGuard[K]>) => unknown[] } } = {
   stage: { sql: (next) => `"stage" = $${next()}`, values: (stage) => [stage] },
@@ -97,7 +101,12 @@ const SET_VALUES_FROM = 3;
 function buildText(setKeys: string[], guardKeys: (keyof WriteGuard)[], spec: MoveSpec): string {
   let n = SET_VALUES_FROM;
   const assignments = ['status = $1', 'updated_at = now()'];
+  const documents: string[] = [];
   for (const key of setKeys) {
+    if (isDocumentKey(key)) {
+      documents.push(`('${key}', $${++n}::jsonb)`);
+      continue;
+    }
     const column = SQL_NAME.get(key);
     if (!column) throw new Error(`runs has no column for ${key}`);
     assignments.push(`"${column}" = $${++n}${JSON_KEYS.has(key) ? '::jsonb' : ''}`);
@@ -115,12 +124,31 @@ function buildText(setKeys: string[], guardKeys: (keyof WriteGuard)[], spec: Mov
   }
   const where = spec.ledger ? `${atVisit} and exists (select 1 from led)` : atVisit;
   const update = `update runs set ${assignments.join(', ')} where ${where} ${spec.base ? SLIM_RETURNING : 'returning *'}`;
-  const columns = spec.base ? COMPUTED : 'moved.*';
-  if (spec.decision) return withDecisionText(update, columns, n);
-  if (!spec.event) return `with ${ledger}moved as (${update}) select ${columns}, null::bigint as event_id from moved`;
+  // The documents subquery reads the statement's snapshot, not this statement's own writes: moveRun overlays
+  // the documents this move sets with the values sent. The others are current: only a move writes a document,
+  // and one that committed after this statement's snapshot changed the status, visit or review this move's
+  // guard names (PostgreSQL re-checks the guard on the newest version of the row, which then fails).
+  const columns = spec.base ? COMPUTED : `moved.*, ${documentsText('moved.id')} as documents`;
+  const moved = `moved as (${update})${documentsCtes(documents, spec.bumpAttempt ? 'moved.attempt - 1' : 'moved.attempt')}`;
+  if (spec.decision) return withDecisionText(moved, columns, n);
+  if (!spec.event) return `with ${ledger}${moved} select ${columns}, null::bigint as event_id from moved`;
   const event = `insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
     select id, tenant_id, $${n + 1}, $${n + 2}, $${n + 3}::jsonb, trace_id, thread_id from moved returning id`;
-  return `with ${ledger}moved as (${update}), ev as (${event}) select ${columns}, ev.id as event_id from moved left join ev on true`;
+  return `with ${ledger}${moved}, ev as (${event}) select ${columns}, ev.id as event_id from moved left join ev on true`;
+}
+
+/**
+ * The CTEs that write a move's documents (rows `(kind, $n::jsonb)`, SQL null for a cleared one) after
+ * `moved`: each written kind replaces its row, each cleared kind's row is deleted; neither happens when the
+ * move did not (moved is empty). `attempt` is the visit that produced them.
+ */
+function documentsCtes(rows: string[], attempt: string): string {
+  if (rows.length === 0) return '';
+  return `, docs (kind, body) as (values ${rows.join(', ')}),
+    docs_written as (insert into run_documents (run_id, kind, attempt, body)
+      select moved.id, docs.kind, ${attempt}, docs.body from moved cross join docs where docs.body is not null
+      on conflict (run_id, kind) do update set attempt = excluded.attempt, body = excluded.body, written_at = excluded.written_at returning 1),
+    docs_cleared as (delete from run_documents where run_id = (select id from moved) and kind in (select kind from docs where body is null) returning 1)`;
 }
 
 /**
@@ -129,18 +157,19 @@ function buildText(setKeys: string[], guardKeys: (keyof WriteGuard)[], spec: Mov
  * sequence as the sorted rows reach the insert), so the trail's order does not depend on how the CTEs run.
  * The move's event, the last one, is the id returned (what a webhook sends).
  */
-function withDecisionText(update: string, columns: string, n: number): string {
+function withDecisionText(moved: string, columns: string, n: number): string {
   const decision = `insert into decisions (run_id, tenant_id, review_id, actor, action, raw, parsed, edits, override, review)
     select id, tenant_id, $${n + 1}::uuid, $${n + 2}, $${n + 3}, $${n + 4}::jsonb, $${n + 5}::jsonb, $${n + 6}::jsonb, $${n + 7}::boolean, $${n + 9}::jsonb from moved`;
   const events = `insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
     select moved.id, moved.tenant_id, e.value->>'type', e.value->>'actor', e.value->'data', moved.trace_id, moved.thread_id
     from moved cross join jsonb_array_elements($${n + 8}::jsonb) with ordinality as e(value, ord) order by e.ord returning id`;
-  return `with moved as (${update}), dec as (${decision}), ev as (${events})
+  return `with ${moved}, dec as (${decision}), ev as (${events})
     select ${columns}, (select max(id) from ev) as event_id from moved`;
 }
 
-/** A set value as sent: jsonb columns as JSON text, anything else as is. */
+/** A set value as sent: jsonb columns as JSON text, anything else as is; a cleared document as null. */
 function sqlValue(key: string, value: unknown): unknown {
+  if (isDocumentKey(key) && clearsDocument(key, value)) return null;
   return JSON_KEYS.has(key) && value !== null ? JSON.stringify(value) : value;
 }
 
@@ -172,9 +201,9 @@ function guardValues(key: keyof WriteGuard, guard: WriteGuard | undefined): unkn
   return (GUARDS[key].values as (value: unknown) => unknown[])(value);
 }
 
-/** A `runs` row as pg returns it (snake_case) as the RunRow drizzle would have made. */
+/** A `runs` row as pg returns it (snake_case, with `documents`) as the RunRow drizzle would have made. */
 export function runRowFromSql(raw: Record<string, unknown>): RunRow {
-  const row: Record<string, unknown> = {};
+  const row: Record<string, unknown> = { ...documentsFrom(raw.documents as Record<string, unknown> | null | undefined) };
   for (const [name, value] of Object.entries(raw)) {
     const key = FROM_SQL_NAME.get(name);
     if (key) row[key] = value;
@@ -195,14 +224,26 @@ function insertShapeOf(values: Record<string, unknown>): InsertShape {
   const signature = keys.join(',');
   let shape = insertShapes.get(signature);
   if (!shape) {
-    const columns = keys.map((key) => `"${SQL_NAME.get(key) ?? key}"`);
-    const params = keys.map((key, i) => `$${i + 1}${JSON_KEYS.has(key) ? '::jsonb' : ''}`);
+    const columns: string[] = [];
+    const params: string[] = [];
+    const documents: string[] = [];
+    keys.forEach((key, i) => {
+      if (isDocumentKey(key)) documents.push(`('${key}', $${i + 1}::jsonb)`);
+      else {
+        columns.push(`"${SQL_NAME.get(key) ?? key}"`);
+        params.push(`$${i + 1}${JSON_KEYS.has(key) ? '::jsonb' : ''}`);
+      }
+    });
     // Only what the insert did not send comes back: the defaults (clocks, counters, nulls).
     const defaulted = [...SQL_NAME].filter(([key]) => !keys.includes(key)).map(([, name]) => `inserted."${name}"`);
     const n = keys.length;
+    const written = documents.length === 0 ? '' : `docs (kind, body) as (values ${documents.join(', ')}),
+      docs_written as (insert into run_documents (run_id, kind, attempt, body)
+        select inserted.id, docs.kind, inserted.attempt, docs.body from inserted cross join docs where docs.body is not null returning 1),`;
     const text = `with inserted as (
         insert into runs (${columns.join(', ')}) values (${params.join(', ')})
         on conflict (tenant_id, request_key) where request_key is not null do nothing returning *),
+      ${written}
       ev as (insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
         select id, tenant_id, $${n + 1}, $${n + 2}, $${n + 3}::jsonb, trace_id, thread_id from inserted returning id)
       select ${['inserted.id', ...defaulted].join(', ')} from inserted left join ev on true`;
@@ -237,7 +278,8 @@ export async function insertRun(pool: pg.Pool, values: NewRunRow, event: EventIn
 function assignSent(row: Record<string, unknown>, keys: readonly string[], params: readonly unknown[], firstParam: number): void {
   keys.forEach((key, index) => {
     const sent = params[firstParam + index];
-    row[key] = JSON_KEYS.has(key) && sent !== null ? JSON.parse(sent as string) : sent;
+    if (isDocumentKey(key) && sent === null) row[key] = emptyDocument(key);
+    else row[key] = JSON_KEYS.has(key) && sent !== null ? JSON.parse(sent as string) : sent;
   });
 }
 
@@ -250,8 +292,16 @@ export async function moveRun(pool: pg.Pool, spec: MoveSpec): Promise<Committed 
   if (!raw) return undefined;
   const { event_id: eventId, ...columns } = raw;
   const hasEvent = spec.event !== undefined && eventId !== null && eventId !== undefined;
-  const run = spec.base ? movedBase(spec.base, spec, shape, values, columns) : runRowFromSql(columns);
+  const run = spec.base ? movedBase(spec.base, spec, shape, values, columns) : withSentDocuments(runRowFromSql(columns), shape, values);
   return { run, eventId: hasEvent ? BigInt(eventId as string) : null };
+}
+
+/** The row the move returned, with the documents it wrote as sent (the statement reads the ones before). */
+function withSentDocuments(run: RunRow, shape: Shape, values: unknown[]): RunRow {
+  const row = run as unknown as Record<string, unknown>;
+  const documents = shape.setKeys.map((key, index) => [key, index] as const).filter(([key]) => isDocumentKey(key));
+  for (const [key, index] of documents) assignSent(row, [key], values, SET_VALUES_FROM + index);
+  return run;
 }
 
 /** The base row with the move applied: what the database computed, and the values as sent (assignSent). */

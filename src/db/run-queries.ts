@@ -7,6 +7,7 @@ import { VettedError } from '../errors.ts';
 import type { RunStatus } from '../generated/contracts.ts';
 import { TERMINAL_STATUSES } from '../run-states.ts';
 import type { Db } from './client.ts';
+import { RUN_SELECTION, toRunRow } from './run-documents.ts';
 import { decisions, runs, type DecisionRow, type RunRow } from './schema/index.ts';
 
 export interface RunFilters {
@@ -68,14 +69,14 @@ async function listRuns(db: Db, tenantId: string, filters: RunFilters): Promise<
     const { at, id } = decodeCursor(filters.cursor);
     conditions.push(or(lt(runs.createdAt, at), and(eq(runs.createdAt, at), lt(runs.id, id))));
   }
-  const rows = await db.select().from(runs).where(and(...conditions)).orderBy(desc(runs.createdAt), desc(runs.id)).limit(filters.limit + 1);
+  const rows = (await db.select(RUN_SELECTION).from(runs).where(and(...conditions)).orderBy(desc(runs.createdAt), desc(runs.id)).limit(filters.limit + 1)).map(toRunRow);
   return pageOf(rows, filters.limit, (row) => ({ at: row.createdAt, id: row.id }));
 }
 
 /** Runs a session can still resume: not in a terminal state, most recently changed first. */
 async function listActiveRuns(db: Db, tenantId: string, scope: { userId?: string; sessionId?: string }, limit = 100): Promise<RunRow[]> {
-  return db
-    .select()
+  const rows = await db
+    .select(RUN_SELECTION)
     .from(runs)
     .where(
       and(
@@ -87,6 +88,7 @@ async function listActiveRuns(db: Db, tenantId: string, scope: { userId?: string
     )
     .orderBy(desc(runs.updatedAt))
     .limit(limit);
+  return rows.map(toRunRow);
 }
 
 export interface PendingFilters {
@@ -130,7 +132,7 @@ async function listPendingReviews(db: Db, tenantId: string, filters: PendingFilt
     const { at, id } = decodeCursor(filters.cursor);
     conditions.push(or(sql`${runs.parkedAt} > ${at}`, and(eq(runs.parkedAt, at), sql`${runs.id} > ${id}`)));
   }
-  const rows = await db.select().from(runs).where(and(...conditions)).orderBy(asc(runs.parkedAt), asc(runs.id)).limit(filters.limit + 1);
+  const rows = (await db.select(RUN_SELECTION).from(runs).where(and(...conditions)).orderBy(asc(runs.parkedAt), asc(runs.id)).limit(filters.limit + 1)).map(toRunRow);
   return pageOf(rows, filters.limit, (row) => ({ at: row.parkedAt ?? row.createdAt, id: row.id }));
 }
 
@@ -158,8 +160,8 @@ async function pendingByCheckpoint(db: Db, tenantId: string): Promise<Checkpoint
 }
 
 async function findByReviewId(db: Db, tenantId: string, reviewId: string): Promise<RunRow | undefined> {
-  const [row] = await db.select().from(runs).where(and(eq(runs.pendingReviewId, reviewId), eq(runs.tenantId, tenantId)));
-  return row;
+  const [row] = await db.select(RUN_SELECTION).from(runs).where(and(eq(runs.pendingReviewId, reviewId), eq(runs.tenantId, tenantId)));
+  return row && toRunRow(row);
 }
 
 /** A decision with the run it was made on (what a decided review shows). */

@@ -1,5 +1,5 @@
 /**
- * `vetted secrets rotate`: every sealed value stored anywhere (runs, events, decisions, the executions
+ * `vetted secrets rotate`: every sealed value stored anywhere (runs and their documents, events, decisions, the executions
  * ledger, shadow reports) is opened with the key that sealed it and sealed again under the current
  * VETTED_DATA_KEY. Rows are read in key order, a batch at a time, and only rows that changed are written, so
  * running it twice does nothing the second time and an interrupted run can simply be started again.
@@ -15,7 +15,8 @@ interface SealedTable {
 
 /** Every JSON column a sealed value can reach (run-sealing.ts seals them; a provider's echo lands in results). */
 const SEALED_TABLES: readonly SealedTable[] = [
-  { table: 'runs', key: ['id'], columns: ['request', 'bundle', 'candidate', 'pending_review', 'review_edits', 'result'] },
+  { table: 'runs', key: ['id'], columns: ['pending_review', 'review_edits'] },
+  { table: 'run_documents', key: ['run_id', 'kind'], columns: ['body'] },
   { table: 'run_events', key: ['id'], columns: ['data'] },
   { table: 'decisions', key: ['id'], columns: ['raw', 'parsed', 'edits', 'review'] },
   { table: 'executions', key: ['run_id', 'step'], columns: ['result'] },

@@ -129,6 +129,23 @@ export function runStoreConformance(name: string, open: () => Promise<StoreUnder
         expect((await store.get(run.id))?.bundle).toEqual(expected);
       });
 
+      it('replaces a document a later write sets, and clears one written empty (null, or [] issues)', async () => {
+        const run = await running();
+        const candidate = (prompt: string) => ({ payload: { prompt }, provenance: {}, builder: 'heuristic', confidence: 1 }) as never;
+        await store.commit(advance(run, 'assembling', 'assemble', { set: { stage: 'assemble', bundle: { prompt: 'one' } as never, candidate: candidate('one') } }));
+        const issues = [{ path: '/prompt', code: 'x', message: 'y', severity: 'error' }] as never;
+        // A write whose guard does not pin the visit it read (a decision, an operator) returns the whole row.
+        const replaced = (await store.commit({ runId: run.id, from: ['assembling'], to: 'validating', set: { candidate: candidate('two'), issues } }))!.run;
+        expect(replaced).toMatchObject({ candidate: { payload: { prompt: 'two' } }, bundle: { prompt: 'one' }, issues, request: run.request });
+        expect(replaced).toEqual(await store.get(run.id));
+        const cleared = (await store.commit({ ...advance(replaced, 'building', 'build'), set: { stage: 'build', bundle: null, issues: [] } }))!.run;
+        expect(cleared).toMatchObject({ bundle: null, issues: [], candidate: { payload: { prompt: 'two' } }, request: run.request });
+        expect(await store.get(run.id)).toEqual(cleared);
+        // A write that misses its guard writes no document either.
+        expect(await store.commit({ runId: run.id, from: ['validating'], to: 'failed', set: { candidate: candidate('three'), bundle: { prompt: 'three' } as never } })).toBeUndefined();
+        expect(await store.get(run.id)).toEqual(cleared);
+      });
+
       it('hands out copies: changing a returned row changes nothing stored', async () => {
         const run = await running();
         const read = (await store.get(run.id))!;

@@ -60,7 +60,10 @@ describe('retention', () => {
     const rejected = await api.call('POST', `/api/runs/${parked.id}/decision`, { key: api.keys.reviewer, body: { reviewId: review.reviewId, payloadHash: review.payloadHash, action: 'reject', reason: 'not today' } });
     expect(rejected.statusCode, rejected.body).toBe(200);
     const waiting = await settle(api.system, await submitted({ prompt: 'a lantern still waiting', policy: 'require_human' }), ['awaiting_human']);
-    const [before] = await query<{ request: string; events: number }>(`select request::text as request, (select count(*)::int from run_events where run_id = $1) as events from runs where id = $1`, [completed]);
+    const [before] = await query<{ request: string; events: number }>(
+      `select (select body::text from run_documents where run_id = $1 and kind = 'request') as request, (select count(*)::int from run_events where run_id = $1) as events`,
+      [completed],
+    );
 
     const later = { now: () => new Date(Date.now() + 31 * DAY_MS) };
     const results = await purgeExpiredDocuments({ ...api.system, clock: later });
@@ -69,7 +72,10 @@ describe('retention', () => {
     expect(await purgeExpiredDocuments({ ...api.system, clock: later })).toEqual([expect.objectContaining({ tenantId: 't1', purged: 0 })]);
 
     const [row] = await query<Record<string, unknown>>(`select * from runs where id = $1`, [completed]);
-    expect(row).toMatchObject({ status: 'completed', request: {}, bundle: null, candidate: null, issues: [], result: null });
+    expect(row).toMatchObject({ status: 'completed', pending_review: null, review_edits: {} });
+    // Every document row is gone; the run reads as an empty request and no bundle, candidate, issues or result.
+    expect(await query(`select kind from run_documents where run_id = any($1)`, [[completed, parked.id]])).toEqual([]);
+    expect(await api.system.store.get(completed)).toMatchObject({ request: {}, bundle: null, candidate: null, issues: [], result: null });
     expect(row!.purged_at).toBeInstanceOf(Date);
     expect(row!.schema_hash).toEqual(expect.any(String));
     expect(row!.completed_at).toBeInstanceOf(Date);

@@ -1,6 +1,6 @@
 /** Runs and their append-only event trail: the source of truth for every request Vetted acknowledged. */
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type {
   CandidatePayload,
   ExecutionResult,
@@ -18,42 +18,38 @@ import type {
 /** Reasons a run is sent back to validate for a person to look again (runs.recheck). */
 export type RecheckReason = 'schema_changed';
 
-const timestamps = {
-  createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-};
-
+/**
+ * The hot half of a run: what a stage move changes (status, stage, attempt, timings, the small outcome) and
+ * the small fields beside it. The large documents are in run_documents, written once each when produced.
+ *
+ * The column order is the physical one (migration 0011 rebuilt the table in it) and it matters: an update
+ * whose new version lands on the old one's page logs only the bytes between the common prefix and the common
+ * suffix of the two versions. So what never changes comes first, what a review or the end of a run changes
+ * next, and the columns every stage move changes last: a move then logs a few dozen bytes, not the row.
+ */
 export const runs = pgTable(
   'runs',
   {
     id: uuid().primaryKey(),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     tenantId: text().notNull(),
-    requestKey: text(),
-    status: text().$type<RunStatus>().notNull(),
-    stage: text().$type<StageName>().notNull(),
-    /** Bumped by every stage claim; stage jobs carry it so a stale job recognises itself. */
-    attempt: integer().notNull().default(0),
     traceId: text().notNull(),
     threadId: text().notNull(),
+    requestKey: text(),
     userId: text(),
     sessionId: text(),
+    builder: text().notNull(),
+    provider: text().notNull(),
+    policy: jsonb().$type<PolicySpec>().notNull(),
+    // Set once, by the extract stage.
     model: text(),
     /** The model_schemas cache key the extract stage resolved (version id or content hash). */
     schemaKey: text(),
     schemaHash: text(),
-    builder: text().notNull(),
-    provider: text().notNull(),
-    policy: jsonb().$type<PolicySpec>().notNull(),
-    /** The request as received, secrets redacted. */
-    request: jsonb().$type<GenerationRequest>().notNull(),
-    bundle: jsonb().$type<RequestBundle>(),
-    candidate: jsonb().$type<CandidatePayload>(),
-    issues: jsonb().$type<ValidationIssue[]>().notNull().default([]),
-    pendingReview: jsonb().$type<PendingReview>(),
-    /** The pending review's id, as a column so a review can be found (and a decision compare-and-set) by index. */
-    pendingReviewId: uuid(),
-    /** When the current review was raised; the pending queue is served oldest first. */
-    parkedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // Changed by reviews, operators and the end of a run.
+    executionSeq: integer().notNull().default(1),
+    /** Edits people made in reviews; the assembler merges them over the request's own. */
+    reviewEdits: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     /** Hash of the payload a person approved or wrote; require_human does not ask again for it. */
     approvedPayloadHash: text(),
     /**
@@ -62,24 +58,30 @@ export const runs = pgTable(
      * cleared by the validate stage's move.
      */
     recheck: text().$type<RecheckReason>(),
-    /** The person working the pending review (a lease: claimExpiresAt), so two people do not work the same one. */
-    claimedBy: text(),
-    claimExpiresAt: timestamp({ withTimezone: true, mode: 'date' }),
-    /** Edits people made in reviews; the assembler merges them over the request's own. */
-    reviewEdits: jsonb().$type<Record<string, unknown>>().notNull().default({}),
-    executionSeq: integer().notNull().default(1),
-    result: jsonb().$type<ExecutionResult>(),
-    error: jsonb().$type<RunError>(),
     pausedFrom: text().$type<RunStatus>(),
-    reviewExpiresAt: timestamp({ withTimezone: true, mode: 'date' }),
-    stageStartedAt: timestamp({ withTimezone: true, mode: 'date' }),
-    completedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    error: jsonb().$type<RunError>(),
     /**
      * When the tenant's retention purged the run's documents (request, bundle, candidate, issues, output, review
      * edits); the audit skeleton (ids, status, events, decisions' actors and actions, hashes, timings) stays.
      */
     purgedAt: timestamp({ withTimezone: true, mode: 'date' }),
-    ...timestamps,
+    pendingReview: jsonb().$type<PendingReview>(),
+    /** The pending review's id, as a column so a review can be found (and a decision compare-and-set) by index. */
+    pendingReviewId: uuid(),
+    /** When the current review was raised; the pending queue is served oldest first. */
+    parkedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    reviewExpiresAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** The person working the pending review (a lease: claimExpiresAt), so two people do not work the same one. */
+    claimedBy: text(),
+    claimExpiresAt: timestamp({ withTimezone: true, mode: 'date' }),
+    completedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    // Changed by every stage move.
+    stageStartedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Bumped by every stage claim; stage jobs carry it so a stale job recognises itself. */
+    attempt: integer().notNull().default(0),
+    stage: text().$type<StageName>().notNull(),
+    status: text().$type<RunStatus>().notNull(),
   },
   // Stage moves are HOT updates (heap-only: no index entry written) as long as no index covers or filters on
   // a column they change: status, stage, attempt, updated_at, stage_started_at and the stage outputs. So
@@ -105,6 +107,44 @@ export const runs = pgTable(
   ],
 );
 
+/** The cold half of a run: its large documents, one row per kind, each written by the move that produced it. */
+export const RUN_DOCUMENT_KINDS = ['request', 'bundle', 'candidate', 'issues', 'result'] as const;
+export type RunDocumentKind = (typeof RUN_DOCUMENT_KINDS)[number];
+
+/**
+ * A run's documents as the engine reads them. A kind without a row reads as its empty value (null, [] for
+ * issues, {} for a purged request), and writing the empty value deletes the row (src/db/run-documents.ts).
+ */
+export interface RunDocuments {
+  /** The request as received, secrets redacted. */
+  request: GenerationRequest;
+  bundle: RequestBundle | null;
+  candidate: CandidatePayload | null;
+  issues: ValidationIssue[];
+  /** The provider's outcome (its output). */
+  result: ExecutionResult | null;
+}
+
+export const runDocuments = pgTable(
+  'run_documents',
+  {
+    /**
+     * The run's id, without a foreign key (as run_events): every row is written by a statement that selects the
+     * run it belongs to (run-moves.ts), and the key's check would lock the run's row on every write.
+     */
+    runId: uuid().notNull(),
+    kind: text().$type<RunDocumentKind>().notNull(),
+    /** The stage visit (runs.attempt) whose move wrote this version; a later visit's move replaces it. */
+    attempt: integer().notNull(),
+    body: jsonb().$type<unknown>().notNull(),
+    writtenAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.kind] }),
+    check('run_documents_kind_check', sql`${t.kind} in ('request', 'bundle', 'candidate', 'issues', 'result')`),
+  ],
+);
+
 export const runEvents = pgTable(
   'run_events',
   {
@@ -126,6 +166,10 @@ export const runEvents = pgTable(
   (t) => [index('run_events_run_id_idx').on(t.runId, t.id)],
 );
 
-export type RunRow = typeof runs.$inferSelect;
-export type NewRunRow = typeof runs.$inferInsert;
+/** The hot row alone, as the runs table holds it. */
+export type RunHotRow = typeof runs.$inferSelect;
+/** A run as the engine sees it: the hot row and its documents (src/db/run-documents.ts joins them). */
+export type RunRow = RunHotRow & RunDocuments;
+export type NewRunRow = typeof runs.$inferInsert & Pick<RunDocuments, 'request'> & Partial<Omit<RunDocuments, 'request'>>;
+export type RunDocumentRow = typeof runDocuments.$inferSelect;
 export type RunEventRow = typeof runEvents.$inferSelect;
