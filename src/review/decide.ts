@@ -38,8 +38,24 @@ export async function decide(engine: Engine, input: DecideInput): Promise<Decide
   if (input.requirePayloadHash && (decision.action === 'approve' || decision.action === 'edit') && !decision.payloadHash) {
     throw new VettedError('INVALID_REQUEST', 'decision: payloadHash is required; echo the payloadHash of the review you were shown', { field: 'payloadHash' });
   }
-  const run = await loadDecidable(engine, input.runId, input.tenantId, input.actor);
-  return applyDecision(engine, run, decision, input.actor, { raw: engine.redact(decision as unknown as Record<string, unknown>) });
+  try {
+    const run = await loadDecidable(engine, input.runId, input.tenantId, input.actor);
+    return await applyDecision(engine, run, decision, input.actor, { raw: engine.redact(decision as unknown as Record<string, unknown>) });
+  } catch (error) {
+    throw await lostRace(engine, input.runId, decision.reviewId, error);
+  }
+}
+
+/**
+ * The loser of two decisions gets DECISION_CONFLICT whether it read the run before the winner committed (its
+ * compare-and-set misses) or after (the run has moved on: RUN_STATE_CONFLICT). Looked up only on that error path,
+ * so a decision that lands costs nothing more.
+ */
+async function lostRace(engine: Engine, runId: string, reviewId: string, error: unknown): Promise<unknown> {
+  if (!(error instanceof VettedError) || error.code !== 'RUN_STATE_CONFLICT' || !['id', 'reviewId'].includes(error.field ?? '')) return error;
+  const winner = (await engine.store.decisions(runId)).find((row) => row.reviewId === reviewId);
+  if (!winner) return error;
+  return new VettedError('DECISION_CONFLICT', `Review ${reviewId} was already decided (${winner.action} by ${winner.actor}); fetch the run again`, { field: 'reviewId', cause: error });
 }
 
 /** The run a decision or a reply is for, if it can take one now. */

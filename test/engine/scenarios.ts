@@ -103,7 +103,7 @@ export function pipelineScenarios(name: string, open: () => Promise<ScenarioHarn
       await decide(engine, { runId: run.id, body: { reviewId: run.pendingReviewId, action: 'reject', reason: 'not today' }, actor: reviewer });
       const done = await harness.settle(run.id, ['cancelled']);
       expect(done.error).toMatchObject({ code: 'REJECTED', message: 'not today' });
-      await expect(approve(run)).rejects.toMatchObject({ code: 'RUN_STATE_CONFLICT' });
+      await expect(approve(run)).rejects.toMatchObject({ code: 'DECISION_CONFLICT', message: expect.stringContaining('reject by') });
       expect(await engine.store.ledger.listForRun(run.id)).toEqual([]);
     });
 
@@ -117,6 +117,8 @@ export function pipelineScenarios(name: string, open: () => Promise<ScenarioHarn
       expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.objectContaining({ code: 'DECISION_CONFLICT' }) });
       await harness.settle(run.id, ['completed']);
       expect(await engine.store.decisions(run.id)).toHaveLength(1);
+      // A decision arriving after the winner's has moved the run on is the same conflict, naming who won.
+      await expect(approve(run, { id: 'person:grace', canOverride: false })).rejects.toMatchObject({ code: 'DECISION_CONFLICT', message: expect.stringContaining('approve by person:') });
     });
 
     it('a quorum needs distinct people', async () => {
