@@ -67,7 +67,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerAuth(app, system);
   registerDependencyGate(app, system);
 
-  const hub: EventHub = createEventHub(system.config.databaseUrl, system.logger);
+  const hub: EventHub = createEventHub(system.database.embedded ? system.database.pool : system.config.databaseUrl, system.logger);
   app.addHook('onClose', () => hub.close());
   registerScrapeGauges(system.metrics, system.metricsQueries, system.queues);
   registerReviewGauges(system.metrics, system.reviewStatsQueries, system.clock);

@@ -11,7 +11,7 @@ import { assertNever } from '../src/errors.ts';
 import { createNotifier } from '../src/notifications/notify.ts';
 import { EXPIRY_QUEUE_NAME, MAINTENANCE_QUEUE_NAME, NOTIFICATION_QUEUE_NAME, redisOptionsFromUrl, SHADOW_QUEUE_NAME, WEBHOOK_QUEUE_NAME, type NotificationJobData } from '../src/queue/queues.ts';
 import { shadowRun } from '../src/shadow/shadow-run.ts';
-import type { System } from '../src/system.ts';
+import type { QueuedSystem as System } from '../src/system.ts';
 import { processExpiryJob } from './expiry-processor.ts';
 import { processMaintenanceJob, scheduleReconciler } from './maintenance-processor.ts';
 

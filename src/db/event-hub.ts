@@ -41,7 +41,11 @@ const NEWEST_EVENTS = {
   text: 'select run_id, max(id)::text as newest from run_events where run_id = any($1::uuid[]) group by run_id',
 };
 
-export function createEventHub(databaseUrl: string, logger: Logger, options: { fallbackPollMs?: number } = {}): EventHub {
+/**
+ * @param source the database URL (the hub opens a connection of its own), or a pool it borrows: the embedded
+ *   store's, which is the only way into PGlite (its queries then wait their turn behind transactions).
+ */
+export function createEventHub(source: string | pg.Pool, logger: Logger, options: { fallbackPollMs?: number } = {}): EventHub {
   const fallbackPollMs = options.fallbackPollMs ?? FALLBACK_POLL_MS;
   const subscribers = new Map<string, Set<Wake>>();
   /** Subscribers to every run's events, and the newest event id the hub last saw for them. */
@@ -50,8 +54,9 @@ export function createEventHub(databaseUrl: string, logger: Logger, options: { f
   /** The newest event id the hub has seen per subscribed run; absent until a poll after subscribing sees it. */
   const newestSeen = new Map<string, string>();
   // One connection is enough: one query per interval. The pool reconnects after PostgreSQL restarts.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-  pool.on('error', () => undefined);
+  const owned = typeof source === 'string';
+  const pool = owned ? new pg.Pool({ connectionString: source, max: 1 }) : source;
+  if (owned) pool.on('error', () => undefined);
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let failing = false;
@@ -131,7 +136,7 @@ export function createEventHub(databaseUrl: string, logger: Logger, options: { f
       subscribers.clear();
       allSubscribers.clear();
       newestSeen.clear();
-      await pool.end().catch(() => undefined);
+      if (owned) await pool.end().catch(() => undefined);
     },
   };
 }
