@@ -212,7 +212,7 @@ export function wireSystem(config: Readonly<Config>, database: Database, options
  * (BullMQ's blocking workers need that), so trying it first against a closed port would leave a reconnect
  * loop behind, and every queue printing each refused attempt, instead of one clear error.
  */
-async function probeRedis(redisUrl: string): Promise<void> {
+export async function probeRedis(redisUrl: string): Promise<void> {
   const probe = createRedisConnection(redisUrl, {
     lazyConnect: true,
     enableOfflineQueue: false,
