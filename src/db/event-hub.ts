@@ -15,6 +15,7 @@
  */
 import pg from 'pg';
 import type { Logger } from '../observability/logger.ts';
+import type { Database } from './client.ts';
 
 /** How often the hub looks for new events while someone is subscribed. */
 export const EVENT_POLL_MS = 150;
@@ -40,6 +41,11 @@ const NEWEST_EVENTS = {
   name: 'vetted_hub_newest_events',
   text: 'select run_id, max(id)::text as newest from run_events where run_id = any($1::uuid[]) group by run_id',
 };
+
+/** Where a hub reads events: its own connection to the server, or the embedded store's pool (PGlite has no server). */
+export function eventHubSource(database: Database, databaseUrl: string): string | pg.Pool {
+  return database.embedded ? database.pool : databaseUrl;
+}
 
 /**
  * @param source the database URL (the hub opens a connection of its own), or a pool it borrows: the embedded
