@@ -37,8 +37,6 @@ export interface EmbeddedRunner extends Dispatch {
   enqueueShadow(job: ShadowJobData): Promise<void>;
   /** Starts the work: requeues what the last process left mid-stage, restores expiry timers, runs what waits. */
   start(handlers: RunnerHandlers): Promise<void>;
-  /** Resolves once no job runs or waits (timers for later expiries do not count). */
-  idle(): Promise<void>;
   /** Stops: running jobs finish, waiting ones are dropped (a new start requeues their runs). */
   close(): Promise<void>;
 }
@@ -64,16 +62,14 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
     if (stageJobs.has(id)) return;
     stageJobs.add(id);
     const stage = stageNamed(job.stage);
-    pool.add({ name: stage.queue.name, attempts: stage.queue.attempts, backoffMs: stage.queue.backoff.delay }, async (made) => {
-      try {
-        const run = await openVisit(engine, stage, job);
-        if (!run) return;
-        const result = await performVisit(engine, stage, run, { made, first: made === 0 });
-        if (result.kind === 'retry') throw result.error;
-      } finally {
-        stageJobs.delete(id);
-      }
-    });
+    const work = async (made: number) => {
+      const run = await openVisit(engine, stage, job);
+      if (!run) return;
+      const result = await performVisit(engine, stage, run, { made, first: made === 0 });
+      if (result.kind === 'retry') throw result.error;
+    };
+    // The id stays taken through the retries' backoffs, as a BullMQ job id does until the job is removed.
+    pool.add({ name: stage.queue.name, attempts: stage.queue.attempts, backoffMs: stage.queue.backoff.delay }, work, () => stageJobs.delete(id));
   }
 
   function armExpiry(engine: Engine, dueBy: number): void {
@@ -127,7 +123,6 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
       handlers = given;
       for (const run of early.splice(0)) run();
     },
-    idle: () => pool.idle(),
     async close() {
       closed = true;
       for (const timer of expiryTimers.values()) clearTimeout(timer);

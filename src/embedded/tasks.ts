@@ -14,10 +14,11 @@ export interface TaskOptions {
 }
 
 export interface TaskPool {
-  /** Runs `work` in the background; `work` gets how many tries already failed. */
-  add(options: TaskOptions, work: (made: number) => Promise<unknown>): void;
-  /** Resolves once nothing runs or waits (a backoff counts as running). */
-  idle(): Promise<void>;
+  /**
+   * Runs `work` in the background; `work` gets how many tries already failed. `settled` is called once the
+   * task is over (done, or failed for good; not for a task close() drops before it starts).
+   */
+  add(options: TaskOptions, work: (made: number) => Promise<unknown>, settled?: () => void): void;
   /** Stops starting tasks and waits for the running ones; tasks still waiting are dropped. */
   close(): Promise<void>;
 }
@@ -28,7 +29,6 @@ const UNRECOVERABLE = 'UnrecoverableError';
 export function createTaskPool(logger: Logger, concurrency: number): TaskPool {
   const waiting: (() => Promise<void>)[] = [];
   const running = new Set<Promise<void>>();
-  const idleWaiters: (() => void)[] = [];
   /** Backoffs in progress, cut short by close(). */
   const sleepers = new Set<() => void>();
   let closed = false;
@@ -44,18 +44,12 @@ export function createTaskPool(logger: Logger, concurrency: number): TaskPool {
       sleepers.add(wake);
     });
 
-  const settle = () => {
-    if (running.size > 0 || waiting.length > 0) return;
-    for (const resolve of idleWaiters.splice(0)) resolve();
-  };
-
   const pump = () => {
     while (!closed && running.size < concurrency && waiting.length > 0) {
       const next = waiting.shift() as () => Promise<void>;
       const task = next().finally(() => {
         running.delete(task);
         pump();
-        settle();
       });
       running.add(task);
     }
@@ -80,21 +74,16 @@ export function createTaskPool(logger: Logger, concurrency: number): TaskPool {
   }
 
   return {
-    add(options, work) {
-      if (closed) return;
-      waiting.push(() => tryUntilDone(options, work));
+    add(options, work, settled) {
+      if (closed) return settled?.();
+      waiting.push(() => tryUntilDone(options, work).finally(() => settled?.()));
       pump();
-    },
-    idle() {
-      if (running.size === 0 && waiting.length === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
     },
     async close() {
       closed = true;
       waiting.length = 0;
       for (const wake of [...sleepers]) wake();
       await Promise.allSettled([...running]);
-      settle();
     },
   };
 }
