@@ -14,7 +14,7 @@
 import type { Redis } from 'ioredis';
 import { createRedisConnection } from '../src/queue/queues.ts';
 import { submitRun } from '../src/intake/submit-run.ts';
-import { createSystem, type System } from '../src/system.ts';
+import { createSystem, type QueuedSystem as System } from '../src/system.ts';
 import type { BenchContext, Phase } from './phase.ts';
 import { keyUsage } from './redis-keys.ts';
 import type { TargetVerdict } from './report.ts';

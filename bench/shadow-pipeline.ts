@@ -12,7 +12,7 @@
  */
 import { STAGE_NAMES } from '../src/engine/stages.ts';
 import { SHADOW_WORK_KIND, shadowBenchEnv, shadowProgress, waitForShadowDrain, type ShadowProgress } from './shadow-support.ts';
-import type { System } from '../src/system.ts';
+import type { QueuedSystem as System } from '../src/system.ts';
 import type { LoadTarget } from './load-driver.ts';
 import type { Phase, PhaseResult } from './phase.ts';
 import { fixed, loadSummary, type LoadRow, type TargetVerdict } from './report.ts';

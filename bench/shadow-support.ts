@@ -7,7 +7,7 @@
 import { count, like, sql } from 'drizzle-orm';
 import { VettedError } from '../src/errors.ts';
 import { shadowReports } from '../src/db/schema/index.ts';
-import type { System } from '../src/system.ts';
+import type { QueuedSystem as System } from '../src/system.ts';
 
 /** The work kind that runs the `vetted-shadow` queue (add it to startWorkers' kinds beside the stages). */
 export const SHADOW_WORK_KIND = 'shadow' as const;

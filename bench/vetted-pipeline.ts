@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config.ts';
 import { stageQueueName } from '../src/queue/queues.ts';
 import { dryRun } from '../src/preview/dry-run.ts';
 import { submitRun } from '../src/intake/submit-run.ts';
-import { createSystem, type System } from '../src/system.ts';
+import { createSystem, type QueuedSystem as System } from '../src/system.ts';
 import type { WorkKind } from '../workers/start-workers.ts';
 import { createCostMeter } from './cost-meter.ts';
 import { LANGGRAPH_SYSTEM } from './langgraph-peer.ts';

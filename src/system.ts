@@ -23,13 +23,14 @@ import { createRunQueries, type RunQueries } from './db/run-queries.ts';
 import { createShadowReportsRepository, type ShadowReportsRepository } from './db/shadow-reports-repository.ts';
 import { createShadowSettingsRepository, type ShadowSettingsRepository } from './db/shadow-settings-repository.ts';
 import { createTasksRepository, type TasksRepository } from './db/tasks-repository.ts';
+import type { Dispatch } from './engine/dispatch.ts';
 import type { Engine } from './engine/engine.ts';
 import { connectionErrorReporter, type ConnectionErrorReporter } from './observability/connection-errors.ts';
-import { createLogger } from './observability/logger.ts';
+import { createLogger, type Logger } from './observability/logger.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { gatedNotifications } from './notifications/gate.ts';
 import { hasChannels } from './notifications/settings.ts';
-import { createRedactor } from './observability/redact.ts';
+import { createRedactor, type Redactor } from './observability/redact.ts';
 import { startTracing } from './observability/tracing.ts';
 import type { Telemetry } from 'bullmq';
 import { BullMQOtel } from 'bullmq-otel';
@@ -45,7 +46,8 @@ import { withTimeout } from './util/with-timeout.ts';
  */
 export interface System extends Engine {
   readonly database: Database;
-  readonly queues: QueueSet;
+  /** BullMQ's queues; absent in embedded mode, where the in-process runner does their work (src/embedded). */
+  readonly queues?: QueueSet;
   readonly runQueries: RunQueries;
   readonly apiKeys: ApiKeysRepository;
   readonly reviewers: ReviewersRepository;
@@ -75,6 +77,9 @@ export interface System extends Engine {
   close(): Promise<void>;
 }
 
+/** A system whose work goes through Redis: what createSystem returns, and what the BullMQ workers run on. */
+export type QueuedSystem = System & { readonly queues: QueueSet };
+
 /** How long Redis gets to answer at start-up before the process gives up, naming REDIS_URL. */
 const REDIS_TIMEOUT_MS = 5000;
 
@@ -96,7 +101,7 @@ export interface SystemOptions {
  * Connects to PostgreSQL and Redis, migrates, and wires repositories, queues and adapters.
  * @throws VettedError SERVICE_UNAVAILABLE naming the service and what to do when one cannot be reached.
  */
-export async function createSystem(config: Readonly<Config>, options: SystemOptions = {}): Promise<System> {
+export async function createSystem(config: Readonly<Config>, options: SystemOptions = {}): Promise<QueuedSystem> {
   const redact = createRedactor(configSecrets(config));
   const logger = createLogger({ level: config.logLevel, redact, destination: options.logDestination });
   const database = await openDatabase(config.databaseUrl, { max: options.poolSize, migrate: options.migrate !== false });
@@ -119,6 +124,42 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     await Promise.all([withTimeout(queues.close(), 1000, 'closing the queues').catch(() => undefined), database.close()]);
     throw serviceUnavailable('Redis', config.redisUrl, error);
   }
+  const system: QueuedSystem = {
+    ...wireSystem(config, database, options, {
+      logger,
+      redact,
+      reportConnectionError,
+      dispatch: { enqueueStage: queues.enqueueStage, scheduleExpiry: queues.scheduleExpiry, enqueueWebhook: queues.enqueueWebhook, enqueueNotification: (job) => queues.enqueueNotification(job) },
+      async close() {
+        await queues.close().catch(() => undefined);
+        await database.close().catch(() => undefined);
+        await tracing?.shutdown().catch(() => undefined);
+      },
+    }),
+    queues,
+    telemetry,
+    // Shadow mode compares V2 with each stored build, detached: it can neither delay nor fail the run.
+    onBuilt: (run, buildAttempt) => void triggerShadow(system, { run, buildAttempt }),
+  };
+  return system;
+}
+
+/** What a system runs on besides PostgreSQL: its logger, how it hands out work, and how it closes. */
+export interface SystemRuntime {
+  logger: Logger;
+  redact: Redactor;
+  reportConnectionError: ConnectionErrorReporter;
+  /** Notification jobs pass a gate first (below); the rest go straight through. */
+  dispatch: Dispatch;
+  close(): Promise<void>;
+}
+
+/**
+ * The repositories, adapters and engine over an open database: everything a system is whatever carries its
+ * work (BullMQ here, the in-process runner in embedded mode, src/embedded/system.ts).
+ */
+export function wireSystem(config: Readonly<Config>, database: Database, options: SystemOptions, runtime: SystemRuntime): System {
+  const { logger, redact } = runtime;
   const notifications = createNotificationsRepository(database.db);
   const models = createModelsRepository(database.db);
   const retention = createRetentionRepository(database.db);
@@ -131,7 +172,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
       return new Set(names);
     },
   };
-  const system: System = {
+  return {
     config,
     database,
     store: createPgRunStore(database, sealing),
@@ -149,33 +190,22 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
     previewRuns: createPolicyPreviewQueries(database.db),
     retention,
     piiMasking: piiMaskingOf(retention, options.clock ?? systemClock),
-    queues,
-    telemetry,
     dispatch: {
-      enqueueStage: queues.enqueueStage,
-      scheduleExpiry: queues.scheduleExpiry,
-      enqueueWebhook: queues.enqueueWebhook,
+      ...runtime.dispatch,
       // Only tenants with a channel get notification jobs: a parked run keeps nothing of its own in Redis otherwise.
-      enqueueNotification: gatedNotifications(async (tenantId) => hasChannels(await notifications.getSettings(tenantId)), (job) => queues.enqueueNotification(job)),
+      enqueueNotification: gatedNotifications(async (tenantId) => hasChannels(await notifications.getSettings(tenantId)), (job) => runtime.dispatch.enqueueNotification(job)),
     },
     adapters: createAdapterRegistry(config, options.adapters),
     logger,
-    reportConnectionError,
+    reportConnectionError: runtime.reportConnectionError,
     metrics: createMetrics(),
     redact,
     clock: options.clock ?? systemClock,
     newId: randomUUID,
-    // Shadow mode compares V2 with each stored build, detached: it can neither delay nor fail the run.
-    onBuilt: (run, buildAttempt) => void triggerShadow(system, { run, buildAttempt }),
     rotateSealedValues: (onProgress) => rotateSealedValues(database.pool, sealing.sealer, onProgress),
     pingDatabase: () => pingDatabase(database),
-    async close() {
-      await queues.close().catch(() => undefined);
-      await database.close().catch(() => undefined);
-      await tracing?.shutdown().catch(() => undefined);
-    },
+    close: runtime.close,
   };
-  return system;
 }
 
 /**
@@ -183,7 +213,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
  * (BullMQ's blocking workers need that), so trying it first against a closed port would leave a reconnect
  * loop behind, and every queue printing each refused attempt, instead of one clear error.
  */
-async function probeRedis(target: RedisTarget): Promise<void> {
+export async function probeRedis(target: RedisTarget): Promise<void> {
   // On a cluster this also waits for CLUSTER INFO to say the cluster is ok (ioredis' ready check).
   const probe = createRedisClient(target, {
     lazyConnect: true,

@@ -4,7 +4,7 @@ import { reconcile, type ReconcileResult } from '../src/engine/reconciler.ts';
 import { assertNever } from '../src/errors.ts';
 import type { MaintenanceJobData } from '../src/queue/queues.ts';
 import { purgeExpiredDocuments, type TenantPurge } from '../src/retention/purge.ts';
-import type { System } from '../src/system.ts';
+import type { QueuedSystem as System } from '../src/system.ts';
 
 export const RECONCILE_SCHEDULER_ID = 'reconcile';
 export const PURGE_SCHEDULER_ID = 'purge';

@@ -12,7 +12,7 @@ import { createNotifier } from '../src/notifications/notify.ts';
 import type { NotificationJobData } from '../src/queue/queues.ts';
 import { createRedisClient, redisOptionsFromUrl, type RedisClient } from '../src/queue/redis-target.ts';
 import { shadowRun } from '../src/shadow/shadow-run.ts';
-import type { System } from '../src/system.ts';
+import type { QueuedSystem as System } from '../src/system.ts';
 import { processExpiryJob } from './expiry-processor.ts';
 import { processMaintenanceJob, scheduleReconciler } from './maintenance-processor.ts';
 

@@ -48,6 +48,8 @@ export function dependencyUnavailable(dependency: Dependency, reason: string, ca
 export function registerDependencyGate(app: FastifyInstance, system: System): void {
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.config.dependencies?.includes('redis')) return;
+    // Embedded mode: no Redis, the in-process runner takes the work.
+    if (!system.queues) return;
     const status = system.queues.connection.status;
     if (status !== 'ready') throw dependencyUnavailable('redis', `connection ${status}`);
   });

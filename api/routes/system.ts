@@ -1,6 +1,7 @@
 /** Health, readiness, providers and metrics: the operator's routes (no API key needed). */
 import type { FastifyInstance } from 'fastify';
 import { VettedError } from '../../src/errors.ts';
+import type { QueueSet } from '../../src/queue/queues.ts';
 import type { System } from '../../src/system.ts';
 import { healthAnswer, providersAnswer, readinessAnswer } from '../schemas.ts';
 import { withTimeout } from '../../src/util/with-timeout.ts';
@@ -29,7 +30,9 @@ export function registerSystemRoutes(app: FastifyInstance, system: System): void
         return [name, error instanceof Error ? error.message : String(error)] as const;
       }
     };
-    const results = await Promise.all([check('postgres', () => system.pingDatabase()), check('redis', () => pingRedis(system))]);
+    // Embedded mode has PGlite for PostgreSQL and no Redis to ask about.
+    const { queues } = system;
+    const results = await Promise.all([check('postgres', () => system.pingDatabase()), ...(queues ? [check('redis', () => pingRedis(queues))] : [])]);
     const missing = results.filter(([, result]) => result !== 'ok').map(([name]) => name);
     if (missing.length > 0) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     return reply.code(missing.length === 0 ? 200 : 503).send({ status: missing.length === 0 ? 'ready' : 'not_ready', missing, checks: Object.fromEntries(results) });
@@ -63,8 +66,8 @@ export function registerSystemRoutes(app: FastifyInstance, system: System): void
 }
 
 /** Redis answers PING, without waiting in the client's offline queue while it is away. */
-async function pingRedis(system: System): Promise<unknown> {
-  const { connection } = system.queues;
+async function pingRedis(queues: QueueSet): Promise<unknown> {
+  const { connection } = queues;
   if (connection.status !== 'ready') throw new Error(`not connected (${connection.status})`);
   return connection.ping();
 }

@@ -1,5 +1,5 @@
 import { loadConfig, type Config } from '../config.ts';
-import { createSystem, type System, type SystemOptions } from '../system.ts';
+import { createSystem, type QueuedSystem, type SystemOptions } from '../system.ts';
 import { reportError } from './io.ts';
 
 /** Wraps a command action: errors are printed for a person and become the exit code. */
@@ -17,7 +17,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
  * Runs `fn` with a connected system and always closes it. Logs go to stderr: a one-shot command's stdout is
  * its answer (`ID=$(vetted enqueue …)` must capture the run id alone).
  */
-export async function withSystem<T>(fn: (system: System, config: Config) => Promise<T>, options: SystemOptions = {}): Promise<T> {
+export async function withSystem<T>(fn: (system: QueuedSystem, config: Config) => Promise<T>, options: SystemOptions = {}): Promise<T> {
   const config = loadConfig();
   const system = await createSystem(config, { logDestination: process.stderr, ...options });
   try {

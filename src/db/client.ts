@@ -22,6 +22,8 @@ export interface Database {
   db: Db;
   pool: pg.Pool;
   close(): Promise<void>;
+  /** Set when the store is PGlite in this process (pglite.ts) rather than a PostgreSQL server. */
+  embedded?: { dataDir: string | undefined };
 }
 
 export function createDb(databaseUrl: string, options: { max?: number } = {}): Database {

@@ -15,6 +15,7 @@
  */
 import pg from 'pg';
 import type { Logger } from '../observability/logger.ts';
+import type { Database } from './client.ts';
 
 /** How often the hub looks for new events while someone is subscribed. */
 export const EVENT_POLL_MS = 150;
@@ -41,7 +42,16 @@ const NEWEST_EVENTS = {
   text: 'select run_id, max(id)::text as newest from run_events where run_id = any($1::uuid[]) group by run_id',
 };
 
-export function createEventHub(databaseUrl: string, logger: Logger, options: { fallbackPollMs?: number } = {}): EventHub {
+/** Where a hub reads events: its own connection to the server, or the embedded store's pool (PGlite has no server). */
+export function eventHubSource(database: Database, databaseUrl: string): string | pg.Pool {
+  return database.embedded ? database.pool : databaseUrl;
+}
+
+/**
+ * @param source the database URL (the hub opens a connection of its own), or a pool it borrows: the embedded
+ *   store's, which is the only way into PGlite (its queries then wait their turn behind transactions).
+ */
+export function createEventHub(source: string | pg.Pool, logger: Logger, options: { fallbackPollMs?: number } = {}): EventHub {
   const fallbackPollMs = options.fallbackPollMs ?? FALLBACK_POLL_MS;
   const subscribers = new Map<string, Set<Wake>>();
   /** Subscribers to every run's events, and the newest event id the hub last saw for them. */
@@ -50,8 +60,9 @@ export function createEventHub(databaseUrl: string, logger: Logger, options: { f
   /** The newest event id the hub has seen per subscribed run; absent until a poll after subscribing sees it. */
   const newestSeen = new Map<string, string>();
   // One connection is enough: one query per interval. The pool reconnects after PostgreSQL restarts.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-  pool.on('error', () => undefined);
+  const owned = typeof source === 'string';
+  const pool = owned ? new pg.Pool({ connectionString: source, max: 1 }) : source;
+  if (owned) pool.on('error', () => undefined);
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let failing = false;
@@ -131,7 +142,7 @@ export function createEventHub(databaseUrl: string, logger: Logger, options: { f
       subscribers.clear();
       allSubscribers.clear();
       newestSeen.clear();
-      await pool.end().catch(() => undefined);
+      if (owned) await pool.end().catch(() => undefined);
     },
   };
 }

@@ -55,6 +55,8 @@ async function scheduleNearExpiry(system: System, settings: NotificationSettings
   const at = new Date(Date.parse(expiresAt) - settings.nearExpirySeconds * 1000);
   // A review shorter than the warning window gets no warning: "waiting" just said it all.
   if (at.getTime() <= system.clock.now().getTime()) return;
+  // Embedded mode has no delayed jobs to carry the warning (README, Embedded mode): "waiting" and "expired" only.
+  if (!system.queues) return;
   await system.queues.enqueueNotification({ ...job, event: 'expiring' }, at);
 }
 

@@ -10,7 +10,7 @@ import type { QueueSet } from '../queue/queues.ts';
 import type { Metrics } from './metrics.ts';
 
 /** Gauges computed from the shared stores when Prometheus scrapes; registered by the API only. */
-export function registerScrapeGauges(metrics: Metrics, queries: MetricsQueries, queues: QueueSet, now: () => number = Date.now): void {
+export function registerScrapeGauges(metrics: Metrics, queries: MetricsQueries, queues: QueueSet | undefined, now: () => number = Date.now): void {
   const registers = [metrics.registry];
   collectDefaultMetrics({ register: metrics.registry, prefix: 'vetted_process_' });
   new Gauge({
@@ -47,7 +47,8 @@ export function registerScrapeGauges(metrics: Metrics, queries: MetricsQueries, 
     },
   });
   registerReviewGauges(metrics, queries);
-  registerQueueGauges(metrics, queues, now);
+  // Embedded mode has no queues to count: its runner keeps its jobs in memory.
+  if (queues) registerQueueGauges(metrics, queues, now);
 }
 
 function registerReviewGauges(metrics: Metrics, queries: MetricsQueries): void {

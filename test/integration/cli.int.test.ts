@@ -314,7 +314,8 @@ describe('an unreachable backing service', () => {
   const request = tempJson('unreachable', { model: 'black-forest-labs/flux-schnell', prompt: 'x' });
   it.each([
     [['runs']], [['run', '00000000-0000-0000-0000-000000000000']], [['worker']], [['api', '--port', '0']],
-    [['enqueue', '--request', request]], [['models']], [['models', 'add', 'examples/models/flux-schnell.model.json']], [['demo']],
+    [['enqueue', '--request', request]], [['models']], [['models', 'add', 'examples/models/flux-schnell.model.json']],
+    // Not `demo`: it runs embedded instead (test/integration/embedded.int.test.ts).
   ])('Redis refusing: vetted %j exits 1 by itself with one line naming REDIS_URL', async (args) => {
     const result = await vetted(args, { env: { REDIS_URL: 'redis://127.0.0.1:1' } });
     expect(result.code).toBe(1);

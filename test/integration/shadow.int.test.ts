@@ -10,7 +10,7 @@ import { registerModel } from '../../src/catalog/model-catalog.ts';
 import { createLegacyV2Builder } from '../../src/shadow/legacy-v2-builder.ts';
 import { keepBuiltRow, takeBuiltRow } from '../../src/shadow/built-rows.ts';
 import { triggerShadow } from '../../src/shadow/trigger.ts';
-import type { System } from '../../src/system.ts';
+import type { QueuedSystem, System } from '../../src/system.ts';
 import { shadowRun } from '../../src/shadow/shadow-run.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
 import { settle, submit } from '../support/pipeline.ts';
@@ -126,7 +126,7 @@ describe('failures stay in shadow mode', () => {
   });
 
   it('a shadow job that cannot be queued is logged, never thrown into the V3 path', async () => {
-    const broken: System = { ...api.system, queues: { ...api.system.queues, enqueueShadow: () => Promise.reject(new Error('redis is down')) } };
+    const broken: QueuedSystem = { ...api.system, queues: { ...api.system.queues, enqueueShadow: () => Promise.reject(new Error('redis is down')) } };
     const decision = await triggerShadow(broken, { run: { ...shadowed.run, request: { ...shadowed.run.request, shadow: true } }, buildAttempt: 99 });
     expect(decision).toBeUndefined();
     expect(api.system.logs.some((line) => line.event === 'SHADOW_TRIGGER_FAILED' && line.reason === 'redis is down')).toBe(true);

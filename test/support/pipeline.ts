@@ -4,7 +4,7 @@ import type { RunRow } from '../../src/db/schema/index.ts';
 import type { RunStatus } from '../../src/generated/contracts.ts';
 import { registerModel } from '../../src/catalog/model-catalog.ts';
 import { submitRun } from '../../src/intake/submit-run.ts';
-import type { System } from '../../src/system.ts';
+import type { QueuedSystem, System } from '../../src/system.ts';
 import { eventually } from './test-system.ts';
 
 export const TENANT = 't1';
@@ -39,7 +39,7 @@ export async function settle(
 /** Number of jobs of any state still in Redis for this run, across every stage queue. */
 // The stage that parks a run commits to PostgreSQL before BullMQ marks its job done and removes it, so callers poll
 // (expect.poll) for the count to reach zero rather than reading it once.
-export async function jobsInRedis(system: System, runId: string): Promise<number> {
+export async function jobsInRedis(system: QueuedSystem, runId: string): Promise<number> {
   let count = 0;
   for (const queue of Object.values(system.queues.stages)) {
     const jobs = await queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized', 'waiting-children']);

@@ -5,12 +5,12 @@
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { createSystem, type System, type SystemOptions } from '../../src/system.ts';
+import { createSystem, type QueuedSystem, type SystemOptions } from '../../src/system.ts';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from './databases.ts';
 
 const REDIS_URL = process.env.VETTED_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-export interface TestSystem extends System {
+export interface TestSystem extends QueuedSystem {
   /** Every log line the system wrote, parsed. */
   logs: Record<string, unknown>[];
   dispose(): Promise<void>;

@@ -1,11 +1,17 @@
-/** `vetted api`: the HTTP server. */
+/** `vetted api`: the HTTP server; `--embedded`, the whole product in this process on PGlite. */
+import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config.ts';
+import { loadConfig, type Config } from '../../config.ts';
+import { embeddedBanner } from '../../embedded/banner.ts';
+import { bootstrapEmbedded, type BootstrapInput } from '../../embedded/bootstrap.ts';
+import { createEmbeddedSystem } from '../../embedded/system.ts';
 import { VettedError } from '../../errors.ts';
-import { createSystem } from '../../system.ts';
+import { createSystem, type System } from '../../system.ts';
 import { startApiServer } from '../../../api/server.ts';
 import { startWorkers } from '../../../workers/start-workers.ts';
 import { action } from '../action.ts';
+import { readJsonFile } from '../io.ts';
 import { parseInteger } from '../option-parsers.ts';
 
 export function registerApiCommands(program: Command): void {
@@ -15,12 +21,21 @@ export function registerApiCommands(program: Command): void {
     .option('--port <port>', 'port to listen on (default PORT or 8080)')
     .option('--host <host>', 'address to listen on (default HOST or 127.0.0.1)')
     .option('--with-workers', 'also run every stage worker in this process (handy on one machine)')
+    .option('--embedded', 'one process without PostgreSQL or Redis: PGlite as the store, the work done in this process (not for production)')
+    .option('--data-dir <dir>', `with --embedded: where PGlite keeps the data (default ${DEFAULT_DATA_DIR})`)
+    .option('--in-memory', 'with --embedded: keep the data in memory only (gone when the process ends)')
+    .option('--model <file>', 'with --embedded: register this model file at start (repeatable)', (file: string, files: string[]) => [...files, file], [] as string[])
+    .option('--tenant <id>', 'with --embedded: the tenant --model registers for, and of the admin key a new store gets', 'default')
     .action(
-      action(async (options: { port?: string; host?: string; withWorkers?: boolean }) => {
+      action(async (options: ApiOptions) => {
         // 0 asks the system for any free port (the URL is logged).
         const port = options.port === undefined ? undefined : parseInteger('--port', options.port, { min: 0, max: 65535 });
-        const system = await createSystem(loadConfig());
-        const workers = options.withWorkers ? startWorkers(system) : undefined;
+        const embedded = embeddedStore(options);
+        const config = loadConfig();
+        const models = embedded ? await Promise.all((options.model ?? []).map(async (file) => ({ file, source: await readJsonFile(file, 'model file') }))) : [];
+        const system = embedded ? await startEmbedded(config, embedded.dataDir, { tenantId: options.tenant ?? 'default', models }) : await createSystem(config);
+        // Embedded, the runner already works in this process: there are no BullMQ workers to start.
+        const workers = options.withWorkers && system.queues ? startWorkers({ ...system, queues: system.queues }) : undefined;
         const api = await startApiServer(system, { port, host: options.host, logRequests: true }).catch(async (error: unknown) => {
           // A port in use, a host not on this machine: say so in one line and let go of Redis and PostgreSQL,
           // whose open connections would otherwise keep the process alive.
@@ -39,6 +54,49 @@ export function registerApiCommands(program: Command): void {
         await system.close();
       }),
     );
+}
+
+interface ApiOptions {
+  port?: string;
+  host?: string;
+  withWorkers?: boolean;
+  embedded?: boolean;
+  dataDir?: string;
+  inMemory?: boolean;
+  model?: string[];
+  tenant?: string;
+}
+
+/** Where embedded mode keeps its data unless told otherwise: in the user's home, so it outlives a restart. */
+export const DEFAULT_DATA_DIR = path.join(os.homedir(), '.vetted', 'pglite');
+
+/**
+ * The embedded store the options ask for (dataDir undefined: in memory), or undefined without --embedded.
+ * @throws VettedError INVALID_REQUEST for a store option without --embedded, or both at once.
+ */
+export function embeddedStore(options: Pick<ApiOptions, 'embedded' | 'dataDir' | 'inMemory' | 'model'>): { dataDir: string | undefined } | undefined {
+  if (!options.embedded) {
+    const stray = options.dataDir !== undefined ? 'data-dir' : options.inMemory ? 'in-memory' : options.model?.length ? 'model' : undefined;
+    if (stray) throw new VettedError('INVALID_REQUEST', `--${stray} applies to the embedded store only; add --embedded (or drop --${stray})`, { field: stray });
+    return undefined;
+  }
+  if (options.inMemory && options.dataDir !== undefined) throw new VettedError('INVALID_REQUEST', '--in-memory and --data-dir contradict each other; choose one', { field: 'data-dir' });
+  if (options.dataDir !== undefined && options.dataDir.trim() === '') throw new VettedError('INVALID_REQUEST', '--data-dir must name a directory', { field: 'data-dir' });
+  return { dataDir: options.inMemory ? undefined : (options.dataDir ?? DEFAULT_DATA_DIR) };
+}
+
+async function startEmbedded(config: Config, dataDir: string | undefined, first: BootstrapInput): Promise<System> {
+  // Said on stderr, before anything else: whoever started this should not mistake it for a deployment.
+  console.error(embeddedBanner(dataDir));
+  const system = await createEmbeddedSystem(config, { dataDir });
+  try {
+    for (const line of await bootstrapEmbedded(system, first)) console.error(line);
+  } catch (error) {
+    await system.close();
+    throw error;
+  }
+  system.logger.warn({ embedded: true, dataDir: dataDir ?? 'memory' }, 'embedded mode: single process, not for production');
+  return system;
 }
 
 /** A listen failure as a bad-input error naming the option to change (a port in use, a host not here). */

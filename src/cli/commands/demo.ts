@@ -13,7 +13,10 @@ import { registerModel } from '../../catalog/model-catalog.ts';
 import { startSimServers, type SimServers } from '../../sim/index.ts';
 import { createSystem, type System } from '../../system.ts';
 import { startApiServer } from '../../../api/server.ts';
-import { startWorkers } from '../../../workers/start-workers.ts';
+import { startWorkers, type RunningWorkers } from '../../../workers/start-workers.ts';
+import { embeddedBanner } from '../../embedded/banner.ts';
+import { unreachableServices } from '../../embedded/probe.ts';
+import { createEmbeddedSystem } from '../../embedded/system.ts';
 import { action } from '../action.ts';
 import { readJsonFile } from '../io.ts';
 import { createApiClient, type ApiClient } from '../demo/api-client.ts';
@@ -31,29 +34,28 @@ export function registerDemoCommand(program: Command): void {
     .command('demo')
     .description('Run the whole pipeline through the API on bundled sample models: runs that execute, runs that park and are resolved, a summary')
     .option('--sim', 'build with the openai builder and execute on the replicate provider, both against local servers that speak their APIs')
+    .option('--embedded', 'run in this process on PGlite, without PostgreSQL or Redis (the default when either does not answer)')
     .action(action(runDemo));
 }
 
-async function runDemo(options: { sim?: boolean }): Promise<void> {
+async function runDemo(options: { sim?: boolean; embedded?: boolean }): Promise<void> {
   const sims = options.sim ? await startSimServers({ replicate: { stepMs: 50 } }) : undefined;
   try {
     // The progress lines are the demo's output: JSON logs only from warn up, unless LOG_LEVEL asks for more.
-    await runDemoWith(loadConfig(commandEnv({ LOG_LEVEL: 'warn' }, sims?.env)), sims);
+    await runDemoWith(loadConfig(commandEnv({ LOG_LEVEL: 'warn' }, sims?.env)), sims, options.embedded === true);
   } finally {
     await sims?.close();
   }
 }
 
-async function runDemoWith(config: Config, sims: SimServers | undefined): Promise<void> {
+async function runDemoWith(config: Config, sims: SimServers | undefined, embedded: boolean): Promise<void> {
   console.log('Vetted demo: zero-trust payload assembly with human review');
   if (sims) {
     console.log(`  simulators: OpenAI-compatible ${sims.openai.baseUrl}, Replicate ${sims.replicate.baseUrl} (real SDKs, local servers)`);
     console.log('  (the "expect" lines describe the heuristic builder; the simulated LLM fills only prompts and attachments)');
   }
-  console.log(`  PostgreSQL ${redactUrlPassword(config.databaseUrl)}  Redis ${redactUrlPassword(config.redisUrl)}  prefix ${config.queuePrefix}`);
+  const { system, workers } = await startDemoSystem(config, embedded);
   console.log(`  builder ${config.defaults.builder}, provider ${config.defaults.provider}`);
-  const system = await createSystem(config);
-  const workers = startWorkers(system);
   const api = await startApiServer(system, { port: 0, host: '127.0.0.1' });
   try {
     console.log(`  API ${api.url} (OpenAPI at ${api.url}/openapi.json)\n`);
@@ -68,7 +70,8 @@ async function runDemoWith(config: Config, sims: SimServers | undefined): Promis
     const unexpected = printSummary(runs, progress.latest());
     if (unexpected.length > 0) {
       // Another worker on the same prefix with another configuration, or a regression: either way not a pass.
-      throw new VettedError('INTERNAL', `${unexpected.length} demo run(s) did not end as expected; see the summary (is another worker using prefix ${config.queuePrefix}?)`);
+      const hint = workers ? ` (is another worker using prefix ${config.queuePrefix}?)` : '';
+      throw new VettedError('INTERNAL', `${unexpected.length} demo run(s) did not end as expected; see the summary${hint}`);
     }
     if (sims) {
       const created = sims.replicate.created().map((p) => p.id);
@@ -76,9 +79,26 @@ async function runDemoWith(config: Config, sims: SimServers | undefined): Promis
     }
   } finally {
     await api.close();
-    await workers.close();
+    await workers?.close();
     await system.close();
   }
+}
+
+/**
+ * PostgreSQL and Redis with BullMQ workers when both answer; otherwise (or with --embedded) the embedded
+ * system, saying what was tried. The story is the same either way.
+ */
+async function startDemoSystem(config: Config, embedded: boolean): Promise<{ system: System; workers?: RunningWorkers }> {
+  const missing = embedded ? [] : await unreachableServices(config);
+  if (!embedded && missing.length === 0) {
+    console.log(`  PostgreSQL ${redactUrlPassword(config.databaseUrl)}  Redis ${redactUrlPassword(config.redisUrl)}  prefix ${config.queuePrefix}`);
+    const system = await createSystem(config);
+    return { system, workers: startWorkers(system) };
+  }
+  for (const { service, url, reason } of missing) console.log(`  ${service} is not reachable at ${url} (${reason})`);
+  if (missing.length > 0) console.log('  so the demo runs embedded (--embedded says so up front):');
+  console.log(embeddedBanner(undefined).replace(/^/gm, '  '));
+  return { system: await createEmbeddedSystem(config) };
 }
 
 async function registerDemoModels(system: System): Promise<void> {

@@ -1,0 +1,109 @@
+/**
+ * The embedded store: PostgreSQL compiled to WebAssembly (PGlite), in this process, behind a real pg.Pool.
+ * PGlite's node-postgres adapter hands pg a connection that speaks the wire protocol to PGlite instead of a
+ * socket, so node-postgres parses every value as it does against a server, drizzle runs on the same driver,
+ * and every repository in src/db runs unchanged, on the same migrations (drizzle/, under the same advisory
+ * lock: PGlite has them).
+ *
+ * PGlite is one session: the pool holds one client, so a transaction holds the whole database and every
+ * other query waits for its commit (transactions are serialised). Nothing here is for more than one process.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PglitePgConnection } from '@electric-sql/pglite/node-postgres';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { VettedError } from '../errors.ts';
+import { migrateDatabase, type Database } from './client.ts';
+import * as schema from './schema/index.ts';
+
+export interface EmbeddedDatabaseOptions {
+  /** Where PGlite keeps its files; undefined keeps everything in memory (gone when the process ends). */
+  dataDir?: string;
+}
+
+/**
+ * A query waiting longer than this for the one connection means a transaction waits on a query outside it (a
+ * bug that would hang forever): it fails with pg's "timeout exceeded when trying to connect" instead.
+ */
+const CONNECTION_WAIT_MS = 120_000;
+
+/**
+ * pg hands `parse` the query's type parsers (drizzle passes an object with getTypeParser) under `types`,
+ * where PGlite's serializer expects an array of parameter type ids and calls forEach on it. pg's own
+ * serializer reads only `.length`, so an object means "no parameter types": say so with an empty list.
+ */
+class PgliteConnection extends PglitePgConnection {
+  override parse(query: { types?: unknown }): void {
+    super.parse(Array.isArray(query.types) ? query : { ...query, types: [] });
+  }
+}
+
+/**
+ * Opens (creating if missing) the embedded database and migrates it.
+ * @throws VettedError SERVICE_UNAVAILABLE when the data directory is used by another process or cannot be
+ *   opened, or the migrations fail.
+ */
+export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions = {}): Promise<Database> {
+  const dataDir = options.dataDir === undefined ? undefined : path.resolve(options.dataDir);
+  const releaseLock = dataDir ? lockDataDir(dataDir) : () => undefined;
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create(dataDir ?? 'memory://');
+  } catch (error) {
+    releaseLock();
+    throw new VettedError('SERVICE_UNAVAILABLE', `The embedded database at ${dataDir} could not be opened (${(error as Error).message}); choose another --data-dir or remove it`, { cause: error, field: 'data-dir' });
+  }
+  // One client that never idles out: PGlite has one session, and the adapter one connection object to give.
+  const pool = new pg.Pool({ connection: new PgliteConnection({ pglite: lite }), max: 1, idleTimeoutMillis: 0, connectionTimeoutMillis: CONNECTION_WAIT_MS } as pg.PoolConfig);
+  pool.on('error', () => undefined);
+  const close = async () => {
+    await pool.end().catch(() => undefined);
+    await lite.close().catch(() => undefined);
+    releaseLock();
+  };
+  const database: Database = { db: drizzle({ client: pool, schema, casing: 'snake_case' }), pool, close, embedded: { dataDir } };
+  await migrateDatabase(database).catch(async (error: unknown) => {
+    await close();
+    throw new VettedError('SERVICE_UNAVAILABLE', `Applying the migrations in drizzle/ to the embedded database failed (${(error as Error).message})`, { cause: error });
+  });
+  return database;
+}
+
+/**
+ * PGlite's files belong to one process: a second one would corrupt them. A pid file claims the directory;
+ * one left by a process that is gone is taken over.
+ * @returns the release function.
+ */
+function lockDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lockFile = path.join(path.dirname(dataDir), `.${path.basename(dataDir)}.vetted.pid`);
+  const holder = readHolder(lockFile);
+  if (holder !== undefined && holder !== process.pid && isAlive(holder)) {
+    throw new VettedError('SERVICE_UNAVAILABLE', `The embedded database at ${dataDir} is in use by process ${holder}; stop it or choose another --data-dir`, { field: 'data-dir' });
+  }
+  writeFileSync(lockFile, String(process.pid));
+  return () => {
+    if (readHolder(lockFile) === process.pid) rmSync(lockFile, { force: true });
+  };
+}
+
+function readHolder(lockFile: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(lockFile, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but someone else's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Background work in one process, as BullMQ would do it across workers: each task runs detached, at most
+ * `concurrency` at once (the rest wait their turn, oldest first), and a task that throws is tried again after
+ * an exponential backoff while its attempts last. Used by the embedded runner (runner.ts).
+ */
+import type { Logger } from '../observability/logger.ts';
+
+export interface TaskOptions {
+  /** Names the task in logs (the queue BullMQ would have used). */
+  name: string;
+  attempts: number;
+  /** The first retry's delay; each later one doubles it (BullMQ's exponential backoff). */
+  backoffMs: number;
+}
+
+export interface TaskPool {
+  /**
+   * Runs `work` in the background; `work` gets how many tries already failed. `settled` is called once the
+   * task is over (done, or failed for good; not for a task close() drops before it starts).
+   */
+  add(options: TaskOptions, work: (made: number) => Promise<unknown>, settled?: () => void): void;
+  /** Stops starting tasks and waits for the running ones; tasks still waiting are dropped. */
+  close(): Promise<void>;
+}
+
+/** Thrown by work that must not be tried again (BullMQ's UnrecoverableError has this name). */
+const UNRECOVERABLE = 'UnrecoverableError';
+
+export function createTaskPool(logger: Logger, concurrency: number): TaskPool {
+  const waiting: (() => Promise<void>)[] = [];
+  const running = new Set<Promise<void>>();
+  /** Backoffs in progress, cut short by close(). */
+  const sleepers = new Set<() => void>();
+  let closed = false;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      sleepers.add(wake);
+    });
+
+  const pump = () => {
+    while (!closed && running.size < concurrency && waiting.length > 0) {
+      const next = waiting.shift() as () => Promise<void>;
+      const task = next().finally(() => {
+        running.delete(task);
+        pump();
+      });
+      running.add(task);
+    }
+  };
+
+  async function tryUntilDone(options: TaskOptions, work: (made: number) => Promise<unknown>): Promise<void> {
+    for (let made = 0; !closed; made++) {
+      try {
+        await work(made);
+        return;
+      } catch (error) {
+        const final = made + 1 >= options.attempts || (error as Error | undefined)?.name === UNRECOVERABLE;
+        const fields = { err: error, queue: options.name, attempt: made + 1, of: options.attempts };
+        if (final) {
+          logger.error(fields, 'embedded task failed for good');
+          return;
+        }
+        logger.warn(fields, 'embedded task failed; trying again after a backoff');
+        await sleep(options.backoffMs * 2 ** made);
+      }
+    }
+  }
+
+  return {
+    add(options, work, settled) {
+      if (closed) return settled?.();
+      waiting.push(() => tryUntilDone(options, work).finally(() => settled?.()));
+      pump();
+    },
+    async close() {
+      closed = true;
+      waiting.length = 0;
+      for (const wake of [...sleepers]) wake();
+      await Promise.allSettled([...running]);
+    },
+  };
+}

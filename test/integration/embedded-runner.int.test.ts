@@ -1,0 +1,82 @@
+/**
+ * The embedded runner does what BullMQ's workers do, in process: a parked review expires on its timer,
+ * webhooks reach the run's callback URL signed, and a run the last process left mid-stage is picked up when
+ * the next one starts on the same data directory. PGlite in this process; no PostgreSQL or Redis server.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { createEmbeddedSystem, type EmbeddedSystem } from '../../src/embedded/system.ts';
+import { registerExamples, settle, submit } from '../support/pipeline.ts';
+import { eventually } from '../support/test-system.ts';
+
+const home = mkdtempSync(path.join(tmpdir(), 'vetted-embedded-runner-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+function config(env: Record<string, string> = {}) {
+  return loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://127.0.0.1:1/unused', REDIS_URL: 'redis://127.0.0.1:1', ...env });
+}
+
+async function withSystem<T>(system: EmbeddedSystem, fn: (system: EmbeddedSystem) => Promise<T>): Promise<T> {
+  try {
+    return await fn(system);
+  } finally {
+    await system.close();
+  }
+}
+
+describe('the embedded runner', () => {
+  it('expires a parked review when its time is up, with no expiry queue', async () => {
+    await withSystem(await createEmbeddedSystem(config({ VETTED_REVIEW_TTL_SECONDS: '10' })), async (system) => {
+      await registerExamples(system);
+      const run = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a fox', policy: 'require_human' });
+      expect((await settle(system, run.id)).status).toBe('awaiting_human');
+      const expired = await settle(system, run.id, ['expired']);
+      expect(expired.error).toMatchObject({ code: 'REVIEW_EXPIRED' });
+    });
+  }, 120_000);
+
+  it('delivers webhooks to the callback URL, signed', async () => {
+    const received: { type: string; signed: boolean }[] = [];
+    const receiver = createServer((request: IncomingMessage, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        received.push({ type: (JSON.parse(body) as { type: string }).type, signed: typeof request.headers['vetted-signature'] === 'string' });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      await withSystem(await createEmbeddedSystem(config({ VETTED_WEBHOOK_SECRET: 'embedded-webhook-secret-0123', VETTED_WEBHOOK_ALLOW_PRIVATE: 'true' })), async (system) => {
+        await registerExamples(system);
+        const run = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a fox, seed=3', callbackUrl });
+        expect((await settle(system, run.id)).status).toBe('completed');
+        await eventually(async () => (received.some((event) => event.type === 'run.completed') ? true : undefined), 30_000, 'the run.completed webhook');
+        expect(received.every((event) => event.signed)).toBe(true);
+      });
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  }, 120_000);
+
+  it('picks up, on the next start, a run the last process left without its job', async () => {
+    const dataDir = path.join(home, 'restart');
+    const runId = await withSystem(await createEmbeddedSystem(config(), { dataDir }), async (system) => {
+      await registerExamples(system);
+      // The runner stops first: the run is stored queued, and its job dies with this process.
+      await system.runner.close();
+      return (await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a fox, seed=4' })).id;
+    });
+    await withSystem(await createEmbeddedSystem(config(), { dataDir }), async (system) => {
+      expect((await settle(system, runId)).status).toBe('completed');
+      const events = await system.store.events(runId, { limit: 100 });
+      expect(events.map((event) => event.type)).toContain('run.requeued');
+    });
+  }, 180_000);
+});
