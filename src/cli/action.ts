@@ -15,11 +15,12 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
 
 /**
  * Runs `fn` with a connected system and always closes it. Logs go to stderr: a one-shot command's stdout is
- * its answer (`ID=$(vetted enqueue …)` must capture the run id alone).
+ * its answer (`ID=$(vetted enqueue …)` must capture the run id alone). A command never migrates: on a database
+ * without the schema it fails saying to run `vetted migrate` (only that command, the API and the workers migrate).
  */
 export async function withSystem<T>(fn: (system: System, config: Config) => Promise<T>, options: SystemOptions = {}): Promise<T> {
   const config = loadConfig();
-  const system = await createSystem(config, { logDestination: process.stderr, ...options });
+  const system = await createSystem(config, { logDestination: process.stderr, migrate: false, ...options });
   try {
     return await fn(system, config);
   } finally {

@@ -19,7 +19,7 @@ export function registerApiCommands(program: Command): void {
       action(async (options: { port?: string; host?: string; withWorkers?: boolean }) => {
         // 0 asks the system for any free port (the URL is logged).
         const port = options.port === undefined ? undefined : parseInteger('--port', options.port, { min: 0, max: 65535 });
-        const system = await createSystem(loadConfig());
+        const system = await createSystem(loadConfig(), { migrate: true });
         const workers = options.withWorkers ? startWorkers(system) : undefined;
         const api = await startApiServer(system, { port, host: options.host, logRequests: true }).catch(async (error: unknown) => {
           // A port in use, a host not on this machine: say so in one line and let go of Redis and PostgreSQL,

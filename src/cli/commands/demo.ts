@@ -3,8 +3,6 @@
  * the HTTP API and the workers in this process, then behaves like its users: an upstream app submits
  * requests with a submitter key, and a reviewer resolves the runs that park, with a reviewer key.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { commandEnv, loadConfig, type Config } from '../../config.ts';
 import { redactUrlPassword } from '../../db/client.ts';
@@ -21,8 +19,8 @@ import { createProgressTracker } from '../demo/progress.ts';
 import { DEMO_MODELS, DEMO_REQUESTS, type DemoRun } from '../demo/scenario.ts';
 import { printSummary } from '../demo/summary.ts';
 import { VettedError } from '../../errors.ts';
+import { fromPackageRoot } from '../../util/package-root.ts';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const TENANT = 'demo';
 const DEADLINE_MS = 60_000;
 
@@ -52,7 +50,7 @@ async function runDemoWith(config: Config, sims: SimServers | undefined): Promis
   }
   console.log(`  PostgreSQL ${redactUrlPassword(config.databaseUrl)}  Redis ${redactUrlPassword(config.redisUrl)}  prefix ${config.queuePrefix}`);
   console.log(`  builder ${config.defaults.builder}, provider ${config.defaults.provider}`);
-  const system = await createSystem(config);
+  const system = await createSystem(config, { migrate: true });
   const workers = startWorkers(system);
   const api = await startApiServer(system, { port: 0, host: '127.0.0.1' });
   try {
@@ -84,7 +82,7 @@ async function runDemoWith(config: Config, sims: SimServers | undefined): Promis
 async function registerDemoModels(system: System): Promise<void> {
   console.log('Registering the sample models (the SchemaExtractor strips their example values):');
   for (const model of DEMO_MODELS) {
-    const source = await readJsonFile(path.join(REPO_ROOT, model.file), 'model file');
+    const source = await readJsonFile(fromPackageRoot(model.file), 'model file');
     const registered = await registerModel(system, { tenantId: TENANT, source, ref: model.ref });
     const quarantined = (await system.models.getQuarantine(registered.schemaKey)).size;
     console.log(`  ${registered.refs[0]?.padEnd(32)} ${String(registered.modelSchema.fields.length).padStart(2)} fields, ${quarantined} example values quarantined`);

@@ -36,7 +36,7 @@ async function serveOnStdio(options: McpOptions): Promise<void> {
   const apiKey = options.apiKey ?? config.apiKey;
   if (!apiKey) throw new VettedError('INVALID_REQUEST', 'give an API key: --api-key vt_… or VETTED_API_KEY (create one with `vetted keys create`)', { field: 'apiKey' });
   // stdout carries the protocol: every log line goes to stderr.
-  const system = await createSystem(config, { logDestination: process.stderr });
+  const system = await createSystem(config, { logDestination: process.stderr, migrate: false });
   try {
     await serveStdio(system, apiKey);
   } finally {
@@ -47,7 +47,7 @@ async function serveOnStdio(options: McpOptions): Promise<void> {
 async function serveHttp(options: McpOptions): Promise<void> {
   if (options.apiKey !== undefined) throw new VettedError('INVALID_REQUEST', '--api-key is for stdio; over HTTP every request sends its own key ("Authorization: Bearer <key>")', { field: 'apiKey' });
   const port = options.port === undefined ? undefined : parseInteger('--port', options.port, { min: 0, max: 65535 });
-  const system = await createSystem(loadConfig(), { logDestination: process.stderr });
+  const system = await createSystem(loadConfig(), { logDestination: process.stderr, migrate: false });
   const server = await startMcpHttpServer(system, { port, host: options.host }).catch(async (error: unknown) => {
     await system.close();
     throw listenError(error);

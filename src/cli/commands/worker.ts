@@ -23,7 +23,7 @@ export function registerWorkerCommands(program: Command): void {
       action(async (options: { stages?: string; metricsPort?: string }) => {
         const kinds = parseKinds(options.stages);
         const metricsPort = options.metricsPort === undefined ? undefined : parseInteger('--metrics-port', options.metricsPort, { min: 0, max: 65535 });
-        const system = await createSystem(loadConfig());
+        const system = await createSystem(loadConfig(), { migrate: true });
         const workers = startWorkers(system, { kinds });
         const metrics = metricsPort === undefined ? undefined : await startMetricsServer(system.metrics.registry, system.config.host, metricsPort);
         system.logger.info({ queues: kinds, prefix: system.config.queuePrefix, concurrency: system.config.concurrency, metricsPort: metrics?.port }, 'workers started');
@@ -54,7 +54,7 @@ export function registerWorkerCommands(program: Command): void {
     .description('Create the database if needed and apply the migrations in drizzle/')
     .action(
       action(async () => {
-        const system = await createSystem(loadConfig());
+        const system = await createSystem(loadConfig(), { migrate: true });
         await system.close();
         console.log('database is up to date');
       }),
