@@ -3,6 +3,8 @@
 // with source maps so a stack trace names the TypeScript line. A development checkout without dist/ (or with
 // VETTED_FROM_SOURCE=1, to try an edit without rebuilding) runs the sources through tsx instead.
 import { existsSync } from 'node:fs';
+import process from 'node:process';
+import { URL } from 'node:url';
 
 const compiled = new URL('../dist/src/cli/main.js', import.meta.url);
 const source = new URL('../src/cli/main.ts', import.meta.url);
