@@ -1,5 +1,5 @@
-import { loadConfig, type Config } from '../config.ts';
-import { createSystem, type System, type SystemOptions } from '../system.ts';
+import type { Config } from '../config.ts';
+import type { System, SystemOptions } from '../system.ts';
 import { reportError } from './io.ts';
 
 /** Wraps a command action: errors are printed for a person and become the exit code. */
@@ -19,11 +19,36 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
  * without the schema it fails saying to run `vetted migrate` (only that command, the API and the workers migrate).
  */
 export async function withSystem<T>(fn: (system: System, config: Config) => Promise<T>, options: SystemOptions = {}): Promise<T> {
+  // Loaded here, not at the top: `vetted --help` and a usage error never need the system (see src/cli/main.ts).
+  const { loadConfig } = await import('../config.ts');
   const config = loadConfig();
+  await preflightPostgres(config.databaseUrl);
+  const { createSystem } = await import('../system.ts');
   const system = await createSystem(config, { logDestination: process.stderr, migrate: false, ...options });
   try {
     return await fn(system, config);
   } finally {
     await system.close();
+  }
+}
+
+/**
+ * One connection to PostgreSQL before the system loads, so a command against an unreachable or missing database
+ * fails in a fraction of a second instead of after loading BullMQ, drizzle and the rest. Only for postgres:// URLs;
+ * createSystem checks everything else (Redis, the schema) as before.
+ */
+async function preflightPostgres(databaseUrl: string): Promise<void> {
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) return;
+  const [{ default: pg }, { notMigrated, serviceUnavailable }] = await Promise.all([import('pg'), import('../db/connection-errors.ts')]);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    // 3D000: the database does not exist; `vetted migrate` creates it.
+    if ((error as { code?: string }).code === '3D000') throw notMigrated(databaseUrl, 'the database does not exist');
+    throw serviceUnavailable('PostgreSQL', databaseUrl, error);
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }

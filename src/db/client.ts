@@ -11,6 +11,9 @@ import pg from 'pg';
 import { VettedError } from '../errors.ts';
 import * as schema from './schema/index.ts';
 import { fromPackageRoot } from '../util/package-root.ts';
+import { notMigrated, redactUrlPassword, serviceUnavailable } from './connection-errors.ts';
+
+export { redactUrlPassword, serviceUnavailable };
 
 export type Schema = typeof schema;
 export type Db = NodePgDatabase<Schema>;
@@ -99,12 +102,6 @@ function latestMigration(): { when: number; tag: string } {
   return last;
 }
 
-function notMigrated(databaseUrl: string, reason: string): VettedError {
-  return new VettedError('SERVICE_UNAVAILABLE', `PostgreSQL at ${redactUrlPassword(databaseUrl)} is not ready for this build (${reason}): run \`vetted migrate\` (the API and the workers also migrate when they start).`, {
-    details: { reason: 'not_migrated' },
-  });
-}
-
 /** PostgreSQL answers (readiness probes). */
 export async function pingDatabase(database: Database): Promise<void> {
   await database.pool.query('select 1');
@@ -151,26 +148,4 @@ export async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
 function ignoreDuplicateDatabase(error: unknown): void {
   // Two processes creating the same database at once: the loser sees 42P04 (duplicate_database).
   if ((error as { code?: string }).code !== '42P04') throw error;
-}
-
-/** A clear error for an unreachable backing service: what failed, where, and what to do next. */
-export function serviceUnavailable(service: 'PostgreSQL' | 'Redis', url: string, cause: unknown): VettedError {
-  const safeUrl = redactUrlPassword(url);
-  const hint =
-    service === 'PostgreSQL'
-      ? 'start it (pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start, or docker compose up -d) or set DATABASE_URL'
-      : 'start it (redis-server --daemonize yes, or docker compose up -d) or set REDIS_URL';
-  const reason = cause instanceof Error ? cause.message : String(cause);
-  return new VettedError('SERVICE_UNAVAILABLE', `${service} is not reachable at ${safeUrl} (${reason}): ${hint}`, { cause });
-}
-
-export function redactUrlPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    // Not a WHATWG URL (redis+cluster://user:secret@a:7000,b:7001 has several hosts): hide the userinfo's password.
-    return url.replace(/^([a-z+]+:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
-  }
 }

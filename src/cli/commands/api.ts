@@ -1,10 +1,6 @@
 /** `vetted api`: the HTTP server. */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config.ts';
 import { VettedError } from '../../errors.ts';
-import { createSystem } from '../../system.ts';
-import { startApiServer } from '../../../api/server.ts';
-import { startWorkers } from '../../../workers/start-workers.ts';
 import { action } from '../action.ts';
 import { parseInteger } from '../option-parsers.ts';
 
@@ -19,6 +15,12 @@ export function registerApiCommands(program: Command): void {
       action(async (options: { port?: string; host?: string; withWorkers?: boolean }) => {
         // 0 asks the system for any free port (the URL is logged).
         const port = options.port === undefined ? undefined : parseInteger('--port', options.port, { min: 0, max: 65535 });
+        const [{ loadConfig }, { createSystem }, { startApiServer }, { startWorkers }] = await Promise.all([
+          import('../../config.ts'),
+          import('../../system.ts'),
+          import('../../../api/server.ts'),
+          import('../../../workers/start-workers.ts'),
+        ]);
         const system = await createSystem(loadConfig(), { migrate: true });
         const workers = options.withWorkers ? startWorkers(system) : undefined;
         const api = await startApiServer(system, { port, host: options.host, logRequests: true }).catch(async (error: unknown) => {

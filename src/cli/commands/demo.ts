@@ -3,7 +3,6 @@
  * the HTTP API and the workers in this process, then behaves like its users: an upstream app submits
  * requests with a submitter key, and a reviewer resolves the runs that park, with a reviewer key.
  */
-import type { Command } from 'commander';
 import { commandEnv, loadConfig, type Config } from '../../config.ts';
 import { redactUrlPassword } from '../../db/client.ts';
 import { isTerminal } from '../../run-states.ts';
@@ -12,7 +11,6 @@ import { startSimServers, type SimServers } from '../../sim/index.ts';
 import { createSystem, type System } from '../../system.ts';
 import { startApiServer } from '../../../api/server.ts';
 import { startWorkers } from '../../../workers/start-workers.ts';
-import { action } from '../action.ts';
 import { readJsonFile } from '../io.ts';
 import { createApiClient, type ApiClient } from '../demo/api-client.ts';
 import { createProgressTracker } from '../demo/progress.ts';
@@ -24,15 +22,8 @@ import { fromPackageRoot } from '../../util/package-root.ts';
 const TENANT = 'demo';
 const DEADLINE_MS = 60_000;
 
-export function registerDemoCommand(program: Command): void {
-  program
-    .command('demo')
-    .description('Run the whole pipeline through the API on bundled sample models: runs that execute, runs that park and are resolved, a summary')
-    .option('--sim', 'build with the openai builder and execute on the replicate provider, both against local servers that speak their APIs')
-    .action(action(runDemo));
-}
-
-async function runDemo(options: { sim?: boolean }): Promise<void> {
+/** `vetted demo` (registered in demo-command.ts, which loads this module only when the demo runs). */
+export async function runDemo(options: { sim?: boolean }): Promise<void> {
   const sims = options.sim ? await startSimServers({ replicate: { stepMs: 50 } }) : undefined;
   try {
     // The progress lines are the demo's output: JSON logs only from warn up, unless LOG_LEVEL asks for more.
