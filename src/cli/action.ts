@@ -22,7 +22,8 @@ export async function withSystem<T>(fn: (system: System, config: Config) => Prom
   // Loaded here, not at the top: `vetted --help` and a usage error never need the system (see src/cli/main.ts).
   const { loadConfig } = await import('../config.ts');
   const config = loadConfig();
-  await preflightPostgres(config.databaseUrl);
+  // One connection first, so an unreachable or missing database fails before the system's modules load.
+  await (await import('../db/preflight.ts')).preflightPostgres(config.databaseUrl);
   const { createSystem } = await import('../system.ts');
   const system = await createSystem(config, { logDestination: process.stderr, migrate: false, ...options });
   try {
@@ -32,23 +33,3 @@ export async function withSystem<T>(fn: (system: System, config: Config) => Prom
   }
 }
 
-/**
- * One connection to PostgreSQL before the system loads, so a command against an unreachable or missing database
- * fails in a fraction of a second instead of after loading BullMQ, drizzle and the rest. Only for postgres:// URLs;
- * createSystem checks everything else (Redis, the schema) as before.
- */
-async function preflightPostgres(databaseUrl: string): Promise<void> {
-  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) return;
-  const [{ default: pg }, { notMigrated, serviceUnavailable }] = await Promise.all([import('pg'), import('../db/connection-errors.ts')]);
-  const client = new pg.Client({ connectionString: databaseUrl });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-  } catch (error) {
-    // 3D000: the database does not exist; `vetted migrate` creates it.
-    if ((error as { code?: string }).code === '3D000') throw notMigrated(databaseUrl, 'the database does not exist');
-    throw serviceUnavailable('PostgreSQL', databaseUrl, error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
