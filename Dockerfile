@@ -7,8 +7,9 @@
 FROM node:20.20-bookworm-slim AS build
 WORKDIR /app
 # Dependencies first, so a source change reuses this layer. No scripts: `prepare` would build before the sources
-# are here; the build runs below.
+# are here; the build runs below. The lockfile names the client workspace, so its manifest comes along.
 COPY package.json package-lock.json ./
+COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -26,6 +27,7 @@ WORKDIR /app
 # --ignore-scripts: `prepare` needs the build tools this stage leaves out; the one install script among the
 # runtime dependencies (msgpackr-extract, BullMQ's optional native decoder) has a JavaScript fallback.
 COPY package.json package-lock.json ./
+COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 # Read at run time from the package root: migrations, contract schemas, sample models (demo, simulator), the
 # reply word lists; then the compiled code and the console from the build stage.
