@@ -7,13 +7,13 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { VettedError } from '../src/errors.ts';
+import { fromPackageRoot } from '../src/util/package-root.ts';
 
 /** Where `npm run console:build` writes the console. */
-export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'console', 'dist');
+export const CONSOLE_DIST = fromPackageRoot('console', 'dist');
 
 /**
  * Images and media come from wherever the run's attachments and outputs live (any https or http URL);

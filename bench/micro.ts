@@ -9,12 +9,14 @@
  *   builder themselves).
  * Each operation is repeated in rounds of ~100 ms after a warm-up (JIT, AJV compile, caches); the table
  * gives the median round's mean and the fastest round's mean.
+ * - and the `vetted` command's start-up, compiled against tsx: `--help` and a failing command (cli-startup.ts).
  */
 import { assembleContext } from '../src/stages/context-assembler.ts';
 import { extractModelSchema, extractionCacheKey } from '../src/stages/schema-extractor/index.ts';
 import { validatePayload } from '../src/stages/validator/index.ts';
 import { extractAndStore } from '../src/catalog/model-catalog.ts';
 import { createSystem, type System } from '../src/system.ts';
+import { measureCliStartup } from './cli-startup.ts';
 import type { Phase } from './phase.ts';
 import type { MicroRow } from './report.ts';
 import { BENCH_MODELS, benchRequest, readModelSource, registerBenchModels } from './workload.ts';
@@ -25,14 +27,14 @@ const WARMUP_MS = 200;
 
 export const microPhase: Phase = {
   name: 'micro',
-  summary: 'In-process costs: cached models.getSchema, extractModelSchema, validatePayload (µs per call)',
+  summary: 'In-process costs: cached models.getSchema, extractModelSchema, validatePayload (µs per call); CLI start-up, compiled vs tsx',
   async run(context) {
     const system = await createSystem(context.environment.vettedConfig(context.environment.prefixFor('micro')), { poolSize: 2 });
     try {
       await registerBenchModels(system);
       const rows: MicroRow[] = [];
       for (const [index, model] of BENCH_MODELS.entries()) rows.push(...(await measureModel(system, model, index)));
-      return { micro: rows };
+      return { micro: rows, ...measureCliStartup(context.note) };
     } finally {
       await system.close();
     }

@@ -36,7 +36,7 @@ if ! pg_up; then
   if [ "${VETTED_SKIP_SERVICE_START:-}" = "1" ] || ! start_postgres; then
     echo "error: PostgreSQL is not answering on $PG_HOST:$PG_PORT and could not be started." >&2
     echo "       Start it (pg_ctlcluster --skip-systemctl-redirect \$(ls /etc/postgresql) main start," >&2
-    echo "       or 'docker compose up -d'), or point DATABASE_URL/PGHOST at a running server." >&2
+    echo "       or 'docker compose up -d postgres'), or point DATABASE_URL/PGHOST at a running server." >&2
     exit 1
   fi
   echo "started PostgreSQL on $PG_HOST:$PG_PORT"
@@ -45,7 +45,7 @@ fi
 if ! redis_up; then
   if [ "${VETTED_SKIP_SERVICE_START:-}" = "1" ] || ! start_redis; then
     echo "error: Redis is not answering on $REDIS_HOST:$REDIS_PORT and could not be started." >&2
-    echo "       Start it (redis-server --daemonize yes, or 'docker compose up -d'), or set REDIS_URL." >&2
+    echo "       Start it (redis-server --daemonize yes, or 'docker compose up -d redis'), or set REDIS_URL." >&2
     exit 1
   fi
   echo "started Redis on $REDIS_HOST:$REDIS_PORT"

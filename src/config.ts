@@ -8,6 +8,7 @@ import { createAjv } from './schema/ajv.ts';
 import { describeAjvErrors } from './schema/contracts.ts';
 import { parseRedisUrl, type RedisTarget } from './queue/redis-target.ts';
 import { parseDataKey, parsePreviousKeys } from './secrets/sealer.ts';
+import { ENV_SCHEMA } from './config-env.ts';
 
 export type BuilderName = 'heuristic' | 'openai';
 export type ProviderName = 'dry' | 'replicate';
@@ -100,60 +101,7 @@ export interface Config {
 }
 
 /** Every variable Vetted reads, with its type and default. The README's configuration table mirrors this. */
-export const ENV_SCHEMA = {
-  type: 'object',
-  properties: {
-    DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:5432/vetted' },
-    REDIS_URL: { type: 'string', pattern: '^rediss?(\\+cluster)?://', default: 'redis://127.0.0.1:6379' },
-    VETTED_QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', default: 'vetted' },
-    HOST: { type: 'string', default: '127.0.0.1' },
-    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
-    LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
-    VETTED_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 1000, default: 16 },
-    VETTED_CONCURRENCY_EXTRACT: { type: 'integer', minimum: 1, maximum: 1000 },
-    VETTED_CONCURRENCY_ASSEMBLE: { type: 'integer', minimum: 1, maximum: 1000 },
-    VETTED_CONCURRENCY_BUILD: { type: 'integer', minimum: 1, maximum: 1000 },
-    VETTED_CONCURRENCY_VALIDATE: { type: 'integer', minimum: 1, maximum: 1000 },
-    VETTED_CONCURRENCY_EXECUTE: { type: 'integer', minimum: 1, maximum: 1000 },
-    VETTED_MAX_ATTACHMENT_BYTES: { type: 'integer', minimum: 1, default: 100 * 1024 * 1024 },
-    VETTED_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, default: 1024 * 1024 },
-    VETTED_BUILDER: { enum: ['heuristic', 'openai'] },
-    VETTED_PROVIDER: { enum: ['dry', 'replicate'] },
-    VETTED_POLICY: { enum: ['auto', 'require_human', 'auto_with_thresholds'], default: 'auto' },
-    VETTED_REVIEW_TTL_SECONDS: { type: 'integer', minimum: 10, maximum: 2592000, default: 86400 },
-    VETTED_WEBHOOK_SECRET: { type: 'string', minLength: 16 },
-    VETTED_WEBHOOK_ALLOW_PRIVATE: { type: 'boolean', default: false },
-    VETTED_RATE_LIMIT_PER_MINUTE: { type: 'integer', minimum: 1, default: 600 },
-    VETTED_RECONCILE_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 30000 },
-    VETTED_RECONCILE_GRACE_MS: { type: 'integer', minimum: 0, default: 60000 },
-    VETTED_PURGE_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 3600000 },
-    VETTED_SHADOW_SAMPLE_RATE: { type: 'number', minimum: 0, maximum: 1, default: 0 },
-    OPENAI_API_KEY: { type: 'string', minLength: 1 },
-    OPENAI_BASE_URL: { type: 'string', pattern: '^https?://' },
-    VETTED_OPENAI_MODEL: { type: 'string', minLength: 1, default: 'gpt-4o-mini' },
-    VETTED_OPENAI_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 30000 },
-    VETTED_OPENAI_MAX_RETRIES: { type: 'integer', minimum: 0, maximum: 10, default: 2 },
-    VETTED_INTERPRETER_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
-    VETTED_API_KEY: { type: 'string', minLength: 1 },
-    VETTED_SMTP_URL: { type: 'string', pattern: '^smtps?://' },
-    VETTED_SMTP_FROM: { type: 'string', minLength: 3, default: 'Vetted <vetted@localhost>' },
-    VETTED_CONSOLE_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:8080/console' },
-    REPLICATE_API_TOKEN: { type: 'string', minLength: 1 },
-    REPLICATE_BASE_URL: { type: 'string', pattern: '^https?://' },
-    VETTED_REPLICATE_POLL_MS: { type: 'integer', minimum: 10, default: 1000 },
-    VETTED_REPLICATE_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: 600000 },
-    VETTED_REPLICATE_RATE_LIMIT: { type: 'number', exclusiveMinimum: 0, maximum: 10000 },
-    VETTED_REPLICATE_WEBHOOK_URL: { type: 'string', pattern: '^https?://' },
-    REPLICATE_WEBHOOK_SECRET: { type: 'string', minLength: 8 },
-    NODE_ENV: { type: 'string' },
-    VETTED_PRODUCTION: { type: 'boolean', default: false },
-    VETTED_DATA_KEY: { type: 'string', minLength: 1 },
-    VETTED_DATA_KEY_ID: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$', default: 'k1' },
-    VETTED_DATA_KEYS_PREVIOUS: { type: 'string', minLength: 1 },
-    OTEL_EXPORTER_OTLP_ENDPOINT: { type: 'string', pattern: '^https?://' },
-    OTEL_SERVICE_NAME: { type: 'string', minLength: 1, default: 'vetted' },
-  },
-} as const;
+export { ENV_SCHEMA };
 
 type EnvKey = keyof typeof ENV_SCHEMA.properties;
 type Env = Partial<Record<EnvKey, string | number | boolean>>;

@@ -15,10 +15,10 @@ import { shadowRun } from '../src/shadow/shadow-run.ts';
 import type { QueuedSystem as System } from '../src/system.ts';
 import { processExpiryJob } from './expiry-processor.ts';
 import { processMaintenanceJob, scheduleReconciler } from './maintenance-processor.ts';
+import { WORK_KINDS, type WorkKind } from './work-kinds.ts';
 
 /** What a worker process can be asked to run: the stages, and the auxiliary queues. */
-export const WORK_KINDS = [...STAGE_NAMES, 'expiry', 'webhooks', 'notifications', 'maintenance', 'shadow'] as const;
-export type WorkKind = StageName | 'expiry' | 'webhooks' | 'notifications' | 'maintenance' | 'shadow';
+export { WORK_KINDS, type WorkKind };
 
 export interface RunningWorkers {
   kinds: readonly WorkKind[];

@@ -7,10 +7,9 @@
  * its operation comes from its `schema` (see operations.ts). Routes with `schema.hide` stay out.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { loadContractSchemas } from '../../src/schema/contracts.ts';
+import { fromPackageRoot } from '../../src/util/package-root.ts';
 import { buildOperation, openApiPath, type RouteRecord } from './operations.ts';
 import { problemResponse, problemResponseName } from './responses.ts';
 import { buildComponents, ComponentNames } from './schema-conversion.ts';
@@ -101,7 +100,7 @@ function byPathThenMethod(a: RouteRecord, b: RouteRecord): number {
 let version: string | undefined;
 
 function packageVersion(): string {
-  const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json');
+  const file = fromPackageRoot('package.json');
   version ??= String((JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version);
   return version;
 }

@@ -1,4 +1,4 @@
-import { ENV_SCHEMA } from '../config.ts';
+import { ENV_SCHEMA } from '../config-env.ts';
 
 const DESCRIPTIONS: Partial<Record<keyof typeof ENV_SCHEMA.properties, string>> = {
   DATABASE_URL: 'PostgreSQL connection URL (the database is created if missing)',

@@ -1,10 +1,12 @@
 /**
  * `vetted`: the command line. Each command lives in src/cli/commands; this file only assembles them.
  * Configuration comes from the environment (see `vetted --help` and the README), parsed once here.
+ * Registering a command loads only commander and small modules: a command imports what it runs (the system,
+ * AJV, BullMQ, Fastify) inside its action, so `vetted --help` and a usage error answer at once.
  */
 import { Command, CommanderError } from 'commander';
 import { registerApiCommands } from './commands/api.ts';
-import { registerDemoCommand } from './commands/demo.ts';
+import { registerDemoCommand } from './commands/demo-command.ts';
 import { registerDryRunCommands } from './commands/dry-run.ts';
 import { registerInterpretCommand } from './commands/interpret.ts';
 import { registerKeyCommands } from './commands/keys.ts';

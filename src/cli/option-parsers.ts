@@ -4,7 +4,6 @@
  * `--port`) and model references (`--ref`).
  */
 import { VettedError } from '../errors.ts';
-import { isModelReference } from '../schema/contracts.ts';
 import { assertTenantId } from '../tenants.ts';
 
 /** `--limit` → `limit`: the field a VettedError names. */
@@ -52,7 +51,9 @@ export function parseInteger(option: string, value: string, range: { min: number
  * `owner/name:version`. A reference outside the contract could be registered but never asked for.
  * @throws VettedError INVALID_REQUEST naming `option`.
  */
-export function parseModelRef(option: string, value: string): string {
+export async function parseModelRef(option: string, value: string): Promise<string> {
+  // Loaded when used: the contracts bring AJV, which `vetted --help` should not wait for.
+  const { isModelReference } = await import('../schema/contracts.ts');
   if (isModelReference(value)) return value;
   throw new VettedError('INVALID_REQUEST', `${option} ${value}: must look like owner/name or owner/name:version (letters, digits, . _ -)`, { field: fieldOf(option) });
 }

@@ -1,19 +1,24 @@
 /**
  * PostgreSQL through drizzle-orm + pg. createDb opens a pool; migrateDatabase applies drizzle/ under an
- * advisory lock, so several workers starting together migrate once.
+ * advisory lock, so several workers starting together migrate once. Only `vetted migrate`, the API and the workers
+ * migrate; every other command checks the schema is current and otherwise says to run `vetted migrate`.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { VettedError } from '../errors.ts';
 import * as schema from './schema/index.ts';
+import { fromPackageRoot } from '../util/package-root.ts';
+import { notMigrated, redactUrlPassword, serviceUnavailable } from './connection-errors.ts';
+
+export { redactUrlPassword, serviceUnavailable };
 
 export type Schema = typeof schema;
 export type Db = NodePgDatabase<Schema>;
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'drizzle');
+export const MIGRATIONS_DIR = fromPackageRoot('drizzle');
 
 // An arbitrary constant: the key of the advisory lock that serialises migrations across processes.
 const MIGRATION_LOCK_KEY = 73_215_001;
@@ -38,9 +43,10 @@ export function createDb(databaseUrl: string, options: { max?: number } = {}): D
 }
 
 /**
- * Opens the database a process works on: creates it if missing and migrates it (unless `migrate` is false),
- * and checks it answers.
- * @throws VettedError SERVICE_UNAVAILABLE naming PostgreSQL and what to do, or that the migrations failed.
+ * Opens the database a process works on: creates it if missing and migrates it (unless `migrate` is false, when
+ * it only checks the migrations were applied), and checks it answers.
+ * @throws VettedError SERVICE_UNAVAILABLE naming PostgreSQL and what to do, that the migrations failed, or that
+ * they were never applied (run `vetted migrate`).
  */
 export async function openDatabase(databaseUrl: string, options: { max?: number; migrate: boolean }): Promise<Database> {
   if (options.migrate) await ensureDatabaseExists(databaseUrl);
@@ -49,15 +55,53 @@ export async function openDatabase(databaseUrl: string, options: { max?: number;
     await database.pool.query('select 1');
   } catch (error) {
     await database.close();
+    if ((error as { code?: string }).code === '3D000') throw notMigrated(databaseUrl, 'the database does not exist');
     throw serviceUnavailable('PostgreSQL', databaseUrl, error);
   }
-  if (!options.migrate) return database;
+  if (!options.migrate) {
+    const behind = await migrationsBehind(database).catch(async (error: unknown) => {
+      await database.close();
+      throw error;
+    });
+    if (behind) {
+      await database.close();
+      throw notMigrated(databaseUrl, behind);
+    }
+    return database;
+  }
   await migrateDatabase(database).catch(async (error: unknown) => {
     await database.close();
     const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message.split('\n')[0]) : String(error);
     throw new VettedError('SERVICE_UNAVAILABLE', `Applying the migrations in drizzle/ failed (${reason}). The database may hold tables from an incompatible build; point DATABASE_URL at a fresh database or fix the schema.`, { cause: error });
   });
   return database;
+}
+
+/**
+ * Why the database's schema is not the one this build expects (no migrations applied, or older ones), or
+ * undefined when it is current. Compares drizzle's own record with the last entry of drizzle/meta/_journal.json,
+ * as the migrator does; reads only, so a command that is not meant to change the schema never does.
+ */
+export async function migrationsBehind(database: Database): Promise<string | undefined> {
+  const latest = latestMigration();
+  let applied: number | undefined;
+  try {
+    const result = await database.pool.query<{ created_at: string | null }>('select max(created_at)::text as created_at from drizzle.__drizzle_migrations');
+    applied = result.rows[0]?.created_at == null ? undefined : Number(result.rows[0].created_at);
+  } catch (error) {
+    // 3F000: no drizzle schema, 42P01: no migrations table; either way nothing was ever applied.
+    if (!['3F000', '42P01'].includes(String((error as { code?: string }).code))) throw error;
+  }
+  if (applied === undefined) return 'no migrations have been applied';
+  if (applied < latest.when) return `the last migration applied is older than ${latest.tag}`;
+  return undefined;
+}
+
+function latestMigration(): { when: number; tag: string } {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number; tag: string }[] };
+  const last = journal.entries.at(-1);
+  if (!last) throw new VettedError('INTERNAL', `${MIGRATIONS_DIR}/meta/_journal.json lists no migration`);
+  return last;
 }
 
 /** PostgreSQL answers (readiness probes). */
@@ -106,26 +150,4 @@ export async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
 function ignoreDuplicateDatabase(error: unknown): void {
   // Two processes creating the same database at once: the loser sees 42P04 (duplicate_database).
   if ((error as { code?: string }).code !== '42P04') throw error;
-}
-
-/** A clear error for an unreachable backing service: what failed, where, and what to do next. */
-export function serviceUnavailable(service: 'PostgreSQL' | 'Redis', url: string, cause: unknown): VettedError {
-  const safeUrl = redactUrlPassword(url);
-  const hint =
-    service === 'PostgreSQL'
-      ? 'start it (pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start, or docker compose up -d) or set DATABASE_URL'
-      : 'start it (redis-server --daemonize yes, or docker compose up -d) or set REDIS_URL';
-  const reason = cause instanceof Error ? cause.message : String(cause);
-  return new VettedError('SERVICE_UNAVAILABLE', `${service} is not reachable at ${safeUrl} (${reason}): ${hint}`, { cause });
-}
-
-export function redactUrlPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    // Not a WHATWG URL (redis+cluster://user:secret@a:7000,b:7001 has several hosts): hide the userinfo's password.
-    return url.replace(/^([a-z+]+:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
-  }
 }

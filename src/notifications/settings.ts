@@ -9,11 +9,12 @@ import type { NotificationsRepository } from '../db/notifications-repository.ts'
 import type { NotificationSettingsRow } from '../db/schema/index.ts';
 import { assertCallbackUrl } from '../delivery/callback-target.ts';
 import { isVettedError, VettedError } from '../errors.ts';
-import type { NotificationEvent, NotificationSettings } from '../generated/contracts.ts';
+import type { NotificationSettings } from '../generated/contracts.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { assertTenantId } from '../tenants.ts';
+import { ALL_EVENTS } from './events.ts';
 
-export const ALL_EVENTS: readonly NotificationEvent[] = ['waiting', 'expiring', 'expired'];
+export { ALL_EVENTS };
 export const DEFAULT_NEAR_EXPIRY_SECONDS = 600;
 
 export interface SettingsDeps {

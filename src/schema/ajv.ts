@@ -4,8 +4,9 @@
  */
 import { Ajv, type Options } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
+import { createRequire } from 'node:module';
 import addFormatsModule from 'ajv-formats';
-import { RE2 } from 're2-wasm';
+import type { RE2 as RE2Class } from 're2-wasm';
 import { ANNOTATION_KEYWORDS, isHttpUrl } from './payload-rules.ts';
 
 // ajv-formats is CommonJS with `export default`; under NodeNext the default import is the module object's
@@ -27,14 +28,23 @@ export function createAjv(options: Options = {}): Ajv {
  * `^(\w|\d)*$` against a crafted prompt: minutes in the worker's event loop, stalling every run in it.
  * The extractor drops patterns RE2 cannot run (lookaround, backreferences), with a warning.
  */
-const linearRegExp: RegExpEngine = Object.assign((pattern: string, flags: string) => new RE2(pattern, flags.includes('u') ? flags : `${flags}u`), {
+const linearRegExp: RegExpEngine = Object.assign((pattern: string, flags: string) => new (re2())(pattern, flags.includes('u') ? flags : `${flags}u`), {
   code: 'new (require("re2-wasm").RE2)',
 });
+
+// RE2 is WebAssembly, compiled when loaded: loaded on first use, so a process that validates no model payload
+// (a CLI command, `vetted --help`) does not pay for it. re2-wasm is CommonJS, hence require.
+const require = createRequire(import.meta.url);
+let re2Class: typeof RE2Class | undefined;
+function re2(): typeof RE2Class {
+  re2Class ??= (require('re2-wasm') as { RE2: typeof RE2Class }).RE2;
+  return re2Class;
+}
 
 /** Whether a model schema's pattern can run in the payload validator's engine (see linearRegExp). */
 export function isLinearPattern(pattern: string): boolean {
   try {
-    new RE2(pattern, 'u');
+    new (re2())(pattern, 'u');
     return true;
   } catch {
     return false;

@@ -4,12 +4,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { VettedError } from '../errors.ts';
 import { createAjv } from './ajv.ts';
+import { fromPackageRoot } from '../util/package-root.ts';
 
-export const SCHEMAS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
+export const SCHEMAS_DIR = fromPackageRoot('schemas');
 export const SCHEMA_ID_BASE = 'https://vetted.dev/schemas/';
 
 export type ContractName =

@@ -5,12 +5,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fromPackageRoot } from '../util/package-root.ts';
 
 export type JsonObject = Record<string, unknown>;
 
 /** examples/models in this checkout: the sim ships with the CLI, beside the examples. */
-export const DEFAULT_MODELS_DIR = fileURLToPath(new URL('../../examples/models/', import.meta.url));
+export const DEFAULT_MODELS_DIR = fromPackageRoot('examples', 'models');
 
 interface VersionEntry {
   version: JsonObject;

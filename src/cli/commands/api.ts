@@ -2,14 +2,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig, type Config } from '../../config.ts';
-import { embeddedBanner } from '../../embedded/banner.ts';
-import { bootstrapEmbedded, type BootstrapInput } from '../../embedded/bootstrap.ts';
-import { createEmbeddedSystem } from '../../embedded/system.ts';
+import type { Config } from '../../config.ts';
+import type { BootstrapInput } from '../../embedded/bootstrap.ts';
 import { VettedError } from '../../errors.ts';
-import { createSystem, type System } from '../../system.ts';
-import { startApiServer } from '../../../api/server.ts';
-import { startWorkers } from '../../../workers/start-workers.ts';
+import type { System } from '../../system.ts';
 import { action } from '../action.ts';
 import { readJsonFile } from '../io.ts';
 import { parseInteger } from '../option-parsers.ts';
@@ -31,9 +27,16 @@ export function registerApiCommands(program: Command): void {
         // 0 asks the system for any free port (the URL is logged).
         const port = options.port === undefined ? undefined : parseInteger('--port', options.port, { min: 0, max: 65535 });
         const embedded = embeddedStore(options);
+        // Loaded here, not at the top: `vetted --help` and a usage error never need the system (see src/cli/main.ts).
+        const [{ loadConfig }, { createSystem }, { startApiServer }, { startWorkers }] = await Promise.all([
+          import('../../config.ts'),
+          import('../../system.ts'),
+          import('../../../api/server.ts'),
+          import('../../../workers/start-workers.ts'),
+        ]);
         const config = loadConfig();
         const models = embedded ? await Promise.all((options.model ?? []).map(async (file) => ({ file, source: await readJsonFile(file, 'model file') }))) : [];
-        const system = embedded ? await startEmbedded(config, embedded.dataDir, { tenantId: options.tenant ?? 'default', models }) : await createSystem(config);
+        const system = embedded ? await startEmbedded(config, embedded.dataDir, { tenantId: options.tenant ?? 'default', models }) : await createSystem(config, { migrate: true });
         // Embedded, the runner already works in this process: there are no BullMQ workers to start.
         const workers = options.withWorkers && system.queues ? startWorkers({ ...system, queues: system.queues }) : undefined;
         const api = await startApiServer(system, { port, host: options.host, logRequests: true }).catch(async (error: unknown) => {
@@ -86,6 +89,11 @@ export function embeddedStore(options: Pick<ApiOptions, 'embedded' | 'dataDir' |
 }
 
 async function startEmbedded(config: Config, dataDir: string | undefined, first: BootstrapInput): Promise<System> {
+  const [{ embeddedBanner }, { bootstrapEmbedded }, { createEmbeddedSystem }] = await Promise.all([
+    import('../../embedded/banner.ts'),
+    import('../../embedded/bootstrap.ts'),
+    import('../../embedded/system.ts'),
+  ]);
   // Said on stderr, before anything else: whoever started this should not mistake it for a deployment.
   console.error(embeddedBanner(dataDir));
   const system = await createEmbeddedSystem(config, { dataDir });

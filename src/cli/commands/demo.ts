@@ -3,9 +3,6 @@
  * the HTTP API and the workers in this process, then behaves like its users: an upstream app submits
  * requests with a submitter key, and a reviewer resolves the runs that park, with a reviewer key.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
 import { commandEnv, loadConfig, type Config } from '../../config.ts';
 import { redactUrlPassword } from '../../db/client.ts';
 import { isTerminal } from '../../run-states.ts';
@@ -17,28 +14,19 @@ import { startWorkers, type RunningWorkers } from '../../../workers/start-worker
 import { embeddedBanner } from '../../embedded/banner.ts';
 import { unreachableServices } from '../../embedded/probe.ts';
 import { createEmbeddedSystem } from '../../embedded/system.ts';
-import { action } from '../action.ts';
 import { readJsonFile } from '../io.ts';
 import { createApiClient, type ApiClient } from '../demo/api-client.ts';
 import { createProgressTracker } from '../demo/progress.ts';
 import { DEMO_MODELS, DEMO_REQUESTS, type DemoRun } from '../demo/scenario.ts';
 import { printSummary } from '../demo/summary.ts';
 import { VettedError } from '../../errors.ts';
+import { fromPackageRoot } from '../../util/package-root.ts';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const TENANT = 'demo';
 const DEADLINE_MS = 60_000;
 
-export function registerDemoCommand(program: Command): void {
-  program
-    .command('demo')
-    .description('Run the whole pipeline through the API on bundled sample models: runs that execute, runs that park and are resolved, a summary')
-    .option('--sim', 'build with the openai builder and execute on the replicate provider, both against local servers that speak their APIs')
-    .option('--embedded', 'run in this process on PGlite, without PostgreSQL or Redis (the default when either does not answer)')
-    .action(action(runDemo));
-}
-
-async function runDemo(options: { sim?: boolean; embedded?: boolean }): Promise<void> {
+/** `vetted demo` (registered in demo-command.ts, which loads this module only when the demo runs). */
+export async function runDemo(options: { sim?: boolean; embedded?: boolean }): Promise<void> {
   const sims = options.sim ? await startSimServers({ replicate: { stepMs: 50 } }) : undefined;
   try {
     // The progress lines are the demo's output: JSON logs only from warn up, unless LOG_LEVEL asks for more.
@@ -92,7 +80,7 @@ async function startDemoSystem(config: Config, embedded: boolean): Promise<{ sys
   const missing = embedded ? [] : await unreachableServices(config);
   if (!embedded && missing.length === 0) {
     console.log(`  PostgreSQL ${redactUrlPassword(config.databaseUrl)}  Redis ${redactUrlPassword(config.redisUrl)}  prefix ${config.queuePrefix}`);
-    const system = await createSystem(config);
+    const system = await createSystem(config, { migrate: true });
     return { system, workers: startWorkers(system) };
   }
   for (const { service, url, reason } of missing) console.log(`  ${service} is not reachable at ${url} (${reason})`);
@@ -104,7 +92,7 @@ async function startDemoSystem(config: Config, embedded: boolean): Promise<{ sys
 async function registerDemoModels(system: System): Promise<void> {
   console.log('Registering the sample models (the SchemaExtractor strips their example values):');
   for (const model of DEMO_MODELS) {
-    const source = await readJsonFile(path.join(REPO_ROOT, model.file), 'model file');
+    const source = await readJsonFile(fromPackageRoot(model.file), 'model file');
     const registered = await registerModel(system, { tenantId: TENANT, source, ref: model.ref });
     const quarantined = (await system.models.getQuarantine(registered.schemaKey)).size;
     console.log(`  ${registered.refs[0]?.padEnd(32)} ${String(registered.modelSchema.fields.length).padStart(2)} fields, ${quarantined} example values quarantined`);

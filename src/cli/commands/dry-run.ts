@@ -1,11 +1,6 @@
 /** `vetted dry-run` and `vetted extract`: the pipeline in process (the same stage table), no Redis, no database. */
 import type { Command } from 'commander';
-import { strictReport } from '../../adapters/openai/strict-schema.ts';
-import { createAdapterRegistry } from '../../adapters/registry.ts';
-import { loadConfig } from '../../config.ts';
 import { isVettedError } from '../../errors.ts';
-import { dryRun } from '../../preview/dry-run.ts';
-import { extractModelSchema } from '../../stages/schema-extractor/index.ts';
 import { action } from '../action.ts';
 import { inFile, printJson, readJsonFile } from '../io.ts';
 
@@ -18,6 +13,11 @@ export function registerDryRunCommands(program: Command): void {
     .option('--builder <name>', 'payload builder: heuristic | openai (default from the configuration)')
     .action(
       action(async (options: { model: string; request: string; builder?: string }) => {
+        const [{ createAdapterRegistry }, { loadConfig }, { dryRun }] = await Promise.all([
+          import('../../adapters/registry.ts'),
+          import('../../config.ts'),
+          import('../../preview/dry-run.ts'),
+        ]);
         const config = loadConfig();
         const modelSource = await readJsonFile(options.model, 'model file');
         const request = await readJsonFile(options.request, 'request file');
@@ -41,6 +41,7 @@ export function registerDryRunCommands(program: Command): void {
       action(async (options: { model: string; strictReport?: boolean }) => {
         const source = await readJsonFile(options.model, 'model file');
         try {
+          const [{ extractModelSchema }, { strictReport }] = await Promise.all([import('../../stages/schema-extractor/index.ts'), import('../../adapters/openai/strict-schema.ts')]);
           const { modelSchema } = extractModelSchema(source);
           printJson(options.strictReport ? strictReport(modelSchema) : modelSchema);
         } catch (error) {

@@ -6,10 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { createAdapterRegistry } from '../../adapters/registry.ts';
-import { loadConfig } from '../../config.ts';
 import { VettedError } from '../../errors.ts';
-import { interpretReply } from '../../review/reply/interpret.ts';
 import type { EditableField, ExpectedInput, ReplyOption, ReplyQuestion, ReviewSource } from '../../review/reply/types.ts';
 import { action } from '../action.ts';
 
@@ -59,6 +56,11 @@ async function readInput(file: string | undefined): Promise<string> {
 async function interpretLines(input: string, trace: boolean): Promise<void> {
   const lines = input.split(/\r?\n/).map((raw, index) => ({ raw, number: index + 1 })).filter((line) => line.raw.trim() !== '');
   const parsed = lines.map((line) => parseLine(line.raw, line.number));
+  const [{ createAdapterRegistry }, { loadConfig }, { interpretReply }] = await Promise.all([
+    import('../../adapters/registry.ts'),
+    import('../../config.ts'),
+    import('../../review/reply/interpret.ts'),
+  ]);
   const interpreter = createAdapterRegistry(loadConfig()).replyInterpreter();
   for (const line of parsed) {
     const outcome = await interpretReply(line.text, line.question, { interpreter, locale: line.locale });

@@ -1,10 +1,6 @@
 /** `vetted mcp`: the MCP server, on stdio (for a client that starts it) or on streamable HTTP at /mcp. */
 import type { Command } from 'commander';
-import { startMcpHttpServer } from '../../../api/mcp-app.ts';
-import { loadConfig } from '../../config.ts';
 import { VettedError } from '../../errors.ts';
-import { serveStdio } from '../../mcp/stdio.ts';
-import { createSystem } from '../../system.ts';
 import { action } from '../action.ts';
 import { parseInteger } from '../option-parsers.ts';
 import { listenError } from './api.ts';
@@ -32,11 +28,12 @@ export function registerMcpCommand(program: Command): void {
 
 async function serveOnStdio(options: McpOptions): Promise<void> {
   if (options.port !== undefined || options.host !== undefined) throw new VettedError('INVALID_REQUEST', '--port and --host go with --http', { field: options.port !== undefined ? 'port' : 'host' });
+  const [{ loadConfig }, { createSystem }, { serveStdio }] = await Promise.all([import('../../config.ts'), import('../../system.ts'), import('../../mcp/stdio.ts')]);
   const config = loadConfig();
   const apiKey = options.apiKey ?? config.apiKey;
   if (!apiKey) throw new VettedError('INVALID_REQUEST', 'give an API key: --api-key vt_… or VETTED_API_KEY (create one with `vetted keys create`)', { field: 'apiKey' });
   // stdout carries the protocol: every log line goes to stderr.
-  const system = await createSystem(config, { logDestination: process.stderr });
+  const system = await createSystem(config, { logDestination: process.stderr, migrate: false });
   try {
     await serveStdio(system, apiKey);
   } finally {
@@ -47,7 +44,8 @@ async function serveOnStdio(options: McpOptions): Promise<void> {
 async function serveHttp(options: McpOptions): Promise<void> {
   if (options.apiKey !== undefined) throw new VettedError('INVALID_REQUEST', '--api-key is for stdio; over HTTP every request sends its own key ("Authorization: Bearer <key>")', { field: 'apiKey' });
   const port = options.port === undefined ? undefined : parseInteger('--port', options.port, { min: 0, max: 65535 });
-  const system = await createSystem(loadConfig(), { logDestination: process.stderr });
+  const [{ loadConfig }, { createSystem }, { startMcpHttpServer }] = await Promise.all([import('../../config.ts'), import('../../system.ts'), import('../../../api/mcp-app.ts')]);
+  const system = await createSystem(loadConfig(), { logDestination: process.stderr, migrate: false });
   const server = await startMcpHttpServer(system, { port, host: options.host }).catch(async (error: unknown) => {
     await system.close();
     throw listenError(error);

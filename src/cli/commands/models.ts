@@ -1,7 +1,6 @@
 /** `vetted models`: the catalog that `"model": "owner/name"` references resolve against. */
 import type { Command } from 'commander';
 import { SHARED_TENANT } from '../../catalog/catalog-store.ts';
-import { registerModel } from '../../catalog/model-catalog.ts';
 import { action, withSystem } from '../action.ts';
 import { parseModelRef, parseTenant } from '../option-parsers.ts';
 import { inFile, readJsonFile } from '../io.ts';
@@ -34,10 +33,11 @@ export function registerModelsCommand(program: Command): void {
     .option('--tenant <id>', 'register for one tenant only (default: shared by all tenants)', SHARED_TENANT)
     .action(
       action(async (file: string, options: { ref?: string; tenant: string }) => {
-        const ref = options.ref === undefined ? undefined : parseModelRef('--ref', options.ref);
+        const ref = options.ref === undefined ? undefined : await parseModelRef('--ref', options.ref);
         const tenantId = parseTenant(options.tenant, { shared: SHARED_TENANT });
         const source = await readJsonFile(file, 'model file');
         await withSystem(async (system) => {
+          const { registerModel } = await import('../../catalog/model-catalog.ts');
           const registered = await registerModel(system, { tenantId, source, ref }).catch((error: unknown) => {
             throw inFile(file, 'model file', error);
           });

@@ -2,7 +2,7 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { NotificationEvent, NotificationSettings } from '../../generated/contracts.ts';
-import { ALL_EVENTS, notificationSettingsOf, saveNotificationSettings } from '../../notifications/settings.ts';
+import { ALL_EVENTS } from '../../notifications/events.ts';
 import { action, withSystem } from '../action.ts';
 import { printJson } from '../io.ts';
 import { parseChoiceList, parseInteger, parseTenant } from '../option-parsers.ts';
@@ -42,6 +42,7 @@ export function registerNotificationCommands(program: Command): void {
           ...(options.nearExpirySeconds !== undefined ? { nearExpirySeconds: parseInteger('--near-expiry-seconds', options.nearExpirySeconds, { min: 0, max: 2592000 }) } : {}),
           ...(options.events !== undefined ? { events: parseChoiceList<NotificationEvent>('--events', options.events, ALL_EVENTS) } : {}),
         };
+        const { saveNotificationSettings } = await import('../../notifications/settings.ts');
         await withSystem(async (system) => printJson(await saveNotificationSettings(system, tenantId, change, `cli:${userInfo().username}`, 'merge')));
       }),
     );
@@ -49,5 +50,8 @@ export function registerNotificationCommands(program: Command): void {
     .command('show')
     .description("Print a tenant's notification settings")
     .requiredOption('--tenant <id>', 'the tenant')
-    .action(action(async (options: { tenant: string }) => withSystem(async (system) => printJson(await notificationSettingsOf(system, parseTenant(options.tenant))))));
+    .action(action(async (options: { tenant: string }) => withSystem(async (system) => {
+          const { notificationSettingsOf } = await import('../../notifications/settings.ts');
+          printJson(await notificationSettingsOf(system, parseTenant(options.tenant)));
+        })));
 }

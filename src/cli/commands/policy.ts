@@ -1,7 +1,6 @@
 /** `vetted policy preview`: replay a proposed policy over a tenant's stored runs (src/policy/preview.ts). */
 import type { Command } from 'commander';
 import { formatPolicyPreview } from '../../policy/preview-format.ts';
-import { previewPolicy } from '../../policy/preview.ts';
 import { parseSince } from '../../shadow/since.ts';
 import { action, withSystem } from '../action.ts';
 import { inFile, printJson, readJsonFile } from '../io.ts';
@@ -33,11 +32,12 @@ export function registerPolicyCommands(program: Command): void {
 async function preview(options: PreviewOptions): Promise<void> {
   const format = parseFormat(options.format, FORMATS);
   const tenantId = parseTenant(options.tenant);
-  const model = options.model === undefined ? undefined : parseModelRef('--model', options.model);
+  const model = options.model === undefined ? undefined : await parseModelRef('--model', options.model);
   const proposed = await readJsonFile(options.file, 'policy file');
   await withSystem(async (system) => {
     const now = system.clock.now();
     const since = parseSince(options.since, now, '--since');
+    const { previewPolicy } = await import('../../policy/preview.ts');
     const answer = await previewPolicy({ previewRuns: system.previewRuns, models: system.models, defaults: system.config.defaults }, { tenantId, policy: proposed, since, until: now, model }).catch((error: unknown) => {
       throw inFile(options.file, 'policy file', error);
     });

@@ -2,7 +2,6 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { VettedError } from '../../errors.ts';
-import { purgeExpiredDocuments } from '../../retention/purge.ts';
 import { textTable } from '../../shadow/report-format.ts';
 import { action, withSystem } from '../action.ts';
 import { parseInteger, parseTenant } from '../option-parsers.ts';
@@ -45,6 +44,7 @@ export function registerRetentionCommands(program: Command): void {
       action(async (options: { tenant?: string }) => {
         const tenantId = options.tenant === undefined ? undefined : parseTenant(options.tenant);
         await withSystem(async (system) => {
+          const { purgeExpiredDocuments } = await import('../../retention/purge.ts');
           const results = await purgeExpiredDocuments(system, { tenantId });
           if (results.length === 0) console.log(tenantId ? `tenant ${tenantId} keeps its documents (no retention.documentsDays)` : 'no tenant has a retention period; set one with `vetted retention set`');
           for (const r of results) console.log(`${r.tenantId}: ${r.purged} runs purged (ended before ${r.endedBefore}, ${r.documentsDays} days)`);

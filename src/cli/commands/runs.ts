@@ -5,9 +5,6 @@ import { toRunView } from '../../db/run-view.ts';
 import { isVettedError, VettedError } from '../../errors.ts';
 import type { Decision, RunStatus } from '../../generated/contracts.ts';
 import { TRANSITIONS } from '../../run-states.ts';
-import { decide } from '../../review/decide.ts';
-import { reply } from '../../review/reply-service.ts';
-import { submitRun } from '../../intake/submit-run.ts';
 import { isPlainObject } from '../../stages/example-quarantine.ts';
 import { action, withSystem } from '../action.ts';
 import { parseChoice, parseInteger, parseTenant } from '../option-parsers.ts';
@@ -41,6 +38,7 @@ export function registerRunCommands(program: Command): void {
         if (!isPlainObject(request)) throw new VettedError('INVALID_REQUEST', `request file ${options.request}: must hold a JSON object`, { field: 'request' });
         if (options.model) request.modelSource = await readJsonFile(options.model, 'model file');
         await withSystem(async (system) => {
+          const { submitRun } = await import('../../intake/submit-run.ts');
           const { run, created } = await submitRun(system, { tenantId, request, actor: `cli:${userInfo().username}` }).catch((error: unknown) => {
             throw blameFile(options, error);
           });
@@ -105,6 +103,7 @@ export function registerRunCommands(program: Command): void {
             ...(options.reason ? { reason: options.reason } : {}),
             ...(options.override ? { override: true } : {}),
           };
+          const { decide } = await import('../../review/decide.ts');
           const { run: updated, plan } = await decide(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: true } });
           console.log(`${plan.route}: run ${updated.id} is now ${updated.status}`);
         });
@@ -125,6 +124,7 @@ export function registerRunCommands(program: Command): void {
           const reviewId = options.review ?? run.pendingReview?.reviewId;
           if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} is ${run.status}, with no pending review to answer`, { field: 'runId' });
           const body = { reviewId, text, ...(options.locale ? { locale: options.locale } : {}) };
+          const { reply } = await import('../../review/reply-service.ts');
           const result = await reply(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: false } });
           printJson({
             outcome: result.outcome, route: result.route, run: { id: result.run.id, status: result.run.status },

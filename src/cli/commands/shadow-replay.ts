@@ -5,12 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { createAdapterRegistry } from '../../adapters/registry.ts';
-import { loadConfig } from '../../config.ts';
 import { VettedError } from '../../errors.ts';
 import { formatReplayTable } from '../../shadow/report-format.ts';
-import { loadReplayModels, parseReplayRequests } from '../../shadow/replay-corpus.ts';
-import { replayCorpus, summarizeReplay, type ReplayOutcome } from '../../shadow/replay.ts';
+import type { ReplayOutcome } from '../../shadow/replay.ts';
 import { action } from '../action.ts';
 import { printJson } from '../io.ts';
 import { parseFormat } from '../option-parsers.ts';
@@ -37,6 +34,12 @@ export function registerShadowReplayCommand(shadow: Command): void {
 
 async function replay(options: ReplayOptions): Promise<void> {
   const format = parseFormat(options.format, REPLAY_FORMATS);
+  const [{ createAdapterRegistry }, { loadConfig }, { loadReplayModels, parseReplayRequests }, { replayCorpus, summarizeReplay }] = await Promise.all([
+    import('../../adapters/registry.ts'),
+    import('../../config.ts'),
+    import('../../shadow/replay-corpus.ts'),
+    import('../../shadow/replay.ts'),
+  ]);
   const config = loadConfig();
   const builder = createAdapterRegistry(config).builder(options.builder ?? config.defaults.builder);
   const models = await loadReplayModels(options.models);

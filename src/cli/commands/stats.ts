@@ -1,6 +1,6 @@
 /** `vetted stats`: the review queue's figures per tenant, checkpoint and task type (seed 004's metrics). */
 import type { Command } from 'commander';
-import { reviewStats, type ReviewStats } from '../../stats/review-stats.ts';
+import type { ReviewStats } from '../../stats/review-stats.ts';
 import { action, withSystem } from '../action.ts';
 import { printJson } from '../io.ts';
 import { parseChoice, parseInteger, parseTenant } from '../option-parsers.ts';
@@ -20,6 +20,7 @@ export function registerStatsCommand(program: Command): void {
         const windowMinutes = parseInteger('--window', options.window, { min: 1, max: 60 * 24 * 90 });
         const format = parseChoice('--format', options.format, FORMATS);
         await withSystem(async (system) => {
+          const { reviewStats } = await import('../../stats/review-stats.ts');
           const stats = await reviewStats(system.reviewStatsQueries, { tenantId, windowMinutes }, system.clock.now());
           if (format === 'json') return printJson(stats);
           printTables(stats);

@@ -1,6 +1,5 @@
 /** `vetted task-types`: the kinds of task a tenant accepts for human review (seed 004), each with its JSON Schema. */
 import type { Command } from 'commander';
-import { registerTaskType } from '../../tasks/task-types.ts';
 import { action, withSystem } from '../action.ts';
 import { inFile, readJsonFile } from '../io.ts';
 import { parseTenant } from '../option-parsers.ts';
@@ -19,6 +18,7 @@ export function registerTaskTypeCommands(program: Command): void {
         const tenantId = parseTenant(options.tenant);
         const definition = await readJsonFile(options.file, 'task type file');
         await withSystem(async (system) => {
+          const { registerTaskType } = await import('../../tasks/task-types.ts');
           const row = await registerTaskType(system.tasks, tenantId, definition).catch((error: unknown) => {
             throw inFile(options.file, 'task type file', error);
           });

@@ -1,12 +1,8 @@
 /** `vetted worker` and `vetted migrate`. */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config.ts';
-import { createSystem } from '../../system.ts';
-import { startWorkers, WORK_KINDS, type WorkKind } from '../../../workers/start-workers.ts';
-import { reconcile } from '../../engine/reconciler.ts';
+import { WORK_KINDS, type WorkKind } from '../../../workers/work-kinds.ts';
 import { action, withSystem } from '../action.ts';
 import { parseChoiceList, parseInteger } from '../option-parsers.ts';
-import { startMetricsServer } from '../../observability/metrics-server.ts';
 
 function parseKinds(list: string | undefined): WorkKind[] {
   // An empty list would start no worker and wait for a signal forever.
@@ -23,7 +19,13 @@ export function registerWorkerCommands(program: Command): void {
       action(async (options: { stages?: string; metricsPort?: string }) => {
         const kinds = parseKinds(options.stages);
         const metricsPort = options.metricsPort === undefined ? undefined : parseInteger('--metrics-port', options.metricsPort, { min: 0, max: 65535 });
-        const system = await createSystem(loadConfig());
+        const [{ loadConfig }, { createSystem }, { startWorkers }, { startMetricsServer }] = await Promise.all([
+          import('../../config.ts'),
+          import('../../system.ts'),
+          import('../../../workers/start-workers.ts'),
+          import('../../observability/metrics-server.ts'),
+        ]);
+        const system = await createSystem(loadConfig(), { migrate: true });
         const workers = startWorkers(system, { kinds });
         const metrics = metricsPort === undefined ? undefined : await startMetricsServer(system.metrics.registry, system.config.host, metricsPort);
         system.logger.info({ queues: kinds, prefix: system.config.queuePrefix, concurrency: system.config.concurrency, metricsPort: metrics?.port }, 'workers started');
@@ -43,6 +45,7 @@ export function registerWorkerCommands(program: Command): void {
       action(async (options: { graceMs: string }) => {
         const graceMs = parseInteger('--grace-ms', options.graceMs, { min: 0 });
         await withSystem(async (system) => {
+          const { reconcile } = await import('../../engine/reconciler.ts');
           const result = await reconcile(system, system.queues, { graceMs });
           console.log(`examined ${result.examined} runs: ${result.requeued} requeued, ${result.expiriesRestored} review expiries restored`);
         });
@@ -54,7 +57,8 @@ export function registerWorkerCommands(program: Command): void {
     .description('Create the database if needed and apply the migrations in drizzle/')
     .action(
       action(async () => {
-        const system = await createSystem(loadConfig());
+        const [{ loadConfig }, { createSystem }] = await Promise.all([import('../../config.ts'), import('../../system.ts')]);
+        const system = await createSystem(loadConfig(), { migrate: true });
         await system.close();
         console.log('database is up to date');
       }),

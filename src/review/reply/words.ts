@@ -4,8 +4,8 @@
  * Read once, on first use.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { normalizeReply } from './normalize.ts';
+import { fromPackageRoot } from '../../util/package-root.ts';
 
 export const WORD_LANGUAGES = ['en', 'he', 'es', 'fr', 'de', 'pt', 'ru', 'ar'] as const;
 export type WordLanguage = (typeof WORD_LANGUAGES)[number];
@@ -40,7 +40,8 @@ function load(): Words {
 }
 
 function readList(language: WordLanguage): WordList {
-  const file = fileURLToPath(new URL(`./words/${language}.json`, import.meta.url));
+  // From the package root: the lists are data beside these sources, read the same from src/ and dist/src/.
+  const file = fromPackageRoot('src', 'review', 'reply', 'words', `${language}.json`);
   const raw = JSON.parse(readFileSync(file, 'utf8')) as Partial<Record<keyof WordList, unknown>>;
   const words = (key: keyof WordList): string[] => {
     const list = raw[key];
