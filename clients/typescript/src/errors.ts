@@ -4,6 +4,8 @@
  * checks a brand rather than `instanceof`, so it still works when two copies of the package are loaded.
  */
 
+import type { components } from './generated/openapi.ts';
+
 /** Codes the client raises itself (the API's own codes arrive on {@link VettedApiError}). */
 export type ClientErrorCode =
   /** An option given to the client is missing or not valid (the `field` names it). */
@@ -49,17 +51,8 @@ export class VettedClientError extends Error {
   }
 }
 
-/** An RFC 9457 problem as the Vetted API sends it: a stable `code`, a `detail`, and the offending `field`. */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  code: string;
-  detail: string;
-  field?: string;
-  instance?: string;
-  [key: string]: unknown;
-}
+/** An RFC 9457 problem as the Vetted API sends it: a stable `code`, a `detail`, and the offending `field` (from the document). */
+export type Problem = components['schemas']['Problem'];
 
 /** The API refused a call. `apiCode` is the API's catalogued code (`RUN_NOT_FOUND`, `PAYLOAD_HASH_MISMATCH`, …). */
 export class VettedApiError extends VettedClientError {
