@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import type { StageName } from '../src/engine/stages.ts';
 import { createRedisConnection } from '../src/queue/queues.ts';
 import type { Cleanup } from './cleanup.ts';
+import { isProcessAlive } from '../src/util/process-alive.ts';
 import { deleteKeys, scanKeys } from './redis-keys.ts';
 
 const DATABASE_PREFIX = 'vetted_bench_';
@@ -121,7 +122,7 @@ async function sweepStaleLeftovers(adminUrl: string, redisUrl: string, sameMachi
   const isStale = (id: string) => {
     const [started, pid] = id.split(/[_-]/);
     if (Number.isFinite(Number(started)) && Number(started) < cutoff) return true;
-    return sameMachine && /^p\d+$/.test(pid ?? '') && Number(pid!.slice(1)) !== process.pid && !isAlive(Number(pid!.slice(1)));
+    return sameMachine && /^p\d+$/.test(pid ?? '') && Number(pid!.slice(1)) !== process.pid && !isProcessAlive(Number(pid!.slice(1)));
   };
   await withAdmin(adminUrl, async (client) => {
     const { rows } = await client.query<{ datname: string }>(`select datname from pg_database where datname like 'vetted\\_bench\\_%'`);
@@ -137,15 +138,6 @@ async function sweepStaleLeftovers(adminUrl: string, redisUrl: string, sameMachi
     for (const prefix of stale) note(`deleted ${await deleteKeys(redis, `${prefix}:*`)} stale bench keys under ${prefix}`);
   } finally {
     redis.disconnect();
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

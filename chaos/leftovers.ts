@@ -6,7 +6,8 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { log } from './log.ts';
-import { isAlive, readState, tearDown } from './run-state.ts';
+import { isProcessAlive as isAlive } from '../src/util/process-alive.ts';
+import { readState, tearDown } from './run-state.ts';
 
 export const WORK_DIR_PREFIX = 'vetted-chaos-';
 export const KEPT_LOGS_PREFIX = 'vetted-chaos-logs-';

@@ -6,7 +6,8 @@
  * (capped) in the run's one kept-logs directory, and removes the work dir.
  */
 import { existsSync } from 'node:fs';
-import { isAlive, readState, tearDown } from './run-state.ts';
+import { isProcessAlive as isAlive } from '../src/util/process-alive.ts';
+import { readState, tearDown } from './run-state.ts';
 
 const [root, ownerArg] = process.argv.slice(2);
 const owner = Number(ownerArg);

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isProcessAlive as isAlive } from '../src/util/process-alive.ts';
 import { copyCapped } from './footprint.ts';
 
 export const STATE_FILE = 'state.json';
@@ -42,14 +43,6 @@ export function readState(root: string): RunState | undefined {
   }
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Stops what a run left behind and removes its work dir: every recorded process (SIGKILL), the private

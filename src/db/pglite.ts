@@ -17,6 +17,7 @@ import pg from 'pg';
 import { VettedError } from '../errors.ts';
 import { migrateDatabase, type Database } from './client.ts';
 import * as schema from './schema/index.ts';
+import { isProcessAlive } from '../util/process-alive.ts';
 
 export interface EmbeddedDatabaseOptions {
   /** Where PGlite keeps its files; undefined keeps everything in memory (gone when the process ends). */
@@ -80,7 +81,7 @@ function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const lockFile = path.join(path.dirname(dataDir), `.${path.basename(dataDir)}.vetted.pid`);
   const holder = readHolder(lockFile);
-  if (holder !== undefined && holder !== process.pid && isAlive(holder)) {
+  if (holder !== undefined && holder !== process.pid && isProcessAlive(holder)) {
     throw new VettedError('SERVICE_UNAVAILABLE', `The embedded database at ${dataDir} is in use by process ${holder}; stop it or choose another --data-dir`, { field: 'data-dir' });
   }
   writeFileSync(lockFile, String(process.pid));
@@ -95,15 +96,5 @@ function readHolder(lockFile: string): number | undefined {
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, but someone else's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

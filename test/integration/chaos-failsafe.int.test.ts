@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertFreeSpace, copyCapped, sizeOf } from '../../chaos/footprint.ts';
 import { removeLeftovers } from '../../chaos/leftovers.ts';
-import { isAlive, readState, writeState, type RunState } from '../../chaos/run-state.ts';
+import { readState, writeState, type RunState } from '../../chaos/run-state.ts';
+import { isProcessAlive as isAlive } from '../../src/util/process-alive.ts';
 
 const LOG_CAP_MB = 5;
 const dirs: string[] = [];

@@ -5,9 +5,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_URL, databaseUrl, dropTestDatabase } from '../support/databases.ts';
+import { databaseUrl, dropTestDatabase, withAdmin } from '../support/databases.ts';
 import { deleteRedisPrefix } from '../support/test-system.ts';
 
 const run = promisify(execFile);
@@ -27,19 +26,9 @@ async function vetted(args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>, url = ADMIN_URL): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-const databaseExists = () => admin(async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1);
+const databaseExists = () => withAdmin(async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1);
 const tablesIn = () =>
-  admin(async (c) => (await c.query<{ n: number }>("select count(*)::int as n from information_schema.tables where table_schema in ('public', 'drizzle')")).rows[0]!.n, databaseUrl(name));
+  withAdmin(async (c) => (await c.query<{ n: number }>("select count(*)::int as n from information_schema.tables where table_schema in ('public', 'drizzle')")).rows[0]!.n, databaseUrl(name));
 
 beforeAll(async () => {
   await dropTestDatabase(name);
@@ -59,7 +48,7 @@ describe('a command on a database that was never migrated', () => {
   });
 
   it.each([[['runs']], [['keys', 'list']], [['stats']]])('%j on an empty database creates no table and says to run `vetted migrate`', async (args) => {
-    await admin((c) => c.query(`create database "${name}"`)).catch((error: { code?: string }) => {
+    await withAdmin((c) => c.query(`create database "${name}"`)).catch((error: { code?: string }) => {
       if (error.code !== '42P04') throw error;
     });
     const result = await vetted(args);
@@ -77,7 +66,7 @@ describe('a command on a database that was never migrated', () => {
   });
 
   it('a database behind this build (its last migration rolled back in the record) is refused too', async () => {
-    await admin((c) => c.query('delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)'), databaseUrl(name));
+    await withAdmin((c) => c.query('delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)'), databaseUrl(name));
     const result = await vetted(['runs']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/the last migration applied is older than \d{4}_\w+\): run `vetted migrate`/);

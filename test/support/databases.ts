@@ -27,8 +27,9 @@ export function templateName(): string {
   return `vetted_tpl_${hash.digest('hex').slice(0, 12)}`;
 }
 
-async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
+/** Runs `fn` on one connection to the admin database (or to `url`), always closing it. */
+export async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>, url = ADMIN_URL): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await fn(client);
