@@ -11,7 +11,7 @@
  * hedge ("maybe", "I think so"). A false yes is the worst error this can make, so a reply that is not exactly
  * one of these goes on to the interpreter, or is asked again.
  */
-import { normalizeReply } from './normalize.ts';
+import { normalizeReply, visibleReply } from './normalize.ts';
 import type { ParsedReply, ReplyOption, ReplyQuestion } from './types.ts';
 import { replyWords } from './words.ts';
 
@@ -24,7 +24,10 @@ const THUMBS = /^\s*(\u{1F44D}|\u{1F44E})[\u{1F3FB}-\u{1F3FF}]?\uFE0F?\s*$/u;
 /** The reply read as the question expects, or undefined when it is not exactly an answer. */
 export function fastPath(reply: string, question: ReplyQuestion): ParsedReply | undefined {
   const { text, asked } = normalizeReply(reply);
-  if (question.expectedInput === 'free_text') return reply.trim() === '' ? undefined : { answer: reply.trim() };
+  if (question.expectedInput === 'free_text') {
+    const answer = visibleReply(reply);
+    return answer === '' ? undefined : { answer };
+  }
   if (asked) return undefined;
   switch (question.expectedInput) {
     case 'yes_no':

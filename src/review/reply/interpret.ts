@@ -1,7 +1,7 @@
 /**
  * Layers 1 and 2: a reply read as one of the five decisions (seed 000, §4).
  *
- *   empty reply                                  re_ask (nothing was said)
+ *   empty reply (or only invisible marks)        re_ask (nothing was said)
  *   fast path matches (fast-path.ts)             continue, with what it read            layer fast_path
  *   a disambiguation, no match                   switch_intent, no LLM                  layer deterministic
  *   a planner question, no match, no LLM         re_ask                                 layer none
@@ -15,6 +15,7 @@
  * an HTTP error) is re_ask, with the reason in the trace.
  */
 import { fastPath } from './fast-path.ts';
+import { visibleReply } from './normalize.ts';
 import type { InterpreterAnswer, InterpreterTrace, ParsedReply, ReplyDecision, ReplyInterpreter, ReplyOutcome, ReplyQuestion } from './types.ts';
 
 export const REPLY_DECISIONS: readonly ReplyDecision[] = ['continue', 'continue_with_modifications', 'switch_intent', 'cancel', 're_ask'];
@@ -26,7 +27,7 @@ export interface InterpretOptions {
 }
 
 export async function interpretReply(text: string, question: ReplyQuestion, options: InterpretOptions = {}): Promise<ReplyOutcome> {
-  if (text.trim() === '') return { layer: 'none', decision: 're_ask' };
+  if (visibleReply(text) === '') return { layer: 'none', decision: 're_ask' };
   const matched = fastPath(text, question);
   if (matched) return { layer: 'fast_path', decision: 'continue', parsed: matched };
   if (question.source === 'disambiguation') return { layer: 'deterministic', decision: 'switch_intent' };
@@ -80,7 +81,8 @@ function continued(raw: Record<string, unknown>, text: string, question: ReplyQu
       // The LLM never picks an id: its answer must itself be an option the fast path recognises.
       return typeof raw.answer === 'string' ? fastPath(raw.answer, question) : undefined;
     case 'free_text': {
-      const answer = typeof raw.answer === 'string' && raw.answer.trim() !== '' ? raw.answer.trim() : text.trim();
+      const written = typeof raw.answer === 'string' ? visibleReply(raw.answer) : '';
+      const answer = written !== '' ? written : visibleReply(text);
       return { answer };
     }
   }

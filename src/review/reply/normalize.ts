@@ -21,6 +21,17 @@ const QUESTION = /[?\uFF1F\u061F\u00BF\u2E2E]/;
 const PUNCTUATION_AND_SYMBOLS = /[\p{P}\p{S}]/gu;
 const ARABIC_DIGITS = /[\u0660-\u0669\u06F0-\u06F9]/g;
 
+/** Whitespace and invisible marks at either end (a zero-width space, a direction mark, a BOM). */
+const EDGES = /^[\s\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]+|[\s\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]+$/g;
+
+/**
+ * The reply without whitespace or invisible marks at its ends: what the person wrote. `String.trim` keeps a
+ * zero-width space or a direction mark, so a reply made only of them would look like something was said.
+ */
+export function visibleReply(reply: string): string {
+  return reply.replace(EDGES, '');
+}
+
 export function normalizeReply(reply: string): NormalizedReply {
   const asked = QUESTION.test(reply);
   const text = reply
