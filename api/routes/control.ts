@@ -16,18 +16,17 @@ const notFound = { 404: ref('problem') };
 /**
  * What POST /api/runs/:id/decision validates with, and the document shows: a Decision that echoes the
  * payloadHash the reviewer was shown when it approves or edits (the contract leaves it optional for the CLI,
- * which reads the current one itself), and edits (at least one field) with action "edit" and only then.
+ * which reads the current one itself). The conditional names the Decision again rather than listing
+ * `payloadHash` under `properties`: the document's example check treats a subschema's own `properties` as the
+ * only ones allowed there, so `then: { properties: { payloadHash } }` would refuse every valid body. That edits
+ * come with action "edit" (at least one), and only then, is the decision service's rule (plan-decision.ts,
+ * edit-validation.ts), for every channel.
  */
 const decisionBody = {
   type: 'object',
   allOf: [
     ref('decision'),
-    { if: { required: ['action'], properties: { action: { enum: ['approve', 'edit'] } } }, then: { required: ['payloadHash'], properties: { payloadHash: { type: 'string' } } } },
-    {
-      if: { required: ['action'], properties: { action: { const: 'edit' } } },
-      then: { required: ['edits'], properties: { edits: { type: 'object', minProperties: 1 } } },
-      else: { properties: { edits: false } },
-    },
+    { if: { required: ['action'], properties: { action: { enum: ['approve', 'edit'] } } }, then: { allOf: [ref('decision')], required: ['payloadHash'] } },
   ],
   examples: [
     { reviewId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', payloadHash: 'a3f5c0e1b2d4968778695a4b3c2d1e0f9a8b7c6d5e4f30211203948576a5b4c3', action: 'edit', edits: { width: 768 }, reason: 'the user asked for 768 wide' },

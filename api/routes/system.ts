@@ -1,5 +1,6 @@
 /** Health, readiness, providers and metrics: the operator's routes (no API key needed). */
 import type { FastifyInstance } from 'fastify';
+import { prometheusContentType } from 'prom-client';
 import { VettedError } from '../../src/errors.ts';
 import type { QueueSet } from '../../src/queue/queues.ts';
 import type { System } from '../../src/system.ts';
@@ -7,8 +8,11 @@ import { healthAnswer, providersAnswer, readinessAnswer } from '../schemas.ts';
 import { withTimeout } from '../../src/util/with-timeout.ts';
 import { RETRY_AFTER_SECONDS, type Dependency } from '../plugins/dependencies.ts';
 
-/** The Prometheus text exposition format, as prom-client writes it. */
-const PROMETHEUS_TEXT = 'text/plain; version=0.0.4';
+/**
+ * The Prometheus text exposition format, exactly as the answer's Content-Type header says it (prom-client's
+ * own constant), so a client that copies the document's media type gets what it was promised.
+ */
+const PROMETHEUS_TEXT = prometheusContentType;
 
 export function registerSystemRoutes(app: FastifyInstance, system: System): void {
   app.get('/api/healthz', { schema: { operationId: 'getHealth', tags: ['system'], summary: 'The process is up', response: { 200: healthAnswer } } }, async () => ({ status: 'ok' }));

@@ -66,6 +66,8 @@ async function decide(runId: string, review: PendingReview, action: 'approve' | 
 async function scrape(): Promise<Sample[]> {
   const response = await api.call('GET', '/metrics', { key: null });
   expect(response.statusCode).toBe(200);
+  // The media type the OpenAPI document promises, to the letter.
+  expect(response.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
   return parseSamples(response.body);
 }
 

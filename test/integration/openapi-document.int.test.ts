@@ -87,7 +87,7 @@ describe('the OpenAPI document', () => {
     const document = JSON.parse(served) as { paths: Record<string, Record<string, Operation>> };
     const content = (path: string) => Object.keys((document.paths[path]!.get!.responses['200'] as { content: object }).content);
     expect(content('/api/runs/{id}/events')).toEqual(['text/event-stream']);
-    expect(content('/metrics')).toEqual(['text/plain; version=0.0.4']);
+    expect(content('/metrics')).toEqual(['text/plain; version=0.0.4; charset=utf-8']);
   });
 });
 

@@ -2360,7 +2360,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Decision"] & unknown & unknown;
+                "application/json": components["schemas"]["Decision"] & unknown;
             };
         };
         responses: {
@@ -3090,7 +3090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain; version=0.0.4": string;
+                    "text/plain; version=0.0.4; charset=utf-8": string;
                 };
             };
             400: components["responses"]["BadRequest"];
