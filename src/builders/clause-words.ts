@@ -3,6 +3,7 @@
  * around a position, and the directive constructor.
  */
 import type { FieldSpec } from '../generated/contracts.ts';
+import { fillerWords } from '../reading/index.ts';
 import type { Directive, DirectiveForm } from './directive-types.ts';
 
 /** Words that carry no content of their own around a parameter phrase (`please make it 16:9`). */
@@ -12,10 +13,14 @@ const FILLER = new Set([
   'draw', 'just', 'only', 'also', 'do', 'can', 'you', 'get', 'all', 'as', 'would', 'like', 'could', 'should', 'be',
 ]);
 
-/** True when every word is filler (`please generate`, `use`, `and`) or there are none. */
+/**
+ * True when every word is filler (`please generate`, `use`, `and`) or there are none. The reading word lists add
+ * the filler of the other languages (`por favor`, `bitte`), so `un zorro, formato vertical` stands apart too.
+ */
 export function isFillerOnly(text: string): boolean {
   const words = text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
-  return words.every((word) => FILLER.has(word));
+  const others = fillerWords();
+  return words.every((word) => FILLER.has(word) || others.has(word));
 }
 
 /** True when only filler words stand between the start of the clause and `position` (`generate 4 images of`). */

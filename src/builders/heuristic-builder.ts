@@ -20,6 +20,7 @@ import { applyDefaults, applyHumanEdits, finishCandidate, type FieldValue } from
 import { CONFIDENCE } from './confidence.ts';
 import { orderedFields, userPromptField } from './field-vocabulary.ts';
 import { removeSpans } from './prompt-cleanup.ts';
+import { readingConversion } from './reading-rule.ts';
 import { scanPromptDirectives, type DirectiveScan, type ScannedValue } from './prompt-directives.ts';
 
 /** The builder name recorded on runs (and the registry key). */
@@ -143,9 +144,10 @@ function applyDirectives(scan: DirectiveScan, values: Map<string, FieldValue>, n
       notes.push(`${found.field}: the edit overrides "${found.phrase}" in the prompt`);
       continue;
     }
+    const conversion = readingConversion(found.rule);
     values.set(found.field, {
       value: found.value,
-      provenance: { source: 'user_prompt', evidence: found.phrase, confidence: directiveConfidence(found) },
+      provenance: { source: 'user_prompt', evidence: found.phrase, confidence: directiveConfidence(found), ...(conversion ? { conversion } : {}) },
     });
   }
   notes.push(...scan.notes);

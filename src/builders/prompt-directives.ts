@@ -18,6 +18,7 @@ import { findLeftovers } from './leftover-notes.ts';
 import { countRule, scaleRule, stepsRule, toggleRule } from './phrase-rules.ts';
 import { findRequestPhrases, requestTableRule, unplacedReason } from './request-table.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
+import { readingRule, unplacedSettings } from './reading-rule.ts';
 import { FORM_RANK, overlaps, type Directive, type DirectiveForm, type RuleContext, type Span } from './directive-types.ts';
 import {
   compareText,
@@ -64,7 +65,7 @@ export interface DirectiveScan {
 /** Roles the prompt text may never fill: secrets and system prompts come from people, files from attachments. */
 const NEVER_FROM_TEXT = new Set<FieldRole>(['secret', 'system_prompt']);
 
-const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, requestTableRule];
+const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, requestTableRule, readingRule];
 
 /**
  * Scans the prompt for explicit values for the schema's fields. Never reads secrets, system prompts or file
@@ -80,7 +81,7 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
     (candidate) => !insideQuotes(candidate, quoted) && (!candidate.needsOwnClause || inOwnClause(text, breaks, candidate, byStart)),
   );
   const accepted = addCaptures(context, breaks, resolveOverlaps(eligible));
-  const cuts: Span[] = accepted.map(({ start, end }) => ({ start, end }));
+  const cuts: Span[] = accepted.filter((directive) => !directive.keepInPrompt).map(({ start, end }) => ({ start, end }));
   const label = promptLabel(text, context.primary.get('prompt'));
   if (label && !cuts.some((cut) => overlaps(cut, label))) cuts.push(label);
   const values = chooseValues(accepted);
@@ -94,10 +95,11 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   ];
   const refusedFields = [...new Set(refused.map(({ field }) => field))];
   const readable = [...context.typedFields, ...context.textFields];
-  const unused = findRequestPhrases(text)
-    .filter((found) => !accepted.some((taken) => overlaps(taken, found)) && !insideQuotes(found, quoted))
+  const tablePhrases = findRequestPhrases(text).filter((found) => !accepted.some((taken) => overlaps(taken, found)) && !insideQuotes(found, quoted));
+  const unused = tablePhrases
     .map((found) => ({ phrase: found.phrase, reason: unplacedReason(found, readable) }))
-    .concat(leftovers.map(({ phrase, reason }) => ({ phrase, reason })));
+    .concat(leftovers.map(({ phrase, reason }) => ({ phrase, reason })))
+    .concat(unplacedSettings(text, accepted, quoted, tablePhrases));
   return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, unused, notes };
 }
 
