@@ -27,7 +27,7 @@ export function isFillerOnly(text: string): boolean {
 export function onlyFillerBefore(text: string, position: number): boolean {
   const windowStart = Math.max(0, position - 80);
   const before = text.slice(windowStart, position);
-  const clauseBreak = /[,;|\n]|[.!?](?=\s)/g;
+  const clauseBreak = /[,;|\n،؛、，；。]|[.!?](?=\s)/g;
   let clauseStart = -1;
   for (const match of before.matchAll(clauseBreak)) clauseStart = match.index;
   // No clause start within reach: the clause is long, so it is not just a lead-in.
@@ -42,7 +42,7 @@ export function windowBefore(text: string, position: number): string {
 
 /** True when the clause ends right after `end` (end of text, a separator, a sentence end or a `--flag`). */
 export function clauseEndsAt(text: string, end: number): boolean {
-  return /^\s*(?:$|[,;|\n]|[.!?](?:\s|$)|--)/.test(text.slice(end));
+  return /^\s*(?:$|[,;|\n،؛、，；。]|[.!?](?:\s|$)|--)/.test(text.slice(end));
 }
 
 /** True for integer and number fields. */

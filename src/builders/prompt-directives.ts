@@ -264,7 +264,8 @@ function promptLabel(text: string, field: FieldSpec | undefined): Span | null {
   return match ? { start: 0, end: match[0].length } : null;
 }
 
-const CLAUSE_BREAK = /[,;|\n()]|[.!?](?=\s|$)/gu;
+/** Clause separators, the Arabic and East Asian commas and semicolons included. */
+const CLAUSE_BREAK = /[,;|\n()،؛、，；。]|[.!?](?=\s|$)/gu;
 
 /**
  * True when, apart from other candidate phrases and filler words, the directive is alone in its clause

@@ -14,9 +14,16 @@ export const READING_RULE_PREFIX = 'reading:';
 
 /** The conversion a directive's rule records, for the value's provenance (the validator re-runs it). */
 export function readingConversion(rule: string): ConversionName | undefined {
-  const name = rule.startsWith(READING_RULE_PREFIX) ? rule.slice(READING_RULE_PREFIX.length) : undefined;
+  const name = rule.startsWith(READING_RULE_PREFIX) ? rule.slice(READING_RULE_PREFIX.length) : TABLE_CONVERSIONS[rule];
   return isConversionName(name) ? name : undefined;
 }
+
+/** The request table's rows read the same phrases as these conversions (request-table.ts). */
+const TABLE_CONVERSIONS: Readonly<Record<string, ConversionName>> = {
+  'table:duration': 'duration',
+  'table:language': 'language_name',
+  'table:format': 'format_word',
+};
 
 /** Readings for the fields the prompt may fill, as loose directives (firm ones need no clause of their own). */
 export function readingRule(context: RuleContext): Directive[] {
@@ -59,7 +66,7 @@ export function unplacedSettings(text: string, accepted: readonly Span[], quoted
   return found;
 }
 
-const CLAUSE_BREAK = /[,;|\n()。、，；]|[.!?](?=\s|$)/gu;
+const CLAUSE_BREAK = /[,;|\n()。、，；،؛]|[.!?](?=\s|$)/gu;
 
 function aloneInClause(text: string, phrase: Span, accepted: readonly Span[]): boolean {
   let from = 0;

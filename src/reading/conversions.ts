@@ -335,24 +335,23 @@ function languageForField(code: string, field: FieldSpec): Converted | undefined
 
 // ---- switches --------------------------------------------------------------------------------------------------
 
-/** Field name words → the feature key of the word lists. */
-const FEATURE_NAMES: Record<string, readonly string[]> = {
-  audio: ['audio', 'sound'],
-  watermark: ['watermark'],
-  subtitles: ['subtitles', 'subtitle', 'captions'],
-  music: ['music'],
-  background: ['background'],
-  safety: ['safety', 'nsfw'],
+/** What a switch field is about, once its verb is off (`apply_watermark` → watermark) → the lists' feature key. */
+const FEATURE_NAMES: Record<string, string> = {
+  audio: 'audio', sound: 'audio', 'sound effects': 'audio', watermark: 'watermark', subtitles: 'subtitles', subtitle: 'subtitles',
+  captions: 'subtitles', music: 'music', 'background music': 'music', background: 'background', 'safety checker': 'safety',
+  'safety filter': 'safety', 'nsfw filter': 'safety', 'nsfw checker': 'safety',
 };
+/** The verbs a switch field's name may start with; anything else (`diarise_audio`) is another switch. */
+const SWITCH_HEADS = new Set(['generate', 'enable', 'disable', 'keep', 'add', 'include', 'with', 'use', 'remove', 'no', 'apply', 'output', 'return', 'show', 'hide', 'mute', 'burn', 'embed', 'skip', 'without', 'drop', 'strip']);
 /** A field named with a negative verb is switched on by "without": `remove_background`, `disable_safety_checker`. */
 const NEGATIVE_HEADS = new Set(['disable', 'no', 'remove', 'skip', 'without', 'hide', 'mute', 'drop', 'strip']);
 
 function featureWordsOf(field: FieldSpec): string[] {
   if (field.type !== 'boolean' || hasOptions(field)) return [];
   const words = nameWords(field.name);
-  const keys = Object.entries(FEATURE_NAMES).filter(([, names]) => names.some((name) => words.includes(name))).map(([key]) => key);
-  if (keys.length !== 1) return [];
-  const key = keys[0] ?? '';
+  const base = SWITCH_HEADS.has(words[0] ?? '') ? words.slice(1) : words;
+  const key = FEATURE_NAMES[base.join(' ')];
+  if (key === undefined) return [];
   return [...readingWords().features].filter(([, feature]) => feature === key).map(([word]) => word);
 }
 

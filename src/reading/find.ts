@@ -185,13 +185,13 @@ function followedBy(text: string, end: number, words: readonly string[]): boolea
 }
 
 function precededBy(text: string, start: number, words: readonly string[]): boolean {
-  return edgePattern(`before:${words.join('|')}`, () => `${anyWord(words)}\\s*(?:(?:a|an|the)\\s+)?$`).test(text.slice(Math.max(0, start - 40), start));
+  return edgePattern(`before:${words.join('|')}`, () => `${anyWord(words)}\\s*$`).test(text.slice(Math.max(0, start - 40), start));
 }
 
-const CLAUSE_BREAK = /[,;|\n()]|[.!?。、，；](?=\s|$)|[.!?](?=\s|$)/gu;
+const CLAUSE_BREAK = /[,;|\n()。、，；،؛]|[.!?](?=\s|$)/gu;
 
 function clauseEnds(text: string, end: number): boolean {
-  return /^\s*(?:$|[,;|\n。、，；]|[.!?](?:\s|$))/u.test(text.slice(end));
+  return /^\s*(?:$|[,;|\n。、，；،؛]|[.!?](?:\s|$))/u.test(text.slice(end));
 }
 
 /** True when only filler words of any language stand between the start of the clause and `position`. */

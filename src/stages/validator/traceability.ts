@@ -44,8 +44,19 @@ export function evidenceWords(evidence: BundleEvidence): ReadonlySet<string> {
 /** The word tokens of `text` that the user never wrote (empty when all of them are in the evidence). */
 export function wordsMissingFromEvidence(evidence: BundleEvidence, text: string): string[] {
   const words = evidenceWords(evidence);
-  const missing = wordTokens(text).filter((token) => !words.has(token) && !CONNECTIVE_WORDS.has(token));
+  const missing = wordTokens(text).filter((token) => !words.has(token) && !CONNECTIVE_WORDS.has(token) && !inUnspacedText(evidence, token));
   return [...new Set(missing)];
+}
+
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/**
+ * Japanese and Chinese put no spaces between words, so a whole run of letters is one token: `スペイン語でおはよう`.
+ * A builder that takes `スペイン語で` out leaves `おはよう`, which is no token of the user's; in such a script a
+ * token counts when the user's text holds it as written.
+ */
+function inUnspacedText(evidence: BundleEvidence, token: string): boolean {
+  return UNSPACED.test(token) && evidence.text.includes(token);
 }
 
 /** True when the user supplied this text, by the two routes described at the top of this file. */
@@ -94,8 +105,7 @@ function isWordChar(code: number, char: string | undefined): boolean {
  */
 export function isDerivedFromUser(evidence: BundleEvidence, conversion: unknown, phrase: unknown, field: FieldSpec | undefined, value: unknown): boolean {
   if (!isConversionName(conversion) || typeof phrase !== 'string' || phrase.trim() === '' || !field) return false;
-  if (!isTraceableText(evidence, phrase) && !containsPhrase(evidence.text, normalizeText(phrase))) return false;
-  if (wordsMissingFromEvidence(evidence, phrase).length > 0) return false;
+  if (!evidence.text.includes(normalizeText(phrase)) || wordsMissingFromEvidence(evidence, phrase).length > 0) return false;
   const derived = deriveValue(conversion, phrase, field);
   return derived !== undefined && (derived.value === value || canonicalJson(derived.value) === canonicalJson(value));
 }
