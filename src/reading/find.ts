@@ -23,7 +23,7 @@ import {
   type Converted,
 } from './conversions.ts';
 import { aspectField, countField, durationField, framesField, isNumericField, languageField, resolutionField } from './fields.ts';
-import { anyWord } from './patterns.ts';
+import { anyWord, isUnspaced } from './patterns.ts';
 import { foldWord, readingWords } from './words.ts';
 
 /** A value read for a field, with the user's words it came from and the conversion that gives it. */
@@ -54,8 +54,10 @@ type Groups = Record<string, string | undefined>;
 /** Every value the text gives the schema's fields, in text order (overlaps are the caller's to settle). */
 export function readSettings(text: string, fields: readonly FieldSpec[]): Reading[] {
   const readings: Reading[] = [];
+  const shown = shownTextSpans(text);
   for (const [conversion, field] of fieldsByConversion(fields)) {
     for (const found of conversionMatches(conversion, text, field)) {
+      if (isContent(conversion, text, found.start, found.end, found.groups, shown)) continue;
       const span = spanOf(conversion, text, found.start, found.end, found.groups);
       readings.push({
         field: field.name,
@@ -85,11 +87,13 @@ export function findSettingPhrases(text: string): SettingPhrase[] {
     ['language_name', languagePattern()],
     ['negated_switch', switchPattern([...readingWords().features.keys()])],
   ];
+  const shown = shownTextSpans(text);
   for (const [kind, pattern] of kinds) {
     for (const match of text.matchAll(pattern)) {
       const groups = match.groups ?? {};
       if (kind === 'duration' && !durationWords(groups)) continue;
       const end = match.index + match[0].length;
+      if (isContent(kind, text, match.index, end, groups, shown)) continue;
       found.push({ kind, start: match.index, end, phrase: match[0], firm: isFirm(kind, text, match.index, end, groups) });
     }
   }
@@ -118,6 +122,47 @@ function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, Fiel
     if (field.type === 'string' && Array.isArray(field.enum) && field.enum.length > 0) pairs.push(['enum_synonym', field]);
   }
   return pairs.filter((pair): pair is [ConversionName, FieldSpec] => pair[1] !== undefined);
+}
+
+/**
+ * Words that are the picture's or the song's, not a setting: anything in text to show (`a sign that reads PNG
+ * FILES ONLY`), and a length that qualifies another thing (`a 30 minute pizza delivery`: a word follows the unit
+ * that is not what is made, nor a small word).
+ */
+function isContent(kind: ConversionName, text: string, start: number, end: number, groups: Groups, shown: readonly Span[]): boolean {
+  if (shown.some((span) => span.start <= start && end <= span.end)) return true;
+  if (kind !== 'duration' && kind !== 'frames') return false;
+  const next = /^[\s-]+([\p{L}']+)/u.exec(text.slice(end, end + 40))?.[1]?.toLowerCase();
+  if (next === undefined || isUnspaced(next)) return false;
+  const words = readingWords().lists;
+  return !fillerWords().has(next) && !words.mediaNouns.includes(next) && !SMALL_WORDS_AFTER_LENGTH.has(next) && !words.countTrails.includes(next);
+}
+
+/** Words that may follow a length that is a setting (`10 seconds long`, `30 seconds of rain`, `6 seconds max`). */
+const SMALL_WORDS_AFTER_LENGTH = new Set(['long', 'of', 'max', 'maximum', 'total', 'each', 'please', 'only', 'or', 'but', 'then', 'for', 'largo', 'larga', 'lang', 'longo', 'longa']);
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** From each text-to-show lead (`that reads`, `con el texto`) to the end of its clause: words to show, not settings. */
+export function shownTextSpans(text: string): Span[] {
+  const leads = readingWords().lists.textLeads;
+  if (leads.length === 0) return [];
+  const spans: Span[] = [];
+  for (const match of text.matchAll(edgePattern('text-leads', () => anyWord(leads), 'giu'))) {
+    const from = match.index + match[0].length;
+    const rest = text.slice(from);
+    const stop = /[;|\n]|[.!?](?=\s|$)/u.exec(rest);
+    spans.push({ start: from, end: stop ? from + stop.index : text.length });
+  }
+  return spans;
+}
+
+/** True when the words at start..end are content by the rules above (for readers outside this core). */
+export function isContentAt(kind: ConversionName, text: string, start: number, end: number): boolean {
+  return isContent(kind, text, start, end, {}, shownTextSpans(text));
 }
 
 /** A one-letter unit after digits is a unit; after a word it is a letter (`six s`). */
@@ -171,10 +216,10 @@ function spanOf(kind: ConversionName, text: string, start: number, end: number, 
 
 const edgePatterns = new Map<string, RegExp>();
 
-function edgePattern(key: string, build: () => string): RegExp {
+function edgePattern(key: string, build: () => string, flags = 'iu'): RegExp {
   let pattern = edgePatterns.get(key);
   if (!pattern) {
-    pattern = new RegExp(build(), 'iu');
+    pattern = new RegExp(build(), flags);
     edgePatterns.set(key, pattern);
   }
   return pattern;

@@ -45,12 +45,14 @@ export interface LanguageWords {
   formatTrails: string[];
   resolutionLeads: string[];
   filler: string[];
+  /** Words after which the rest of the clause is text to show (`a sign that reads PNG ONLY`), never a setting. */
+  textLeads: string[];
 }
 
 export const WORD_LIST_KEYS = [
   'seconds', 'minutes', 'frames', 'images', 'portrait', 'landscape', 'widescreen', 'square', 'orientationNouns',
   'mediaNouns', 'aspectGenres', 'countTrails', 'negation', 'affirmation', 'off', 'on', 'languageLeads', 'languageTrails', 'formatLeads', 'formatTrails',
-  'resolutionLeads', 'filler',
+  'resolutionLeads', 'filler', 'textLeads',
 ] as const;
 export type WordListKey = (typeof WORD_LIST_KEYS)[number];
 export const WORD_MAP_KEYS = ['features', 'languages', 'languageForms'] as const;
