@@ -1,0 +1,89 @@
+/**
+ * The one rule that keeps the layers: only the composition roots import src/db, src/queue or src/adapters, type
+ * imports and dynamic import() included. These tests lint synthetic files through ESLint's own API with the
+ * project's config, so they fail if the rule stops biting, and they keep the exemption list honest: a file on it
+ * must still need it, so the list can only shrink.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+/** The config is plain JavaScript with no declarations: imported through a path the compiler does not follow. */
+const configPath = `${root}/eslint.config.js`;
+const { LEGACY_DRIVER_IMPORTS } = (await import(configPath)) as { LEGACY_DRIVER_IMPORTS: string[] };
+/** Only the import rules: they need no type information, so synthetic paths that no tsconfig holds lint fine. */
+const IMPORT_RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-restricted-syntax']);
+
+function eslint(): ESLint {
+  return new ESLint({
+    cwd: root,
+    ruleFilter: ({ ruleId }) => IMPORT_RULES.has(ruleId),
+    overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+  });
+}
+
+async function driverErrors(text: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint().lintText(text, { filePath: `${root}/${filePath}` });
+  return result!.messages.filter((m) => m.message.includes('composition roots')).map((m) => m.message);
+}
+
+describe('the driver import rule', () => {
+  it('reports a type import of the database schema from the engine', async () => {
+    const errors = await driverErrors(
+      "import type { RunRow } from '../db/schema/index.ts';\nexport type Row = RunRow;\n",
+      'src/engine/synthetic-import.ts',
+    );
+    expect(errors).toHaveLength(1);
+  });
+
+  it('reports a route importing the queue and an adapter', async () => {
+    const errors = await driverErrors(
+      "import { queueNames } from '../../src/queue/queues.ts';\nimport type { AdapterRegistry } from '../../src/adapters/registry.ts';\n" +
+        'export const names: unknown = queueNames;\nexport type Registry = AdapterRegistry;\n',
+      'api/routes/synthetic-import.ts',
+    );
+    expect(errors).toHaveLength(2);
+  });
+
+  it('reports a dynamic import() of a driver', async () => {
+    const errors = await driverErrors(
+      "export async function load(): Promise<unknown> {\n  return import('../db/preflight.ts');\n}\n",
+      'src/cli/synthetic-import.ts',
+    );
+    expect(errors).toHaveLength(1);
+  });
+
+  it('lets a composition root import the drivers', async () => {
+    const text = "import type { RunRow } from './db/schema/index.ts';\nimport { queueNames } from './queue/queues.ts';\n" +
+      'export type Row = RunRow;\nexport const names: unknown = queueNames;\n';
+    expect(await driverErrors(text, 'src/system.ts')).toEqual([]);
+    expect(await driverErrors(text.replaceAll('./', '../src/'), 'workers/synthetic-import.ts')).toEqual([]);
+  });
+
+  it('leaves an import of an ordinary room alone', async () => {
+    const errors = await driverErrors(
+      "import type { RunStore } from './store.ts';\nexport type Store = RunStore;\n",
+      'src/engine/synthetic-import.ts',
+    );
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the legacy exemption list', () => {
+  it('names only files that exist', () => {
+    expect(LEGACY_DRIVER_IMPORTS.filter((file) => !existsSync(`${root}/${file}`))).toEqual([]);
+  });
+
+  it('names only files that still import a driver (fix one, remove it)', async () => {
+    // Lint each listed file as if it were not exempt: a synthetic path in the same folder, with the file's text.
+    const noLongerNeeded: string[] = [];
+    for (const file of LEGACY_DRIVER_IMPORTS) {
+      const standIn = file.replace(/\.ts$/, '.exemption-check.ts');
+      const errors = await driverErrors(readFileSync(`${root}/${file}`, 'utf8'), standIn);
+      if (errors.length === 0) noLongerNeeded.push(file);
+    }
+    expect(noLongerNeeded).toEqual([]);
+  }, 120_000);
+});
