@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { handleReplicateWebhook } from '../../src/adapters/replicate/webhook-waiters.ts';
-import { webhookRefusal } from '../../src/adapters/replicate/webhook-signature.ts';
+import { webhookRefusal } from '../../src/auth/webhook-signature.ts';
 import { VettedError } from '../../src/errors.ts';
 import type { System } from '../../src/system.ts';
 import { ref } from '../schemas.ts';
