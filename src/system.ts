@@ -74,6 +74,8 @@ export interface System extends Engine {
   rotateSealedValues(onProgress?: (table: string, rows: number) => void): Promise<RotationReport>;
   /** Resolves when PostgreSQL answers (readiness). */
   pingDatabase(): Promise<void>;
+  /** A backup of the whole store (a gzipped tar), taken while it runs: the embedded store only (src/embedded). */
+  backupStore?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 

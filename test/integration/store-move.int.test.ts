@@ -15,7 +15,7 @@ import { backupStore, checkStore, moveStore, restoreStore } from '../../src/embe
 import { decide } from '../../src/review/decide.ts';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../support/databases.ts';
 import { registerExamples, settle, submit, TENANT } from '../support/pipeline.ts';
-import { createTestSystem } from '../support/test-system.ts';
+import { createTestSystem, eventually } from '../support/test-system.ts';
 import { startWorkers } from '../../workers/start-workers.ts';
 
 const home = mkdtempSync(path.join(tmpdir(), 'vetted-store-move-'));
@@ -41,8 +41,8 @@ async function fillEmbeddedStore(dataDir: string): Promise<string> {
   }
 }
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('node', [BIN, ...args], { env: { ...process.env, HOME: home, LOG_LEVEL: 'warn' } });
+function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn('node', [BIN, ...args], { env: { ...process.env, HOME: home, LOG_LEVEL: 'warn', VETTED_API_KEY: '', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -121,5 +121,39 @@ describe('vetted store backup and restore', () => {
     expect(await restoreStore(file, restored)).toEqual(summary);
     await expect(restoreStore(file, restored)).rejects.toThrow(/restored is not empty/);
     await expect(restoreStore(path.join(home, 'missing.tar.gz'), path.join(home, 'nowhere'))).rejects.toThrow(/cannot be read \(ENOENT\)/);
+  }, 240_000);
+});
+
+describe('vetted store backup while the embedded API runs', () => {
+  it('takes the backup through the API that holds the store, found from the data directory', async () => {
+    const dataDir = path.join(home, 'live');
+    const api = spawn('node', [BIN, 'api', '--embedded', '--port', '0', '--data-dir', dataDir, '--model', 'examples/models/flux-schnell.model.json'], {
+      env: { ...process.env, HOME: home, LOG_LEVEL: 'info', DATABASE_URL: 'postgres://127.0.0.1:1/nowhere', REDIS_URL: 'redis://127.0.0.1:1' },
+    });
+    let output = '';
+    api.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    api.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const closed = new Promise((resolve) => api.on('close', resolve));
+    const file = path.join(home, 'live.tar.gz');
+    try {
+      const url = await eventually(async () => /API listening on (http:\/\/\S+) /.exec(output)?.[1], 120_000, `the API to listen (${output})`);
+      const key = /keep it\): (\S+)/.exec(output)?.[1];
+      expect(key).toBeDefined();
+
+      const keyless = await runCli(['store', 'backup', '--data-dir', dataDir, '--out', file]);
+      expect(keyless.code).toBe(2);
+      expect(keyless.stderr).toContain(`is held by the embedded API at ${url}: the backup is taken through it, with an admin key (--api-key or VETTED_API_KEY)`);
+
+      const taken = await runCli(['store', 'backup', '--data-dir', dataDir, '--out', file], { VETTED_API_KEY: key! });
+      expect(taken.code, taken.stderr).toBe(0);
+      expect(taken.stderr).toContain(`backup of the store held by the API at ${url} written to ${file}`);
+    } finally {
+      api.kill('SIGTERM');
+      await closed;
+    }
+    const restored = await restoreStore(file, path.join(home, 'live-restored'));
+    expect(restored.find((row) => row.table === 'api_keys')?.rows).toBe(1);
+    expect(restored.find((row) => row.table === 'models')?.rows).toBeGreaterThan(0);
+    expect(restored).toEqual(await checkStore(dataDir));
   }, 240_000);
 });

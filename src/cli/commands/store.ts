@@ -40,11 +40,21 @@ export function registerStoreCommands(program: Command): void {
     );
   store
     .command('backup')
-    .description('Write a backup of the embedded store to a file (a gzipped tar of its data directory)')
+    .description('Write a backup of the embedded store to a file (a gzipped tar of its data directory), through the embedded API when one holds the store')
     .requiredOption('--out <file>', 'the file to write')
     .option('--data-dir <dir>', 'the embedded store', DEFAULT_DATA_DIR)
+    .option('--api <url>', 'take it through this embedded API (default: the one holding --data-dir, if it runs)')
+    .option('--api-key <key>', 'an admin key for the API (default VETTED_API_KEY)')
     .action(
-      action(async (options: { out: string; dataDir: string }) => {
+      action(async (options: BackupOptions) => {
+        const { findRunningApi } = await import('../../embedded/api-file.ts');
+        const api = options.api ?? findRunningApi(options.dataDir)?.url;
+        if (api !== undefined) {
+          const bytes = await backupThroughApi(api, options.apiKey ?? process.env.VETTED_API_KEY, options);
+          await (await import('node:fs/promises')).writeFile(options.out, bytes);
+          process.stderr.write(`backup of the store held by the API at ${api} written to ${options.out} (${bytes.length} bytes); \`vetted store restore ${options.out} --data-dir <new dir>\` prints its tables\n`);
+          return;
+        }
         const { backupStore } = await import('../../embedded/store.ts');
         const summary = await backupStore(options.dataDir, options.out);
         printSummary(summary);
@@ -68,4 +78,29 @@ export function registerStoreCommands(program: Command): void {
 /** One line per table, tab-separated, so two summaries compare with diff. */
 function printSummary(summary: readonly TableSummary[]): void {
   for (const table of summary) console.log(`${table.table}\t${table.rows}\t${table.hash}`);
+}
+
+interface BackupOptions {
+  out: string;
+  dataDir: string;
+  api?: string;
+  apiKey?: string;
+}
+
+/** GET /api/store/backup from a running embedded API. @throws VettedError saying what to give or fix. */
+async function backupThroughApi(api: string, key: string | undefined, options: BackupOptions): Promise<Buffer> {
+  const held = options.api === undefined ? `The store at ${options.dataDir} is held by the embedded API at ${api}` : `The API at ${api}`;
+  if (!key) throw new VettedError('INVALID_REQUEST', `${held}: the backup is taken through it, with an admin key (--api-key or VETTED_API_KEY)`, { field: 'api-key' });
+  let response: Response;
+  try {
+    response = await fetch(new URL('/api/store/backup', api), { headers: { authorization: `Bearer ${key}` } });
+  } catch (error) {
+    throw new VettedError('SERVICE_UNAVAILABLE', `${held} but does not answer (${(error as Error).message}); stop it and run the backup again (it then reads --data-dir itself)`, { field: 'api', cause: error });
+  }
+  if (!response.ok) {
+    const problem = (await response.json().catch(() => ({}))) as { detail?: string };
+    const field = response.status === 401 || response.status === 403 ? 'api-key' : 'api';
+    throw new VettedError(response.status < 500 ? 'INVALID_REQUEST' : 'SERVICE_UNAVAILABLE', `${held} refused the backup (${response.status}: ${problem.detail ?? response.statusText})`, { field });
+  }
+  return Buffer.from(await response.arrayBuffer());
 }

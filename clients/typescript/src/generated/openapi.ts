@@ -534,6 +534,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/store/backup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A backup of the embedded store, taken while it runs
+         * @description The whole store (every tenant), as PGlite's gzipped tar of its data directory; `vetted store restore` unpacks it. Only an embedded API (`vetted api --embedded`) has one to give: on PostgreSQL this is 404, back it up with pg_dump.
+         *
+         *     Needs an API key with the `settings:manage` permission.
+         */
+        get: operations["backupStore"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/task-types": {
         parameters: {
             query?: never;
@@ -2796,6 +2818,32 @@ export interface operations {
                             window: string;
                         }[];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    backupStore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backup (gzipped tar) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
                 };
             };
             400: components["responses"]["BadRequest"];
