@@ -125,7 +125,7 @@ export function registerRunCommands(program: Command): void {
           if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} is ${run.status}, with no pending review to answer`, { field: 'runId' });
           const body = { reviewId, text, ...(options.locale ? { locale: options.locale } : {}) };
           const { reply } = await import('../../review/reply-service.ts');
-          const result = await reply(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: false } });
+          const result = await reply(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: false }, replier: 'reviewer' });
           printJson({
             outcome: result.outcome, route: result.route, run: { id: result.run.id, status: result.run.status },
             ...(result.newRun ? { newRun: { id: result.newRun.id, status: result.newRun.status } } : {}),

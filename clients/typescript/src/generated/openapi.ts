@@ -1012,6 +1012,8 @@ export interface components {
             team?: components["schemas"]["Identifier"];
             /** @description Reviewer console: a review with no blocking issues approves itself after a 10-second countdown the reviewer can cancel or skip (the approval is the reviewer's, recorded as such). */
             autoApproveCountdown?: boolean;
+            /** @description Chat replies: whether the run's submitter (a key that cannot decide reviews) may approve a payload review (require_human, low confidence...), a response review or an error recovery by reply. Default false: the submitter answers its own run's clarifying questions and may cancel; approvals come from reviewers. A submitter never counts toward a quorum of more than one. */
+            submitterApproves?: boolean;
             /** @description Chat replies: unclear replies answered with a nudge before the run is cancelled (default 2). */
             maxReAsks?: number;
         };
