@@ -82,7 +82,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
   registerMcpRoutes(app, system);
-  await registerConsole(app, options.consoleDir);
+  await registerConsole(app, options.consoleDir, system.config.mediaHosts);
   await registerOpenApi(app, routes);
   return app;
 }

@@ -1490,6 +1490,8 @@ export interface operations {
                             name: string;
                             team: string | null;
                         } | null;
+                        /** @description Hosts whose images, audio and video the reviewer console previews inline (VETTED_MEDIA_HOSTS); a URL elsewhere is shown as text behind a click, never fetched */
+                        mediaHosts?: string[];
                     };
                 };
             };
