@@ -7,7 +7,6 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { EventHub } from '../src/engine/event-hub.ts';
 import { registerReviewGauges } from '../src/observability/review-gauges.ts';
 import { registerScrapeGauges } from '../src/observability/scrape-gauges.ts';
-import { maskForView } from '../src/observability/redact.ts';
 import type { System } from '../src/system.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { collectRoutes } from './openapi/document.ts';
@@ -58,8 +57,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerProblemDetails(app, { dependencyOf: (error) => dependencyOfError(error, endpoints) });
   registerJsonBody(app);
   // Every JSON answer: secrets the pipeline stores to execute (a model's token input, signed URLs) are masked.
-  registerSecretFields(app);
-  app.addHook('preSerialization', async (_request, reply, payload) => maskForView(payload, reply.secretFields ?? undefined));
+  registerSecretFields(app, system);
   registerContractValidation(app);
   // Every route registered from here on joins the OpenAPI document (registered last, below).
   const routes = collectRoutes(app);

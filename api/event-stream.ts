@@ -8,7 +8,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RunEventRow } from '../src/engine/run-rows.ts';
 import type { Wake } from '../src/engine/event-hub.ts';
 import { VettedError } from '../src/errors.ts';
-import { maskForView } from '../src/observability/redact.ts';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -25,9 +24,12 @@ export function lastEventIdOf(request: FastifyRequest<{ Querystring: { lastEvent
   return BigInt(raw);
 }
 
-function frame(event: RunEventRow): string {
-  const data = JSON.stringify({ id: String(event.id), runId: event.runId, type: event.type, actor: event.actor, at: event.at.toISOString(), data: maskForView(event.data), traceId: event.traceId, threadId: event.threadId });
-  return `id: ${event.id}\nevent: ${event.type}\ndata: ${data}\n\n`;
+function eventView(event: RunEventRow) {
+  return { id: String(event.id), runId: event.runId, type: event.type, actor: event.actor, at: event.at.toISOString(), data: event.data, traceId: event.traceId, threadId: event.threadId };
+}
+
+function frame(view: ReturnType<typeof eventView>): string {
+  return `id: ${view.id}\nevent: ${view.type}\ndata: ${JSON.stringify(view)}\n\n`;
 }
 
 export interface EventSourceSpec {
@@ -37,6 +39,8 @@ export interface EventSourceSpec {
   subscribe(wake: Wake): () => void;
   /** The events after an id, oldest first. */
   read(afterId: bigint): Promise<RunEventRow[]>;
+  /** The events as they may leave the server (api/plugins/secret-fields.ts maskedFor): a stream is an answer too. */
+  mask<T>(value: T): Promise<T>;
 }
 
 /** Hijacks the reply and streams events until the client goes away. */
@@ -54,10 +58,9 @@ export function streamEvents(request: FastifyRequest, reply: FastifyReply, spec:
   const flush = () => {
     flushing = flushing.then(async () => {
       if (closed) return;
-      for (const event of await spec.read(last)) {
-        out.write(frame(event));
-        last = event.id;
-      }
+      const events = await spec.read(last);
+      for (const view of await spec.mask(events.map(eventView))) out.write(frame(view));
+      if (events.length > 0) last = events.at(-1)!.id;
     }).catch((error: unknown) => request.log.warn({ err: error }, 'event stream flush failed; will retry on the next wake'));
   };
   const unsubscribe = spec.subscribe(flush);

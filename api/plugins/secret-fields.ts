@@ -1,10 +1,11 @@
 /**
- * Which payload fields an answer must mask besides the secret-looking names maskForView knows: a model's
- * inputs whose role is `secret` (`x-cog-secret`, `writeOnly`, `format: password`) under any name. Routes that
- * return runs say which models' schemas apply (markSecretFields); the preSerialization hook in app.ts masks.
+ * The masking of every JSON answer (the preSerialization hook registered here) and of event streams: secrets
+ * the pipeline stores to execute (a model's token input, signed URLs) never leave the server. Secret-role
+ * inputs under ordinary names (`x-cog-secret`, `writeOnly`, `format: password`) are found from the runs the
+ * answer names (maskAnswer), so a route cannot forget them; markSecretFields adds the runs a route holds.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { secretFieldsOf } from '../../src/catalog/secret-fields.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { maskAnswer, secretFieldsOf } from '../../src/catalog/secret-fields.ts';
 import type { System } from '../../src/system.ts';
 
 declare module 'fastify' {
@@ -14,8 +15,15 @@ declare module 'fastify' {
   }
 }
 
-export function registerSecretFields(app: FastifyInstance): void {
+export function registerSecretFields(app: FastifyInstance, system: System): void {
   app.decorateReply('secretFields', null);
+  app.addHook('preSerialization', async (request, reply, payload) => maskedFor(system, request, payload, reply.secretFields ?? []));
+}
+
+/** A value as it may leave the server to this request's caller. */
+export function maskedFor<T>(system: System, request: FastifyRequest, value: T, known: Iterable<string> = []): Promise<T> {
+  const sources = { models: system.models, schemaKeysOfRuns: system.runQueries.schemaKeysOfRuns };
+  return maskAnswer(value, sources, request.principal?.tenantId, [], known);
 }
 
 /** Notes, on the reply, the secret-role inputs of the models these runs used (schemas are cached in-process). */

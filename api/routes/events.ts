@@ -9,6 +9,7 @@ import type { EventHub } from '../../src/engine/event-hub.ts';
 import type { System } from '../../src/system.ts';
 import { lastEventIdOf, streamEvents } from '../event-stream.ts';
 import { principal } from '../plugins/auth.ts';
+import { maskedFor } from '../plugins/secret-fields.ts';
 import { commonErrors, eventStreamAnswer, eventsHeaders, eventsQuery, runIdParams } from '../schemas.ts';
 
 /** Events one flush of the review feed reads at most; the next wake reads on. */
@@ -33,6 +34,7 @@ export function registerEventRoutes(app: FastifyInstance, system: System, hub: E
       after: lastEventIdOf(request) ?? 0n,
       subscribe: (wake) => hub.subscribe(run.id, wake),
       read: (afterId) => system.store.events(run.id, { afterId }),
+      mask: (value) => maskedFor(system, request, value),
     });
   });
 
@@ -53,6 +55,7 @@ export function registerEventRoutes(app: FastifyInstance, system: System, hub: E
       after: lastEventIdOf(request) ?? (await system.reviewFeed.newestEventId()),
       subscribe: (wake) => hub.subscribeAll(wake),
       read: (afterId) => system.reviewFeed.reviewEventsAfter(tenantId, afterId, FEED_BATCH),
+      mask: (value) => maskedFor(system, request, value),
     });
   });
 }

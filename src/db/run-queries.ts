@@ -180,6 +180,11 @@ function pageOf<T>(rows: T[], limit: number, position: (row: T) => CursorPositio
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(position(last)) : null };
 }
 
+/** The schema key of each of these runs of the tenant (what an answer's masking needs to know). */
+async function schemaKeysOfRuns(db: Db, tenantId: string, runIds: readonly string[]): Promise<{ schemaKey: string | null }[]> {
+  if (runIds.length === 0) return [];
+  return db.select({ schemaKey: runs.schemaKey }).from(runs).where(and(eq(runs.tenantId, tenantId), inArray(runs.id, [...runIds])));
+}
 
 /** The API's run listings, bound to one database. */
 export function createRunQueries(db: Db): RunQueries {
@@ -192,5 +197,6 @@ export function createRunQueries(db: Db): RunQueries {
     findByReviewId: (tenantId: string, reviewId: string) => findByReviewId(db, tenantId, reviewId),
     decisionsOfReview: (tenantId: string, reviewId: string) => decisionsOfReview(db, tenantId, reviewId),
     listDecided: (tenantId: string, filters: DecidedFilters) => listDecided(db, tenantId, filters),
+    schemaKeysOfRuns: (tenantId: string, runIds: readonly string[]) => schemaKeysOfRuns(db, tenantId, runIds),
   };
 }

@@ -71,4 +71,6 @@ export interface RunQueries {
   decisionsOfReview(tenantId: string, reviewId: string): Promise<DecidedRow[]>;
   /** Decisions on the tenant's reviews, newest first. */
   listDecided(tenantId: string, filters: DecidedFilters): Promise<Page<DecidedRow>>;
+  /** The schema key of each of these runs of the tenant (what an answer's masking needs to know). */
+  schemaKeysOfRuns(tenantId: string, runIds: readonly string[]): Promise<{ schemaKey: string | null }[]>;
 }

@@ -11,9 +11,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../auth/api-keys.ts';
 import { assertPermission } from '../auth/principal-cache.ts';
-import { secretFieldsOf } from '../catalog/secret-fields.ts';
+import { maskAnswer } from '../catalog/secret-fields.ts';
 import { VettedError } from '../errors.ts';
-import { maskForView } from '../observability/redact.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { inlineContract } from '../schema/inline.ts';
 import type { System } from '../system.ts';
@@ -73,8 +72,9 @@ async function callTool(system: System, tool: ToolDefinition, caller: () => Prom
     const principal = await caller();
     assertPermission(principal, tool.permission);
     const args = checkArguments(tool, rawArgs);
-    const context: ToolContext = { system, caller: principal, view: (value, runs = []) => maskedView(system, value, runs) };
-    return toolResult(await tool.run(context, args));
+    const context: ToolContext = { system, caller: principal, view: (value, runs = []) => maskedView(system, principal.tenantId, value, runs) };
+    // Every tool's answer is masked here too, so a tool that forgets its view still leaks no secret input.
+    return toolResult(await maskedView(system, principal.tenantId, await tool.run(context, args), []));
   } catch (error) {
     return toolResult(failureOf(error, { args: rawArgs, idArgument: tool.idArgument, logger, tool: tool.name }));
   }
@@ -87,6 +87,7 @@ function checkArguments(tool: ToolDefinition, args: Record<string, unknown>): Re
   return assertContract<Record<string, unknown>>(tool.args.contract, args, 'arguments', tool.args.fragment);
 }
 
-async function maskedView<T>(system: System, value: T, runs: readonly { schemaKey: string | null }[]): Promise<T> {
-  return maskForView(value, await secretFieldsOf(system.models, runs));
+/** What a tool answers, masked as the HTTP API masks (maskAnswer): the runs it names count even when not passed. */
+function maskedView<T>(system: System, tenantId: string, value: T, runs: readonly { schemaKey: string | null }[]): Promise<T> {
+  return maskAnswer(value, { models: system.models, schemaKeysOfRuns: system.runQueries.schemaKeysOfRuns }, tenantId, runs);
 }
