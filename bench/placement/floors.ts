@@ -9,8 +9,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Figures, Report } from './score.ts';
 
-/** Percentage points below the measured figure (above it for silent drops): room for a line added or relabelled. */
+/**
+ * Percentage points below the measured figure (above it for silent drops): room for a line added or relabelled.
+ * A small group moves by more than that when one of its requests changes, so its margin is one request's worth.
+ */
 export const MARGIN_POINTS = 2;
+const marginFor = (lines: number, margin: number) => Math.max(margin, Math.ceil(100 / Math.max(lines, 1)));
 export const FLOORS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'floors.json');
 
 /** Per figure, in whole percent: at least (recall, precision, ...) or at most (silentDropRate). */
@@ -33,11 +37,12 @@ const AT_LEAST = ['recall', 'settingsRecall', 'precision', 'exactRate'] as const
 export function floorsOf(result: Report, margin = MARGIN_POINTS): Floors {
   const group = (figures: Figures): GroupFloors => {
     const floors: GroupFloors = {};
+    const points = marginFor(figures.lines, margin);
     for (const key of AT_LEAST) {
       const value = figures[key];
-      if (value !== null) floors[key] = Math.max(0, Math.floor(value * 100) - margin);
+      if (value !== null) floors[key] = Math.max(0, Math.floor(value * 100) - points);
     }
-    if (figures.silentDropRate !== null) floors.silentDropRate = Math.min(100, Math.ceil(figures.silentDropRate * 100) + margin);
+    if (figures.silentDropRate !== null) floors.silentDropRate = Math.min(100, Math.ceil(figures.silentDropRate * 100) + points);
     return floors;
   };
   const each = (groups: Record<string, Figures>) => Object.fromEntries(Object.entries(groups).map(([name, figures]) => [name, group(figures)]));
