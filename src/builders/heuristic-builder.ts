@@ -4,23 +4,23 @@
  *
  * Precedence, first wins per field:
  *  1. human edits (`bundle.humanEdits`), for fields the schema has;
- *  2. explicit values the user wrote in the prompt (prompt-directives.ts), never into secret, system-prompt or
- *     file fields;
- *  3. the user's prompt, minus the phrases consumed in 2, into the user-prompt field;
+ *  2. explicit values the user wrote, turn by turn with later turns winning (conversation-reading.ts,
+ *     prompt-directives.ts), never into secret, system-prompt or file fields;
+ *  3. the user's subject (the turns' words minus the phrases consumed in 2) into the user-prompt field;
  *  4. attachments into file fields (attachment-matcher.ts);
  *  5. the schema's own defaults, except for secrets and except a non-empty default prompt.
  * Nothing else: no example values (the builder cannot see them), no invented words, numbers or choices.
  * A required field left without a value stays out of the payload; the validator reports it and a person decides.
  */
-import type { CandidatePayload, FieldSpec, RequestBundle } from '../generated/contracts.ts';
+import type { CandidatePayload, FieldSpec } from '../generated/contracts.ts';
 import { VettedError } from '../errors.ts';
 import type { BuilderInput, PayloadBuilder } from '../ports.ts';
 import { matchAttachments } from './attachment-matcher.ts';
 import { applyDefaults, applyHumanEdits, finishCandidate, type FieldValue } from './candidate-assembly.ts';
 import { CONFIDENCE } from './confidence.ts';
 import { orderedFields, userPromptField } from './field-vocabulary.ts';
-import { removeSpans } from './prompt-cleanup.ts';
-import { scanPromptDirectives, type DirectiveScan, type ScannedValue } from './prompt-directives.ts';
+import { readRequest, type RequestReading } from './conversation-reading.ts';
+import type { DirectiveScan, ScannedValue } from './prompt-directives.ts';
 
 /** The builder name recorded on runs (and the registry key). */
 export const HEURISTIC_BUILDER_NAME = 'heuristic';
@@ -59,12 +59,15 @@ export function buildHeuristicPayload({ bundle, schema }: BuilderInput): Candida
   const notes: string[] = [];
 
   applyHumanEdits(bundle, fields, values, notes);
-  const source = promptSource(bundle);
-  const scan = source ? scanPromptDirectives(source.text, schema) : undefined;
-  if (scan) applyDirectives(scan, values, notes);
+  const reading = readRequest(bundle, schema);
+  const scan = reading?.scan;
+  if (reading && scan) {
+    applyDirectives(scan, values, notes);
+    notes.push(...reading.notes);
+  }
   const promptField = userPromptField(fields);
-  if (promptField && source && scan) applyPrompt(promptField, source, scan, values, notes);
-  const textUnplaced = !promptField && source !== undefined && scan !== undefined && noteUnplacedText(source, scan, notes);
+  if (promptField && reading) applyPrompt(promptField, reading, values, notes);
+  const textUnplaced = !promptField && reading !== undefined && noteUnplacedText(reading.text, notes);
 
   const attachments = matchAttachments(bundle.attachments, schema, new Set(values.keys()));
   for (const assignment of attachments.assignments) {
@@ -100,41 +103,13 @@ const TASK_WORDS: ReadonlySet<string> = new Set([
  * settings are read (`translate this to English`, `upscale this photo`): say so, so a person checks that no
  * asked-for setting went missing. True when there was such text.
  */
-function noteUnplacedText(source: PromptSource, scan: DirectiveScan, notes: string[]): boolean {
-  const text = removeSpans(source.text, scan.cuts);
+function noteUnplacedText(text: string, notes: string[]): boolean {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   // `transcribe this`, `upscale my photo`: what the model does anyway, not a setting that went missing.
   if (words.every((word) => TASK_WORDS.has(word))) return false;
   const quoted = text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
   notes.push(`the model has no prompt input: "${quoted}" is not in the payload; check that any setting it asks for is`);
   return true;
-}
-
-interface PromptSource {
-  text: string;
-  fromConversation: boolean;
-}
-
-/**
- * The request's prompt; when it is empty, the last user turn of the conversation (never an assistant's). The
- * assembler already puts that turn in the prompt, so a prompt equal to the last user turn, with turns before
- * it, counts as taken from the conversation: `yes, go with that` may refer to what came before, which this
- * builder cannot read, so it is said in a note and the confidence is lower.
- */
-function promptSource(bundle: RequestBundle): PromptSource | undefined {
-  if (bundle.prompt.trim() !== '') return { text: bundle.prompt, fromConversation: continuesConversation(bundle) };
-  for (let i = bundle.conversation.length - 1; i >= 0; i -= 1) {
-    const turn = bundle.conversation[i];
-    if (turn && turn.role === 'user' && turn.content.trim() !== '') return { text: turn.content, fromConversation: true };
-  }
-  return undefined;
-}
-
-function continuesConversation(bundle: RequestBundle): boolean {
-  const turns = bundle.conversation;
-  let last = turns.length - 1;
-  while (last >= 0 && turns[last]?.role !== 'user') last -= 1;
-  return last > 0 && turns[last]?.content.trim() === bundle.prompt.trim();
 }
 
 function applyDirectives(scan: DirectiveScan, values: Map<string, FieldValue>, notes: string[]): void {
@@ -157,15 +132,15 @@ function directiveConfidence(found: ScannedValue): number {
   return CONFIDENCE[found.form];
 }
 
-function applyPrompt(field: FieldSpec, source: PromptSource, scan: DirectiveScan, values: Map<string, FieldValue>, notes: string[]): void {
+function applyPrompt(field: FieldSpec, reading: RequestReading, values: Map<string, FieldValue>, notes: string[]): void {
   if (values.has(field.name)) return;
-  const text = removeSpans(source.text, scan.cuts);
+  const { text, written, scan } = reading;
   if (text === '') {
     notes.push(`nothing is left for ${field.name} once the parameter phrases are taken out`);
     return;
   }
-  const stripped = text !== source.text.trim();
-  const confidence = source.fromConversation
+  const stripped = text !== written.trim();
+  const confidence = reading.fromConversation
     ? CONFIDENCE.promptFromConversation
     : stripped
       ? CONFIDENCE.promptStripped
@@ -174,9 +149,8 @@ function applyPrompt(field: FieldSpec, source: PromptSource, scan: DirectiveScan
   const withheld = scan.directives.some((directive) => directive.withheld !== undefined);
   values.set(field.name, {
     value: text,
-    provenance: { source: 'user_prompt', evidence: excerpt(withheld ? text : source.text), confidence },
+    provenance: { source: 'user_prompt', evidence: excerpt(withheld ? text : written), confidence },
   });
-  if (source.fromConversation) notes.push(`${field.name} is the last user turn of a conversation; earlier turns may hold what it refers to`);
 }
 
 function excerpt(text: string): string {

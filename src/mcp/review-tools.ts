@@ -4,7 +4,7 @@
  * HTTP route calls (src/review, src/intake), with the caller's tenant and identity.
  */
 import { actorOf, replierOf } from '../auth/api-keys.ts';
-import { toRunView } from '../db/run-view.ts';
+import { toRunView } from '../engine/run-view.ts';
 import { VettedError } from '../errors.ts';
 import type {
   Decision,

@@ -193,7 +193,7 @@ describe('the prompt', () => {
     expect(result.provenance.aspect_ratio).toEqual({ source: 'user_prompt', evidence: '16:9', confidence: CONFIDENCE.loose });
   });
 
-  it('falls back to the last user turn, never an assistant turn', () => {
+  it('reads the user turns when the prompt is empty, never an assistant turn', () => {
     const conversation = [
       { role: 'user' as const, content: 'a red fox' },
       { role: 'assistant' as const, content: 'Sure! seed 99, 4 images, 16:9' },
@@ -202,18 +202,20 @@ describe('the prompt', () => {
     ];
     const result = build(IMAGE_MODEL, bundleOf('', { conversation }));
     expect(result.payload).toMatchObject({ prompt: 'a blue fox', seed: 5, num_outputs: 1, aspect_ratio: '1:1' });
-    expect(result.provenance.prompt?.confidence).toBe(CONFIDENCE.promptFromConversation);
+    // A later turn that starts afresh is the subject on its own.
+    expect(result.provenance.prompt?.confidence).toBe(CONFIDENCE.promptStripped);
   });
 
-  it('treats a prompt that is the last user turn of a longer conversation (as the assembler builds it) as taken from it', () => {
+  it('keeps the earlier subject when the last user turn (copied into the prompt by the assembler) only answers', () => {
     const conversation = [
       { role: 'user' as const, content: 'a red fox in the snow' },
       { role: 'assistant' as const, content: 'Shall I make it watercolour?' },
       { role: 'user' as const, content: 'yes, go with that' },
     ];
     const result = build(IMAGE_MODEL, bundleOf('yes, go with that', { conversation }));
+    expect(result.payload.prompt).toBe('a red fox in the snow');
     expect(result.provenance.prompt?.confidence).toBe(CONFIDENCE.promptFromConversation);
-    expect(result.notes).toContain('prompt is the last user turn of a conversation; earlier turns may hold what it refers to');
+    expect(result.notes).toContain('the last user turn only changes settings or refers back; the prompt keeps the earlier subject');
     // A prompt of its own, or a conversation of one turn, is the request itself.
     expect(build(IMAGE_MODEL, bundleOf('a blue fox', { conversation })).provenance.prompt?.confidence).toBe(CONFIDENCE.promptVerbatim);
     expect(build(IMAGE_MODEL, bundleOf('a red fox', { conversation: [{ role: 'user', content: 'a red fox' }] })).provenance.prompt?.confidence).toBe(CONFIDENCE.promptVerbatim);

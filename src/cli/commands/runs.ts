@@ -1,7 +1,7 @@
 /** `vetted enqueue`, `vetted runs`, `vetted run <id>` and `vetted decide`: runs from the command line. */
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
-import { toRunView } from '../../db/run-view.ts';
+import { toRunView } from '../../engine/run-view.ts';
 import { isVettedError, VettedError } from '../../errors.ts';
 import type { Decision, RunStatus } from '../../generated/contracts.ts';
 import { TRANSITIONS } from '../../run-states.ts';
