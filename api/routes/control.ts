@@ -1,5 +1,5 @@
 /** Decisions on parked runs, and pause / resume / cancel. */
-import { actorOf } from '../../src/auth/api-keys.ts';
+import { actorOf, replierOf } from '../../src/auth/api-keys.ts';
 import type { FastifyInstance } from 'fastify';
 import { decide } from '../../src/review/decide.ts';
 import { reply as replyToReview } from '../../src/review/reply-service.ts';
@@ -84,6 +84,7 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
       tenantId: caller.tenantId,
       body: request.body,
       actor: { id: actorOf(caller), canOverride: false },
+      replier: replierOf(caller),
     });
     await markSecretFields(system, reply, [result.run]);
     return {

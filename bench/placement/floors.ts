@@ -4,7 +4,7 @@
  * writes bench/placement/floors.json (raise the floors after a placement improvement lands, never lower them
  * to make a change pass).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Figures, Report } from './score.ts';
@@ -72,6 +72,19 @@ export function belowFloors(result: Report, floors: Floors): string[] {
   ];
 }
 
+/** The higher of each floor (the lower of each ceiling): writing floors only ever raises them. */
+export function raiseFloors(current: Floors, measured: Floors): Floors {
+  const group = (old: GroupFloors = {}, next: GroupFloors): GroupFloors => {
+    const out: GroupFloors = { ...next };
+    for (const key of AT_LEAST) if (old[key] !== undefined && next[key] !== undefined) out[key] = Math.max(old[key], next[key]);
+    if (old.silentDropRate !== undefined && next.silentDropRate !== undefined) out.silentDropRate = Math.min(old.silentDropRate, next.silentDropRate);
+    return out;
+  };
+  const each = (old: Record<string, GroupFloors>, next: Record<string, GroupFloors>) =>
+    Object.fromEntries(Object.entries(next).map(([name, floors]) => [name, group(old[name], floors)]));
+  return { overall: group(current.overall, measured.overall), byKind: each(current.byKind, measured.byKind), byLang: each(current.byLang, measured.byLang) };
+}
+
 export function readFloors(file = FLOORS_FILE): Floors {
   return JSON.parse(readFileSync(file, 'utf8')) as Floors;
 }
@@ -81,7 +94,8 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.res
   const result = report((await scoreCorpus(loadCorpus())).map((entry) => entry.score));
   console.log(formatReport(result).join('\n'));
   if (process.argv.includes('--write')) {
-    writeFileSync(FLOORS_FILE, `${JSON.stringify(floorsOf(result), null, 2)}\n`);
+    const current = existsSync(FLOORS_FILE) ? readFloors() : floorsOf(result);
+    writeFileSync(FLOORS_FILE, `${JSON.stringify(raiseFloors(current, floorsOf(result)), null, 2)}\n`);
     console.log(`wrote ${path.relative(process.cwd(), FLOORS_FILE)}`);
   } else {
     const below = belowFloors(result, readFloors());

@@ -1034,6 +1034,8 @@ export interface components {
             team?: components["schemas"]["Identifier"];
             /** @description Reviewer console: a review with no blocking issues approves itself after a 10-second countdown the reviewer can cancel or skip (the approval is the reviewer's, recorded as such). */
             autoApproveCountdown?: boolean;
+            /** @description Chat replies: whether the run's submitter (a key that cannot decide reviews) may approve a payload review (require_human, low confidence...), a response review or an error recovery by reply. Default false: the submitter answers its own run's clarifying questions and may cancel; approvals come from reviewers. A submitter never counts toward a quorum of more than one. */
+            submitterApproves?: boolean;
             /** @description Chat replies: unclear replies answered with a nudge before the run is cancelled (default 2). */
             maxReAsks?: number;
         };
@@ -1510,6 +1512,8 @@ export interface operations {
                             name: string;
                             team: string | null;
                         } | null;
+                        /** @description Hosts whose images, audio and video the reviewer console previews inline (VETTED_MEDIA_HOSTS); a URL elsewhere is shown as text behind a click, never fetched */
+                        mediaHosts?: string[];
                     };
                 };
             };
