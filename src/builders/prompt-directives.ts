@@ -105,10 +105,10 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, unused, notes };
 }
 
-/** `a sign reading "width 768"`: text in double quotes (straight or curly) is the picture's, never a setting. */
+/** `a sign reading "width 768"`: quoted text (double, curly, single or 「」) is the picture's, never a setting. */
 function quotedSpans(text: string): Span[] {
   // An opening `"` starts a word: `27"` is an inch mark, not a quotation.
-  return [...text.matchAll(/(?<![\p{L}\p{N}])"[^"\n]*"|\u201C[^\u201D\n]*\u201D/gu)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  return [...text.matchAll(/(?<![\p{L}\p{N}])"[^"\n]*"|\u201C[^\u201D\n]*\u201D|\u300C[^\u300D\n]*\u300D|(?<![\p{L}\p{N}])'[^'\n]+'(?![\p{L}\p{N}])/gu)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
 }
 
 function insideQuotes(candidate: Span, quoted: readonly Span[]): boolean {

@@ -127,11 +127,12 @@ function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, Fiel
 /**
  * Words that are the picture's or the song's, not a setting: anything in text to show (`a sign that reads PNG
  * FILES ONLY`), and a length that qualifies another thing (`a 30 minute pizza delivery`: a word follows the unit
- * that is not what is made, nor a small word).
+ * that is not what is made, nor a small word); `a 1080p television` likewise.
  */
 function isContent(kind: ConversionName, text: string, start: number, end: number, groups: Groups, shown: readonly Span[]): boolean {
   if (shown.some((span) => span.start <= start && end <= span.end)) return true;
-  if (kind !== 'duration' && kind !== 'frames') return false;
+  // A length may qualify what is made by an adjective (`an 8 second ambient track`), so only a resolution is judged so.
+  if (kind !== 'resolution_word') return false;
   const next = /^[\s-]+([\p{L}']+)/u.exec(text.slice(end, end + 40))?.[1]?.toLowerCase();
   if (next === undefined || isUnspaced(next)) return false;
   const words = readingWords().lists;
