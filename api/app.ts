@@ -4,7 +4,7 @@
  * then the routes, then the OpenAPI document built from them.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { createEventHub, eventHubSource, type EventHub } from '../src/db/event-hub.ts';
+import type { EventHub } from '../src/engine/event-hub.ts';
 import { registerReviewGauges } from '../src/observability/review-gauges.ts';
 import { registerScrapeGauges } from '../src/observability/scrape-gauges.ts';
 import type { System } from '../src/system.ts';
@@ -68,7 +68,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerAuth(app, system);
   registerDependencyGate(app, system);
 
-  const hub: EventHub = createEventHub(eventHubSource(system.database, system.config.databaseUrl), system.logger);
+  const hub: EventHub = system.openEventHub();
   app.addHook('onClose', () => hub.close());
   registerScrapeGauges(system.metrics, system.metricsQueries, system.queues);
   registerReviewGauges(system.metrics, system.reviewStatsQueries, system.clock);
@@ -85,7 +85,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
   registerMcpRoutes(app, system);
-  await registerConsole(app, options.consoleDir);
+  await registerConsole(app, options.consoleDir, system.config.mediaHosts);
   await registerOpenApi(app, routes);
   return app;
 }

@@ -43,6 +43,7 @@ export const ENV_SCHEMA = {
     VETTED_SMTP_URL: { type: 'string', pattern: '^smtps?://' },
     VETTED_SMTP_FROM: { type: 'string', minLength: 3, default: 'Vetted <vetted@localhost>' },
     VETTED_CONSOLE_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:8080/console' },
+    VETTED_MEDIA_HOSTS: { type: 'string', pattern: '^((\\*\\.)?[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(,((\\*\\.)?[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*))*$' },
     REPLICATE_API_TOKEN: { type: 'string', minLength: 1 },
     REPLICATE_BASE_URL: { type: 'string', pattern: '^https?://' },
     VETTED_REPLICATE_POLL_MS: { type: 'integer', minimum: 10, default: 1000 },

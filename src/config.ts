@@ -83,6 +83,12 @@ export interface Config {
     consoleUrl: string;
   };
   /**
+   * VETTED_MEDIA_HOSTS: the hosts (`cdn.example.com`, `*.example.com`) whose images, audio and video the reviewer
+   * console previews inline (and its Content-Security-Policy allows). A URL elsewhere (an intranet address in an
+   * attachment) is shown as text behind a click, never fetched by the reviewer's browser. Empty by default.
+   */
+  mediaHosts: readonly string[];
+  /**
    * Production mode (NODE_ENV=production or VETTED_PRODUCTION=true): a model's secret inputs are refused
    * unless a data key seals them at rest.
    */
@@ -198,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       from: String(e.VETTED_SMTP_FROM),
       consoleUrl: String(e.VETTED_CONSOLE_URL).replace(/\/+$/, ''),
     },
+    mediaHosts: (str('VETTED_MEDIA_HOSTS') ?? '').split(',').filter(Boolean).map((host) => host.toLowerCase()),
     production: str('NODE_ENV') === 'production' || bool('VETTED_PRODUCTION'),
     dataKeys: dataKeysFrom(str('VETTED_DATA_KEY'), String(e.VETTED_DATA_KEY_ID), str('VETTED_DATA_KEYS_PREVIOUS')),
     tracing: { otlpEndpoint: str('OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: String(e.OTEL_SERVICE_NAME) },
