@@ -21,7 +21,8 @@ import { clientErrorHandler, frameworkErrors, onMaxParamLength, registerProblemD
 import { registerContractValidation } from './plugins/validation.ts';
 import { registerControlRoutes } from './routes/control.ts';
 import { registerEventRoutes } from './routes/events.ts';
-import { registerMcpRoutes } from './routes/mcp.ts';
+import { MCP_PATH, registerMcpRoutes } from './routes/mcp.ts';
+import { registerMcpOriginGuard } from './plugins/mcp-origin.ts';
 import { registerNotificationRoutes } from './routes/notifications.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerProviderWebhookRoutes } from './routes/provider-webhooks.ts';
@@ -62,6 +63,8 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   // Every route registered from here on joins the OpenAPI document (registered last, below).
   const routes = collectRoutes(app);
   await registerRateLimit(app, system);
+  // Behind its public names the API checks /mcp's Origin always and its Host only when VETTED_MCP_ALLOWED_HOSTS is set.
+  registerMcpOriginGuard(app, MCP_PATH, system.config.mcp);
   registerAuth(app, system);
   registerDependencyGate(app, system);
 

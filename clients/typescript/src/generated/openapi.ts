@@ -675,7 +675,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics (text exposition format) */
+        /**
+         * Prometheus metrics (text exposition format)
+         * @description With VETTED_METRICS_TOKEN set, send it as `Authorization: Bearer <token>` (401 otherwise). Unset, only loopback callers are answered, and nobody in production mode (403).
+         */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -3151,6 +3154,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
