@@ -19,7 +19,7 @@ import { matchAttachments } from './attachment-matcher.ts';
 import { applyDefaults, applyHumanEdits, finishCandidate, type FieldValue } from './candidate-assembly.ts';
 import { CONFIDENCE } from './confidence.ts';
 import { orderedFields, userPromptField } from './field-vocabulary.ts';
-import { readRequest, type RequestReading } from './conversation-reading.ts';
+import { readRequest, userTurns, type RequestReading } from './conversation-reading.ts';
 import type { DirectiveScan, ScannedValue } from './prompt-directives.ts';
 
 /** The builder name recorded on runs (and the registry key). */
@@ -69,7 +69,7 @@ export function buildHeuristicPayload({ bundle, schema }: BuilderInput): Candida
   if (promptField && reading) applyPrompt(promptField, reading, values, notes);
   const textUnplaced = !promptField && reading !== undefined && noteUnplacedText(reading.text, notes);
 
-  const attachments = matchAttachments(bundle.attachments, schema, new Set(values.keys()));
+  const attachments = matchAttachments(bundle.attachments, schema, new Set(values.keys()), userTurns(bundle).join('\n'));
   for (const assignment of attachments.assignments) {
     values.set(assignment.field, {
       value: assignment.value,
