@@ -1,13 +1,12 @@
 /**
  * `vetted mcp --http`: a server for /mcp alone (the MCP tools over streamable HTTP), with the API's error
- * answers, JSON parsing, body limit and per-key rate limit. `vetted api` serves the same route beside the rest.
+ * answers, JSON parsing, body limit, key check and per-key rate limit. `vetted api` serves the same route beside the rest.
  */
-import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { keyIdOf } from '../src/auth/api-keys.ts';
 import type { System } from '../src/system.ts';
-import { bearerToken } from './plugins/auth.ts';
+import { registerAuth } from './plugins/auth.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
 import { clientErrorHandler, frameworkErrors, registerProblemDetails } from './plugins/problem-details.ts';
 import { registerMcpRoutes } from './routes/mcp.ts';
 
@@ -30,11 +29,8 @@ export async function startMcpHttpServer(system: System, options: { host?: strin
   });
   registerProblemDetails(app);
   registerJsonBody(app);
-  await app.register(rateLimit, {
-    max: system.config.limits.rateLimitPerMinute,
-    timeWindow: '1 minute',
-    keyGenerator: (request) => keyIdOf(bearerToken(request) ?? '') ?? request.ip,
-  });
+  await registerRateLimit(app, system);
+  registerAuth(app, system);
   registerMcpRoutes(app, system);
   const origin = await app.listen({ host: options.host ?? system.config.host, port: options.port ?? system.config.port });
   return { app, url: `${origin}/mcp`, close: () => app.close() };

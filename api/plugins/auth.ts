@@ -2,12 +2,15 @@
  * Bearer API keys. Every /api route names the permission it needs in its config; the hook resolves the key
  * (src/auth/principal-cache.ts: cached for a few seconds, so revocation takes effect within seconds), checks the permission,
  * and puts the caller's principal, and so its tenant, on the request. Routes never see another tenant.
+ * Failed authentications are counted per client address (auth-failures.ts); the rate limit that runs after this
+ * hook counts per verified key (rate-limit.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { VettedError } from '../../src/errors.ts';
 import type { Permission, Principal } from '../../src/auth/api-keys.ts';
 import { assertPermission, cachedPrincipals, missingKeyError } from '../../src/auth/principal-cache.ts';
 import type { System } from '../../src/system.ts';
+import { failedAuthBudget } from './auth-failures.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,6 +19,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The permission a route needs; omit only on public routes (health, docs, metrics). */
     permission?: Permission;
+    /** Any valid key, whatever its permissions: the route checks what the caller may do itself (MCP, per tool). */
+    anyKey?: boolean;
   }
 }
 
@@ -28,16 +33,26 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 export function registerAuth(app: FastifyInstance, system: System): void {
   const principalOf = cachedPrincipals((token) => system.apiKeys.verify(token));
+  const failures = failedAuthBudget(system.config.limits.rateLimitPerMinute);
 
-  app.addHook('onRequest', async (request) => {
-    const permission = request.routeOptions.config.permission;
-    if (!permission) return;
-    const token = bearerToken(request);
-    if (!token) throw missingKeyError();
-    const principal = await principalOf(token);
-    assertPermission(principal, permission);
+  app.addHook('onRequest', async (request, reply) => {
+    const { permission, anyKey } = request.routeOptions.config;
+    if (!permission && !anyKey) return;
+    failures.assertWithin(request.ip);
+    const principal = await authenticate(request).catch((error: unknown) => {
+      failures.record(request.ip);
+      reply.header('www-authenticate', 'Bearer realm="vetted"');
+      throw error;
+    });
+    if (permission) assertPermission(principal, permission);
     request.principal = principal;
   });
+
+  async function authenticate(request: FastifyRequest): Promise<Principal> {
+    const token = bearerToken(request);
+    if (!token) throw missingKeyError();
+    return principalOf(token);
+  }
 }
 
 /** The caller, for handlers behind a permission (the hook guarantees it is there). */

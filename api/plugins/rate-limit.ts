@@ -1,13 +1,13 @@
 /**
- * Requests per API key (by its public id), else per address, per minute. Health probes and everything
+ * Requests per verified API key, else per address, per minute. The limit runs after authentication
+ * (auth.ts), so it counts under a key only once the key is proven: a token naming someone else's key id never
+ * spends that key's budget (failed authentications are counted per address there). Health probes and everything
  * outside /api and /mcp (metrics, the document, the docs page) are not limited. The OpenAPI document lists 429 on
  * exactly the routes {@link isRateLimited} names.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { keyIdOf } from '../../src/auth/api-keys.ts';
 import type { System } from '../../src/system.ts';
-import { bearerToken } from './auth.ts';
 
 const UNLIMITED = ['/api/healthz', '/api/readyz'];
 
@@ -20,7 +20,9 @@ export async function registerRateLimit(app: FastifyInstance, system: System): P
   await app.register(rateLimit, {
     max: system.config.limits.rateLimitPerMinute,
     timeWindow: '1 minute',
-    keyGenerator: (request) => keyIdOf(bearerToken(request) ?? '') ?? request.ip,
+    // After the auth hook (onRequest) and before the body is read: the principal is verified by then.
+    hook: 'preParsing',
+    keyGenerator: (request) => (request.principal ? `key:${request.principal.keyId}` : `address:${request.ip}`),
     allowList: (request) => !isRateLimited(request.url),
   });
 }

@@ -2,11 +2,11 @@
  * Replicate's webhooks: a delivery only wakes the execution waiting on that prediction (in this process),
  * which then reads the outcome from Replicate's API. The body is never trusted for the outcome, so a forged
  * delivery costs one extra GET; with REPLICATE_WEBHOOK_SECRET set, unsigned or wrongly signed ones are
- * refused before that.
+ * refused before that, and so are deliveries whose timestamp is more than five minutes off (replays).
  */
 import type { FastifyInstance } from 'fastify';
-import { validateWebhook } from 'replicate';
 import { handleReplicateWebhook } from '../../src/adapters/replicate/webhook-waiters.ts';
+import { webhookRefusal } from '../../src/auth/webhook-signature.ts';
 import { VettedError } from '../../src/errors.ts';
 import type { System } from '../../src/system.ts';
 import { ref } from '../schemas.ts';
@@ -46,7 +46,7 @@ export async function registerProviderWebhookRoutes(app: FastifyInstance, system
         summary: 'Replicate prediction webhooks (wake the waiting execution early)',
         description:
           'The body is a Replicate prediction; only its id is read (the outcome is fetched from Replicate). With REPLICATE_WEBHOOK_SECRET set, ' +
-          'the webhook-id, webhook-timestamp and webhook-signature headers must carry a valid signature (401 otherwise).',
+          'the webhook-id, webhook-timestamp and webhook-signature headers must carry a valid signature and a timestamp within 5 minutes of the server clock (401 otherwise: a replayed delivery is refused).',
         headers: webhookHeaders,
         response: { 200: deliveryAnswer, 400: ref('problem'), 401: ref('problem') },
         // The signature covers the raw bytes, so Fastify does not parse (or validate) this body; the document still shows it.
@@ -55,14 +55,13 @@ export async function registerProviderWebhookRoutes(app: FastifyInstance, system
     }, async (request, reply) => {
       const secret = system.config.replicate.webhookSecret;
       if (secret) {
-        const valid = await validateWebhook({
+        const refusal = webhookRefusal({
           id: header(request.headers['webhook-id']),
           timestamp: header(request.headers['webhook-timestamp']),
           signature: header(request.headers['webhook-signature']),
           body: request.body,
-          secret,
-        }).catch(() => false);
-        if (!valid) throw new VettedError('UNAUTHORIZED', 'The webhook signature does not match REPLICATE_WEBHOOK_SECRET');
+        }, secret, system.clock.now().getTime());
+        if (refusal) throw new VettedError('UNAUTHORIZED', `Webhook refused: ${refusal}`);
       }
       let body: unknown;
       try {

@@ -6,7 +6,7 @@
  * Why the body is only a wake-up call: the route that receives it is public, so its content is not trusted.
  * A forged webhook costs one extra GET and changes nothing; the outcome always comes from the API.
  *
- * Mounting (the API's job): verify the signature first with the SDK's `validateWebhook(request, secret)`
+ * Mounting (the API's job): verify the signature and its timestamp first (src/auth/webhook-signature.ts)
  * (the secret is `GET /v1/webhooks/default/secret`), then call
  * `handleReplicateWebhook(system.adapters.provider('replicate'), body)` and answer 200 whatever it returns:
  * a webhook for a prediction waited on by another process is normal (that process polls), not an error.

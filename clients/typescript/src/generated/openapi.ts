@@ -637,7 +637,7 @@ export interface paths {
         put?: never;
         /**
          * Replicate prediction webhooks (wake the waiting execution early)
-         * @description The body is a Replicate prediction; only its id is read (the outcome is fetched from Replicate). With REPLICATE_WEBHOOK_SECRET set, the webhook-id, webhook-timestamp and webhook-signature headers must carry a valid signature (401 otherwise).
+         * @description The body is a Replicate prediction; only its id is read (the outcome is fetched from Replicate). With REPLICATE_WEBHOOK_SECRET set, the webhook-id, webhook-timestamp and webhook-signature headers must carry a valid signature and a timestamp within 5 minutes of the server clock (401 otherwise: a replayed delivery is refused).
          */
         post: operations["receiveReplicateWebhook"];
         delete?: never;
