@@ -34,10 +34,16 @@ describe('archives', () => {
     expect(build('fofr/batch-image-captioning', 'caption these', [ZIP]).payload.image_zip_archive).toBe(ZIP.url);
   });
 
+  it('leave no setting silently behind on a model without a text input: an option named word for word is reported', () => {
+    const result = build('fofr/batch-image-captioning', 'caption all the images in this zip with gpt-4o-mini', [ZIP]);
+    expect(result.payload.image_zip_archive).toBe(ZIP.url);
+    expect(result.unusedRequest).toContainEqual({ phrase: 'gpt-4o-mini', reason: expect.stringContaining('model option "gpt-4o-mini"') });
+  });
+
   it('are the only thing a field named for archives takes', () => {
     const result = build('fofr/batch-image-captioning', 'caption this', [file('cat.jpg', 'image/jpeg')]);
     expect(result.payload).not.toHaveProperty('image_zip_archive');
-    expect(result.notes.some((note) => note.startsWith('attachment cat.jpg (image/jpeg) was not used'))).toBe(true);
+    expect((result.notes ?? []).some((note) => note.startsWith('attachment cat.jpg (image/jpeg) was not used'))).toBe(true);
   });
 });
 
@@ -62,6 +68,6 @@ describe('roles named in the request', () => {
     const two = { url: 'https://files.test/u/2', mimeType: 'image/png' };
     const result = build('lucataco/cogvideox-interpolation', 'a flower blooming', [one, two]);
     expect(result.payload).toMatchObject({ first_image: one.url, last_image: two.url });
-    expect(result.notes.some((note) => note.includes('by file type and order'))).toBe(true);
+    expect((result.notes ?? []).some((note) => note.includes('by file type and order'))).toBe(true);
   });
 });
