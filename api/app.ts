@@ -4,7 +4,7 @@
  * then the routes, then the OpenAPI document built from them.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { createEventHub, eventHubSource, type EventHub } from '../src/db/event-hub.ts';
+import type { EventHub } from '../src/engine/event-hub.ts';
 import { registerReviewGauges } from '../src/observability/review-gauges.ts';
 import { registerScrapeGauges } from '../src/observability/scrape-gauges.ts';
 import type { System } from '../src/system.ts';
@@ -21,7 +21,8 @@ import { clientErrorHandler, frameworkErrors, onMaxParamLength, registerProblemD
 import { registerContractValidation } from './plugins/validation.ts';
 import { registerControlRoutes } from './routes/control.ts';
 import { registerEventRoutes } from './routes/events.ts';
-import { registerMcpRoutes } from './routes/mcp.ts';
+import { MCP_PATH, registerMcpRoutes } from './routes/mcp.ts';
+import { registerMcpOriginGuard } from './plugins/mcp-origin.ts';
 import { registerNotificationRoutes } from './routes/notifications.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerProviderWebhookRoutes } from './routes/provider-webhooks.ts';
@@ -62,10 +63,12 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   // Every route registered from here on joins the OpenAPI document (registered last, below).
   const routes = collectRoutes(app);
   await registerRateLimit(app, system);
+  // Behind its public names the API checks /mcp's Origin always and its Host only when VETTED_MCP_ALLOWED_HOSTS is set.
+  registerMcpOriginGuard(app, MCP_PATH, system.config.mcp);
   registerAuth(app, system);
   registerDependencyGate(app, system);
 
-  const hub: EventHub = createEventHub(eventHubSource(system.database, system.config.databaseUrl), system.logger);
+  const hub: EventHub = system.openEventHub();
   app.addHook('onClose', () => hub.close());
   registerScrapeGauges(system.metrics, system.metricsQueries, system.queues);
   registerReviewGauges(system.metrics, system.reviewStatsQueries, system.clock);
@@ -82,7 +85,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
   registerMcpRoutes(app, system);
-  await registerConsole(app, options.consoleDir);
+  await registerConsole(app, options.consoleDir, system.config.mediaHosts);
   await registerOpenApi(app, routes);
   return app;
 }

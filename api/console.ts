@@ -16,32 +16,34 @@ import { fromPackageRoot } from '../src/util/package-root.ts';
 export const CONSOLE_DIST = fromPackageRoot('console', 'dist');
 
 /**
- * Images and media come from wherever the run's attachments and outputs live (any https or http URL);
- * everything else only from this origin. No inline scripts; inline styles for the form library's widgets.
+ * Images and media only from this origin and the media hosts in config (VETTED_MEDIA_HOSTS, the hosts the
+ * console previews inline): an attachment naming an intranet address is never fetched by a reviewer's browser,
+ * whatever the console renders. Everything else only from this origin. No inline scripts; inline styles for the
+ * form library's widgets.
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https: http:",
-  "media-src 'self' blob: https: http:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
-
-const SECURE_HEADERS: Record<string, string> = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-};
-
-function secureHeaders(set: (name: string, value: string) => unknown): void {
-  for (const [name, value] of Object.entries(SECURE_HEADERS)) set(name, value);
+export function contentSecurityPolicy(mediaHosts: readonly string[]): string {
+  const hosts = mediaHosts.flatMap((host) => [`https://${host}`, `http://${host}`]).join(' ');
+  const media = (base: string) => (hosts ? `${base} ${hosts}` : base);
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    media("img-src 'self' data: blob:"),
+    media("media-src 'self' blob:"),
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
 }
 
-export async function registerConsole(app: FastifyInstance, root = CONSOLE_DIST): Promise<void> {
+function secureHeaders(policy: string, set: (name: string, value: string) => unknown): void {
+  const headers = { 'content-security-policy': policy, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+  for (const [name, value] of Object.entries(headers)) set(name, value);
+}
+
+export async function registerConsole(app: FastifyInstance, root = CONSOLE_DIST, mediaHosts: readonly string[] = []): Promise<void> {
+  const policy = contentSecurityPolicy(mediaHosts);
   if (!existsSync(path.join(root, 'index.html'))) {
     const notBuilt = async () => {
       throw new VettedError('CONSOLE_NOT_BUILT', `The reviewer console is not built (no ${path.join(root, 'index.html')}). Run \`npm run console:build\` (npm ci runs it).`);
@@ -61,12 +63,12 @@ export async function registerConsole(app: FastifyInstance, root = CONSOLE_DIST)
     // Cache headers are ours (setHeaders): hashed assets for good, everything else revalidated.
     cacheControl: false,
     setHeaders(response, file) {
-      secureHeaders((name, value) => response.setHeader(name, value));
+      secureHeaders(policy, (name, value) => response.setHeader(name, value));
       response.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   app.get('/console/*', { schema: { hide: true } }, async (_request, reply) => {
-    secureHeaders((name, value) => reply.header(name, value));
+    secureHeaders(policy, (name, value) => reply.header(name, value));
     return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
   });
 }

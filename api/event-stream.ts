@@ -5,8 +5,8 @@
  * after that id, in order, then live ones.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RunEventRow } from '../src/db/schema/index.ts';
-import type { Wake } from '../src/db/event-hub.ts';
+import type { RunEventRow } from '../src/engine/run-rows.ts';
+import type { Wake } from '../src/engine/event-hub.ts';
 import { VettedError } from '../src/errors.ts';
 
 const HEARTBEAT_MS = 15_000;

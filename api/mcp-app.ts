@@ -8,7 +8,8 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { clientErrorHandler, frameworkErrors, registerProblemDetails } from './plugins/problem-details.ts';
-import { registerMcpRoutes } from './routes/mcp.ts';
+import { MCP_PATH, registerMcpRoutes } from './routes/mcp.ts';
+import { LOOPBACK_HOSTS, registerMcpOriginGuard } from './plugins/mcp-origin.ts';
 
 export interface RunningMcpServer {
   app: FastifyInstance;
@@ -30,6 +31,8 @@ export async function startMcpHttpServer(system: System, options: { host?: strin
   registerProblemDetails(app);
   registerJsonBody(app);
   await registerRateLimit(app, system);
+  // A local MCP server answers loopback names only unless told otherwise: the DNS rebinding default.
+  registerMcpOriginGuard(app, MCP_PATH, { allowedOrigins: system.config.mcp.allowedOrigins, allowedHosts: system.config.mcp.allowedHosts ?? LOOPBACK_HOSTS });
   registerAuth(app, system);
   registerMcpRoutes(app, system);
   const origin = await app.listen({ host: options.host ?? system.config.host, port: options.port ?? system.config.port });

@@ -1,6 +1,6 @@
 /** What the API returns for runs and reviews: the contract shape plus links and timings. */
-import type { DecisionRow, RunEventRow, RunRow } from '../src/db/schema/index.ts';
-import { toRunView } from '../src/db/run-view.ts';
+import type { DecisionRow, RunEventRow, RunRow } from '../src/engine/run-rows.ts';
+import { toRunView } from '../src/engine/run-view.ts';
 import type { ModelSchema, PendingReview, Run } from '../src/generated/contracts.ts';
 import { isSecretKey, REDACTED } from '../src/observability/redact.ts';
 import { canonicalHash } from '../src/util/canonical-hash.ts';

@@ -39,6 +39,15 @@ export interface Config {
    * 100.64/10). Off by default: webhooks are POSTed from inside our network, so such a target is SSRF.
    */
   webhookAllowPrivate: boolean;
+  /** Who may reach /mcp from a browser (DNS rebinding): see api/plugins/mcp-origin.ts. */
+  mcp: {
+    /** VETTED_MCP_ALLOWED_ORIGINS: origins accepted in an `Origin` header besides loopback ones. */
+    allowedOrigins: string[];
+    /** VETTED_MCP_ALLOWED_HOSTS: host names accepted in the `Host` header; unset, the server's own default. */
+    allowedHosts: string[] | undefined;
+  };
+  /** VETTED_METRICS_TOKEN: the bearer token /metrics asks for; unset, /metrics answers loopback callers only. */
+  metricsToken: string | undefined;
   /** How often the maintenance worker purges documents past each tenant's retention (a repeatable job). */
   purgeIntervalMs: number;
   reconciler: {
@@ -73,6 +82,12 @@ export interface Config {
     /** Where people open a review or task: links go to `<consoleUrl>/reviews/<id>` and `<consoleUrl>/tasks/<id>`. */
     consoleUrl: string;
   };
+  /**
+   * VETTED_MEDIA_HOSTS: the hosts (`cdn.example.com`, `*.example.com`) whose images, audio and video the reviewer
+   * console previews inline (and its Content-Security-Policy allows). A URL elsewhere (an intranet address in an
+   * attachment) is shown as text behind a click, never fetched by the reviewer's browser. Empty by default.
+   */
+  mediaHosts: readonly string[];
   /**
    * Production mode (NODE_ENV=production or VETTED_PRODUCTION=true): a model's secret inputs are refused
    * unless a data key seals them at rest.
@@ -160,6 +175,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     webhookSecret: str('VETTED_WEBHOOK_SECRET'),
     webhookAllowPrivate: bool('VETTED_WEBHOOK_ALLOW_PRIVATE'),
+    mcp: {
+      allowedOrigins: originList(str('VETTED_MCP_ALLOWED_ORIGINS')),
+      allowedHosts: hostList(str('VETTED_MCP_ALLOWED_HOSTS')),
+    },
+    metricsToken: str('VETTED_METRICS_TOKEN'),
     reconciler: { intervalMs: num('VETTED_RECONCILE_INTERVAL_MS'), graceMs: num('VETTED_RECONCILE_GRACE_MS') },
     purgeIntervalMs: num('VETTED_PURGE_INTERVAL_MS'),
     shadow: { sampleRate: num('VETTED_SHADOW_SAMPLE_RATE') },
@@ -184,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       from: String(e.VETTED_SMTP_FROM),
       consoleUrl: String(e.VETTED_CONSOLE_URL).replace(/\/+$/, ''),
     },
+    mediaHosts: (str('VETTED_MEDIA_HOSTS') ?? '').split(',').filter(Boolean).map((host) => host.toLowerCase()),
     production: str('NODE_ENV') === 'production' || bool('VETTED_PRODUCTION'),
     dataKeys: dataKeysFrom(str('VETTED_DATA_KEY'), String(e.VETTED_DATA_KEY_ID), str('VETTED_DATA_KEYS_PREVIOUS')),
     tracing: { otlpEndpoint: str('OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: String(e.OTEL_SERVICE_NAME) },
@@ -214,7 +235,7 @@ export function commandEnv(defaults: Partial<Record<EnvKey, string>>, over: Read
 /** Secrets in the configuration, for the redactor: they must never reach a stored snapshot or a log line. */
 export function configSecrets(config: Config): string[] {
   const dataKeys = [config.dataKeys.current, ...config.dataKeys.previous].map((key) => key?.key);
-  return [config.openai.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey, smtpPassword(config.notifications.smtpUrl), ...dataKeys].filter((s): s is string => Boolean(s));
+  return [config.openai.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey, config.metricsToken, smtpPassword(config.notifications.smtpUrl), ...dataKeys].filter((s): s is string => Boolean(s));
 }
 
 /** The password inside VETTED_SMTP_URL, if any, so the redactor scrubs it from logs. */
@@ -244,4 +265,31 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/** A comma-separated list of origins (`https://app.example`), each checked. @throws VettedError CONFIG_INVALID */
+function originList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean).map((item) => {
+    let origin: string | undefined;
+    try {
+      origin = new URL(item).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (!origin || origin === 'null' || origin !== item.replace(/\/+$/, '')) {
+      throw new VettedError('CONFIG_INVALID', `Environment variable VETTED_MCP_ALLOWED_ORIGINS holds "${item}", which is not an origin (scheme://host[:port])`, { field: 'VETTED_MCP_ALLOWED_ORIGINS' });
+    }
+    return origin;
+  });
+}
+
+/** A comma-separated list of host names (no ports), lower-cased. @throws VettedError CONFIG_INVALID */
+function hostList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean).map((host) => {
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/.test(host)) {
+      throw new VettedError('CONFIG_INVALID', `Environment variable VETTED_MCP_ALLOWED_HOSTS holds "${host}", which is not a host name`, { field: 'VETTED_MCP_ALLOWED_HOSTS' });
+    }
+    return host;
+  });
 }

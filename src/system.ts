@@ -7,6 +7,8 @@ import { createAdapterRegistry, type AdapterOverrides } from './adapters/registr
 import { configSecrets, type Config } from './config.ts';
 import { createApiKeysRepository, type ApiKeysRepository } from './db/api-keys-repository.ts';
 import { openDatabase, pingDatabase, serviceUnavailable, type Database } from './db/client.ts';
+import { createEventHub, eventHubSource } from './db/event-hub.ts';
+import type { EventHub } from './engine/event-hub.ts';
 import { createMetricsQueries, type MetricsQueries } from './db/metrics-queries.ts';
 import { createNotificationsRepository, type NotificationsRepository } from './db/notifications-repository.ts';
 import { createModelsRepository } from './db/models-repository.ts';
@@ -74,6 +76,10 @@ export interface System extends Engine {
   rotateSealedValues(onProgress?: (table: string, rows: number) => void): Promise<RotationReport>;
   /** Resolves when PostgreSQL answers (readiness). */
   pingDatabase(): Promise<void>;
+  /** A backup of the whole store (a gzipped tar), taken while it runs: the embedded store only (src/embedded). */
+  backupStore?(): Promise<Uint8Array>;
+  /** A hub that wakes event-stream readers when a run's trail may have grown; the caller closes it. */
+  openEventHub(): EventHub;
   close(): Promise<void>;
 }
 
@@ -204,6 +210,7 @@ export function wireSystem(config: Readonly<Config>, database: Database, options
     newId: randomUUID,
     rotateSealedValues: (onProgress) => rotateSealedValues(database.pool, sealing.sealer, onProgress),
     pingDatabase: () => pingDatabase(database),
+    openEventHub: () => createEventHub(eventHubSource(database, config.databaseUrl), logger),
     close: runtime.close,
   };
 }

@@ -1,5 +1,5 @@
 /** Decisions on parked runs, and pause / resume / cancel. */
-import { actorOf } from '../../src/auth/api-keys.ts';
+import { actorOf, replierOf } from '../../src/auth/api-keys.ts';
 import type { FastifyInstance } from 'fastify';
 import { decide } from '../../src/review/decide.ts';
 import { reply as replyToReview } from '../../src/review/reply-service.ts';
@@ -72,7 +72,9 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
       description:
         'The reply is read as a decision (a yes/no word in eight languages, an option number, a value; an LLM for the rest, when configured) ' +
         'and carried out: continue, continue_with_modifications, switch_intent (a new run from the words), cancel, or re_ask (ask again). ' +
-        'A reply to an expired review starts a new run carrying the question and the reply. Same 409 rules as decisions.',
+        'A reply to an expired review starts a new run carrying the question and the reply. Same 409 rules as decisions. ' +
+        "A key without reviews:decide is the run's submitter: it may answer only a run it submitted, its clarifying questions, and cancel; " +
+        'its reply approves a payload review, a response review or an error recovery only under policy.submitterApproves, and never counts toward a quorum (403 naming why).',
       params: runIdParams,
       body: replyBody,
       response: { 200: replyAnswer, ...commonErrors, ...notFound, ...conflicts },
@@ -84,6 +86,7 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
       tenantId: caller.tenantId,
       body: request.body,
       actor: { id: actorOf(caller), canOverride: false },
+      replier: replierOf(caller),
     });
     await markSecretFields(system, reply, [result.run]);
     return {

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { VettedError } from '../../src/errors.ts';
-import type { EventHub } from '../../src/db/event-hub.ts';
+import type { EventHub } from '../../src/engine/event-hub.ts';
 import type { System } from '../../src/system.ts';
 import { lastEventIdOf, streamEvents } from '../event-stream.ts';
 import { principal } from '../plugins/auth.ts';

@@ -20,6 +20,11 @@ const meAnswer = {
     actor: { type: 'string', description: 'Who the audit trail names for this key: reviewer:<id> for a person, else key:<id>' },
     permissions: { type: 'array', items: { type: 'string' } },
     reviewer: { type: ['object', 'null'], required: ['id', 'name', 'team'], properties: { id: { type: 'string' }, name: { type: 'string' }, team: { type: ['string', 'null'] } } },
+    mediaHosts: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Hosts whose images, audio and video the reviewer console previews inline (VETTED_MEDIA_HOSTS); a URL elsewhere is shown as text behind a click, never fetched',
+    },
   },
 } as const;
 
@@ -53,7 +58,7 @@ export function registerReviewFormRoutes(app: FastifyInstance, system: System): 
     schema: { operationId: 'getMe', tags: ['system'], summary: "The caller's key: tenant, role, permissions and the person it belongs to", response: { 200: meAnswer, ...commonErrors } },
   }, async (request) => {
     const caller = principal(request);
-    return { tenantId: caller.tenantId, role: caller.role, actor: actorOf(caller), permissions: [...caller.permissions].sort(), reviewer: caller.reviewer ?? null };
+    return { tenantId: caller.tenantId, role: caller.role, actor: actorOf(caller), permissions: [...caller.permissions].sort(), reviewer: caller.reviewer ?? null, mediaHosts: system.config.mediaHosts };
   });
 
   app.get<{ Params: { reviewId: string } }>('/api/reviews/:reviewId/form', {

@@ -4,8 +4,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { actorOf } from '../../src/auth/api-keys.ts';
-import type { RunRow } from '../../src/db/schema/index.ts';
-import type { DecidedRow } from '../../src/db/run-queries.ts';
+import type { RunRow } from '../../src/engine/run-rows.ts';
+import type { DecidedRow } from '../../src/engine/run-queries.ts';
 import type { PendingReview } from '../../src/generated/contracts.ts';
 import { claimReview, releaseReview } from '../../src/review/claims.ts';
 import { getReview, listPendingReviews, queueStats, type PendingQuery as PendingServiceQuery } from '../../src/review/review-queue.ts';

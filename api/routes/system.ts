@@ -4,7 +4,7 @@ import { prometheusContentType } from 'prom-client';
 import { VettedError } from '../../src/errors.ts';
 import type { QueueSet } from '../../src/queue/queues.ts';
 import type { System } from '../../src/system.ts';
-import { healthAnswer, providersAnswer, readinessAnswer } from '../schemas.ts';
+import { commonErrors, healthAnswer, providersAnswer, readinessAnswer } from '../schemas.ts';
 import { withTimeout } from '../../src/util/with-timeout.ts';
 import { RETRY_AFTER_SECONDS, type Dependency } from '../plugins/dependencies.ts';
 
@@ -50,6 +50,21 @@ export function registerSystemRoutes(app: FastifyInstance, system: System): void
     providers: system.adapters.providerNames(),
     defaults: { builder: system.config.defaults.builder, provider: system.config.defaults.provider, policy: system.config.defaults.policy },
   }));
+
+  app.get('/api/store/backup', {
+    config: { permission: 'settings:manage' },
+    schema: {
+      operationId: 'backupStore',
+      tags: ['system'],
+      summary: 'A backup of the embedded store, taken while it runs',
+      description: 'The whole store (every tenant), as PGlite\'s gzipped tar of its data directory; `vetted store restore` unpacks it. Only an embedded API (`vetted api --embedded`) has one to give: on PostgreSQL this is 404, back it up with pg_dump.',
+      response: { 200: { description: 'The backup (gzipped tar)', content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } } }, ...commonErrors },
+    },
+  }, async (_request, reply) => {
+    if (!system.backupStore) throw new VettedError('ROUTE_NOT_FOUND', 'This API runs on PostgreSQL: back it up with pg_dump (only the embedded store is backed up here)');
+    const backup = await system.backupStore();
+    return reply.type('application/gzip').header('content-disposition', 'attachment; filename="vetted-store.tar.gz"').send(Buffer.from(backup));
+  });
 
   app.get('/metrics', {
     config: { dependencies: ['postgres', 'redis'] },

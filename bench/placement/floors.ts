@@ -4,13 +4,17 @@
  * writes bench/placement/floors.json (raise the floors after a placement improvement lands, never lower them
  * to make a change pass).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Figures, Report } from './score.ts';
 
-/** Percentage points below the measured figure (above it for silent drops): room for a line added or relabelled. */
+/**
+ * Percentage points below the measured figure (above it for silent drops): room for a line added or relabelled.
+ * A small group moves by more than that when one of its requests changes, so its margin is one request's worth.
+ */
 export const MARGIN_POINTS = 2;
+const marginFor = (lines: number, margin: number) => Math.max(margin, Math.ceil(100 / Math.max(lines, 1)));
 export const FLOORS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'floors.json');
 
 /** Per figure, in whole percent: at least (recall, precision, ...) or at most (silentDropRate). */
@@ -33,11 +37,12 @@ const AT_LEAST = ['recall', 'settingsRecall', 'precision', 'exactRate'] as const
 export function floorsOf(result: Report, margin = MARGIN_POINTS): Floors {
   const group = (figures: Figures): GroupFloors => {
     const floors: GroupFloors = {};
+    const points = marginFor(figures.lines, margin);
     for (const key of AT_LEAST) {
       const value = figures[key];
-      if (value !== null) floors[key] = Math.max(0, Math.floor(value * 100) - margin);
+      if (value !== null) floors[key] = Math.max(0, Math.floor(value * 100) - points);
     }
-    if (figures.silentDropRate !== null) floors.silentDropRate = Math.min(100, Math.ceil(figures.silentDropRate * 100) + margin);
+    if (figures.silentDropRate !== null) floors.silentDropRate = Math.min(100, Math.ceil(figures.silentDropRate * 100) + points);
     return floors;
   };
   const each = (groups: Record<string, Figures>) => Object.fromEntries(Object.entries(groups).map(([name, figures]) => [name, group(figures)]));
@@ -67,6 +72,19 @@ export function belowFloors(result: Report, floors: Floors): string[] {
   ];
 }
 
+/** The higher of each floor (the lower of each ceiling): writing floors only ever raises them. */
+export function raiseFloors(current: Floors, measured: Floors): Floors {
+  const group = (old: GroupFloors = {}, next: GroupFloors): GroupFloors => {
+    const out: GroupFloors = { ...next };
+    for (const key of AT_LEAST) if (old[key] !== undefined && next[key] !== undefined) out[key] = Math.max(old[key], next[key]);
+    if (old.silentDropRate !== undefined && next.silentDropRate !== undefined) out.silentDropRate = Math.min(old.silentDropRate, next.silentDropRate);
+    return out;
+  };
+  const each = (old: Record<string, GroupFloors>, next: Record<string, GroupFloors>) =>
+    Object.fromEntries(Object.entries(next).map(([name, floors]) => [name, group(old[name], floors)]));
+  return { overall: group(current.overall, measured.overall), byKind: each(current.byKind, measured.byKind), byLang: each(current.byLang, measured.byLang) };
+}
+
 export function readFloors(file = FLOORS_FILE): Floors {
   return JSON.parse(readFileSync(file, 'utf8')) as Floors;
 }
@@ -76,7 +94,8 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.res
   const result = report((await scoreCorpus(loadCorpus())).map((entry) => entry.score));
   console.log(formatReport(result).join('\n'));
   if (process.argv.includes('--write')) {
-    writeFileSync(FLOORS_FILE, `${JSON.stringify(floorsOf(result), null, 2)}\n`);
+    const current = existsSync(FLOORS_FILE) ? readFloors() : floorsOf(result);
+    writeFileSync(FLOORS_FILE, `${JSON.stringify(raiseFloors(current, floorsOf(result)), null, 2)}\n`);
     console.log(`wrote ${path.relative(process.cwd(), FLOORS_FILE)}`);
   } else {
     const below = belowFloors(result, readFloors());

@@ -73,6 +73,15 @@ export function actorOf(principal: Principal): string {
   return principal.reviewer ? `reviewer:${principal.reviewer.id}` : `key:${principal.keyId}`;
 }
 
+/**
+ * How a caller stands to a review it answers by reply (src/review/reply-rights.ts): a key that may decide reviews
+ * replies as a reviewer; any other (a submitter's, a chat app's) as the run's submitter, which approves nothing
+ * by default and never counts toward a quorum.
+ */
+export function replierOf(principal: Principal): 'reviewer' | 'submitter' {
+  return principal.permissions.has('reviews:decide') ? 'reviewer' : 'submitter';
+}
+
 const KEY_PATTERN = /^vt_([a-z0-9]{12})\.([A-Za-z0-9_-]{32,64})$/;
 
 export function hashSecret(secret: string): string {

@@ -19,6 +19,7 @@ import { registerRunCommands } from './commands/runs.ts';
 import { registerSecretsCommands } from './commands/secrets.ts';
 import { registerShadowCommands } from './commands/shadow.ts';
 import { registerStatsCommand } from './commands/stats.ts';
+import { registerStoreCommands } from './commands/store.ts';
 import { registerTaskTypeCommands } from './commands/task-types.ts';
 import { registerWorkerCommands } from './commands/worker.ts';
 import { ENV_HELP } from './env-help.ts';
@@ -53,6 +54,7 @@ registerMcpCommand(program);
 registerTaskTypeCommands(program);
 registerNotificationCommands(program);
 registerStatsCommand(program);
+registerStoreCommands(program);
 registerDemoCommand(program);
 
 pointUsageErrorsAtHelp(program, 'vetted');

@@ -28,7 +28,14 @@ export interface Database {
   pool: pg.Pool;
   close(): Promise<void>;
   /** Set when the store is PGlite in this process (pglite.ts) rather than a PostgreSQL server. */
-  embedded?: { dataDir: string | undefined };
+  embedded?: EmbeddedStoreInfo;
+}
+
+/** What only the embedded store has: where its files are, and a copy of them taken while it runs. */
+export interface EmbeddedStoreInfo {
+  dataDir: string | undefined;
+  /** The data directory as a gzipped tar (PGlite's dump), consistent: taken between two statements. */
+  dump(): Promise<Blob>;
 }
 
 export function createDb(databaseUrl: string, options: { max?: number } = {}): Database {

@@ -16,24 +16,14 @@
 import pg from 'pg';
 import type { Logger } from '../observability/logger.ts';
 import type { Database } from './client.ts';
+import type { EventHub, Wake } from '../engine/event-hub.ts';
+
+export type { EventHub, Wake } from '../engine/event-hub.ts';
 
 /** How often the hub looks for new events while someone is subscribed. */
 export const EVENT_POLL_MS = 150;
 /** Subscribers look again this often whatever the hub saw. */
 export const FALLBACK_POLL_MS = 5000;
-
-export type Wake = () => void;
-
-export interface EventHub {
-  /** Calls `wake` whenever the run may have new events. Returns the unsubscribe function. */
-  subscribe(runId: string, wake: Wake): () => void;
-  /**
-   * Calls `wake` whenever any run may have new events (the newest event id moved), for streams that span
-   * runs (the tenant's review feed). Returns the unsubscribe function.
-   */
-  subscribeAll(wake: Wake): () => void;
-  close(): Promise<void>;
-}
 
 const NEWEST_OF_ALL = { name: 'vetted_hub_newest_of_all', text: 'select max(id)::text as newest from run_events' };
 

@@ -8,7 +8,7 @@
  * PGlite is one session: the pool holds one client, so a transaction holds the whole database and every
  * other query waits for its commit (transactions are serialised). Nothing here is for more than one process.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PglitePgConnection } from '@electric-sql/pglite/node-postgres';
@@ -64,12 +64,46 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions = {}
     await lite.close().catch(() => undefined);
     releaseLock();
   };
-  const database: Database = { db: drizzle({ client: pool, schema, casing: 'snake_case' }), pool, close, embedded: { dataDir } };
+  const database: Database = { db: drizzle({ client: pool, schema, casing: 'snake_case' }), pool, close, embedded: { dataDir, dump: () => dumpStore(pool, lite) } };
   await migrateDatabase(database).catch(async (error: unknown) => {
     await close();
     throw new VettedError('SERVICE_UNAVAILABLE', `Applying the migrations in drizzle/ to the embedded database failed (${(error as Error).message})`, { cause: error });
   });
   return database;
+}
+
+/**
+ * Unpacks a dump (dumpStore's gzipped tar) into a data directory that is empty or missing, then opens it the
+ * usual way (migrating it, should the dump come from an older build).
+ * @throws VettedError INVALID_REQUEST when the directory holds files; SERVICE_UNAVAILABLE when the dump is not one.
+ */
+export async function restoreEmbeddedDatabase(dump: Blob, dataDir: string): Promise<Database> {
+  const dir = path.resolve(dataDir);
+  const release = lockDataDir(dir);
+  try {
+    if (readdirSync(dir).length > 0) throw new VettedError('INVALID_REQUEST', `--data-dir ${dir} is not empty; restore into a new directory (a store is never overwritten)`, { field: 'data-dir' });
+    const lite = await PGlite.create(dir, { loadDataDir: dump }).catch((error: unknown) => {
+      rmSync(dir, { recursive: true, force: true });
+      throw new VettedError('INVALID_REQUEST', `The backup could not be unpacked (${(error as Error).message}); is it a file \`vetted store backup\` wrote?`, { cause: error, field: 'file' });
+    });
+    await lite.close();
+  } finally {
+    release();
+  }
+  return openEmbeddedDatabase({ dataDir: dir });
+}
+
+/**
+ * PGlite dumps between two statements; the pool's one connection is taken first, so no transaction is open
+ * while it does (a dump inside one would hold its uncommitted half).
+ */
+async function dumpStore(pool: pg.Pool, lite: PGlite): Promise<Blob> {
+  const client = await pool.connect();
+  try {
+    return await lite.dumpDataDir('gzip');
+  } finally {
+    client.release();
+  }
 }
 
 /**

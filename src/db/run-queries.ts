@@ -4,28 +4,15 @@
  */
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { VettedError } from '../errors.ts';
-import type { RunStatus } from '../generated/contracts.ts';
 import { TERMINAL_STATUSES } from '../run-states.ts';
 import type { Db } from './client.ts';
 import { RUN_SELECTION, toRunRow } from './run-documents.ts';
-import { decisions, runs, type DecisionRow, type RunRow } from './schema/index.ts';
+import { decisions, runs, type RunRow } from './schema/index.ts';
+import type { CheckpointDepth, DecidedFilters, DecidedRow, Page, PendingFilters, RunFilters, RunQueries } from '../engine/run-queries.ts';
 
-export interface RunFilters {
-  status?: RunStatus[];
-  userId?: string;
-  sessionId?: string;
-  model?: string;
-  createdAfter?: Date;
-  createdBefore?: Date;
-  limit: number;
-  cursor?: string;
-}
+export type { CheckpointDepth, DecidedFilters, DecidedRow, Page, PendingFilters, RunFilters, RunQueries } from '../engine/run-queries.ts';
 
-export interface Page<T> {
-  items: T[];
-  /** Pass back as `cursor` for the next page; null on the last page. */
-  nextCursor: string | null;
-}
+
 
 interface CursorPosition {
   at: Date;
@@ -91,22 +78,6 @@ async function listActiveRuns(db: Db, tenantId: string, scope: { userId?: string
   return rows.map(toRunRow);
 }
 
-export interface PendingFilters {
-  checkpoint?: string;
-  model?: string;
-  /** Only reviews routed to this team (policy.team). */
-  team?: string;
-  /** Only reviews this actor holds a live claim on. */
-  claimedBy?: string;
-  /** Only reviews nobody holds a live claim on. */
-  unclaimed?: boolean;
-  /** Only reviews waiting at least this long. */
-  minAgeSeconds?: number;
-  /** Only reviews waiting at most this long. */
-  maxAgeSeconds?: number;
-  limit: number;
-  cursor?: string;
-}
 
 /** What a pending-review listing filters on, as SQL conditions (shared by the page and its total). */
 function pendingConditions(tenantId: string, filters: Omit<PendingFilters, 'limit' | 'cursor'>, now: Date): (SQL | undefined)[] {
@@ -142,12 +113,6 @@ async function countPendingReviews(db: Db, tenantId: string, filters: Omit<Pendi
   return Number(row?.n ?? 0);
 }
 
-/** Pending reviews per checkpoint: how many, and when the oldest was raised (the queue's health at a glance). */
-export interface CheckpointDepth {
-  checkpoint: string;
-  pending: number;
-  oldestParkedAt: Date | null;
-}
 
 async function pendingByCheckpoint(db: Db, tenantId: string): Promise<CheckpointDepth[]> {
   const checkpoint = sql<string>`${runs.pendingReview} ->> 'checkpoint'`;
@@ -164,18 +129,7 @@ async function findByReviewId(db: Db, tenantId: string, reviewId: string): Promi
   return row && toRunRow(row);
 }
 
-/** A decision with the run it was made on (what a decided review shows). */
-export interface DecidedRow {
-  decision: DecisionRow;
-  run: { id: string; status: RunRow['status']; model: string | null; traceId: string; threadId: string };
-}
 
-export interface DecidedFilters {
-  model?: string;
-  since?: Date;
-  limit: number;
-  cursor?: string;
-}
 
 const decidedColumns = { decision: decisions, run: { id: runs.id, status: runs.status, model: runs.model, traceId: runs.traceId, threadId: runs.threadId } };
 
@@ -232,10 +186,8 @@ async function schemaKeysOfRuns(db: Db, tenantId: string, runIds: readonly strin
   return db.select({ schemaKey: runs.schemaKey }).from(runs).where(and(eq(runs.tenantId, tenantId), inArray(runs.id, [...runIds])));
 }
 
-export type RunQueries = ReturnType<typeof createRunQueries>;
-
 /** The API's run listings, bound to one database. */
-export function createRunQueries(db: Db) {
+export function createRunQueries(db: Db): RunQueries {
   return {
     list: (tenantId: string, filters: RunFilters) => listRuns(db, tenantId, filters),
     listActive: (tenantId: string, scope: { userId?: string; sessionId?: string }) => listActiveRuns(db, tenantId, scope),

@@ -46,6 +46,10 @@ export async function createEmbeddedSystem(config: Readonly<Config>, options: Em
   const system: EmbeddedSystem = {
     ...wired,
     runner,
+    async backupStore() {
+      const dump = await database.embedded!.dump();
+      return new Uint8Array(await dump.arrayBuffer());
+    },
     // Shadow mode as with workers, the shadow job being a background task here.
     onBuilt: (run, buildAttempt) => void triggerShadow({ ...system, queues: { enqueueShadow: runner.enqueueShadow } }, { run, buildAttempt }),
   };

@@ -12,7 +12,7 @@
  * PostgreSQL (src/db/pg-run-store.ts), the truth in production, and memory (memory-store.ts), for dry runs,
  * replay, the bench's in-process phase and the fast tests. Nothing here knows about SQL or queues.
  */
-import type { DecisionRow, ExecutionRow, NewRunRow, RunEventRow, RunRow } from '../db/schema/index.ts';
+import type { DecisionRow, ExecutionRow, NewRunRow, RunEventRow, RunRow } from './run-rows.ts';
 import type { PendingReview, RunEventType, RunStatus, StageName } from '../generated/contracts.ts';
 import type { ExecutionLedger, LedgerRecord } from '../stages/executor.ts';
 

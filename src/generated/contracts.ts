@@ -487,6 +487,10 @@ export interface PolicySpec {
    */
   autoApproveCountdown?: boolean;
   /**
+   * Chat replies: whether the run's submitter (a key that cannot decide reviews) may approve a payload review (require_human, low confidence...), a response review or an error recovery by reply. Default false: the submitter answers its own run's clarifying questions and may cancel; approvals come from reviewers. A submitter never counts toward a quorum of more than one.
+   */
+  submitterApproves?: boolean;
+  /**
    * Chat replies: unclear replies answered with a nudge before the run is cancelled (default 2).
    */
   maxReAsks?: number;

@@ -3,8 +3,8 @@
  * or answers in words; an upstream agent submits and reads runs. Each handler calls the service the matching
  * HTTP route calls (src/review, src/intake), with the caller's tenant and identity.
  */
-import { actorOf } from '../auth/api-keys.ts';
-import { toRunView } from '../db/run-view.ts';
+import { actorOf, replierOf } from '../auth/api-keys.ts';
+import { toRunView } from '../engine/run-view.ts';
 import { VettedError } from '../errors.ts';
 import type {
   Decision,
@@ -101,7 +101,7 @@ export const REVIEW_TOOLS: readonly ToolDefinition[] = [
     annotations: write,
     async run({ system, caller }, args) {
       const runId = await runIdOfReview(system, caller.tenantId, args.reviewId);
-      const result = await reply(system, { runId, tenantId: caller.tenantId, body: args, actor: { id: actorOf(caller), canOverride: false } });
+      const result = await reply(system, { runId, tenantId: caller.tenantId, body: args, actor: { id: actorOf(caller), canOverride: false }, replier: replierOf(caller) });
       const answer: ReplyOk = {
         status: 'ok',
         outcome: result.outcome && { layer: result.outcome.layer, decision: result.outcome.decision, ...(result.outcome.parsed ? { parsed: { ...result.outcome.parsed } } : {}) },

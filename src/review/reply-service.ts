@@ -31,6 +31,7 @@ import { message } from './question/messages.ts';
 import { acceptingDecision, replyQuestion } from './reply/answers.ts';
 import { interpretReply } from './reply/interpret.ts';
 import type { ReplyOutcome } from './reply/types.ts';
+import { assertMayDecideByReply, assertMayReply, type Replier } from './reply-rights.ts';
 
 /** Unclear replies answered with a nudge before the run is cancelled, unless the policy says otherwise. */
 export const DEFAULT_MAX_RE_ASKS = 2;
@@ -40,6 +41,8 @@ export interface ReplyInput {
   tenantId?: string;
   body: unknown;
   actor: DecisionActor;
+  /** A reviewer, or the run's submitter (reply-rights.ts: what each may decide by reply). */
+  replier: Replier;
 }
 
 /** Where a reply took the run. */
@@ -62,6 +65,7 @@ export async function reply(engine: Engine, input: ReplyInput): Promise<ReplyRes
   const body = assertContract<Reply>('reply', input.body, 'reply');
   const found = await engine.store.get(input.runId, input.tenantId);
   if (!found) throw new VettedError('RUN_NOT_FOUND', `No run ${input.runId}`, { field: 'id' });
+  assertMayReply(input.replier, input.replier === 'reviewer' || (await submitterOf(engine, found)) === input.actor.id);
   const expired = await expiredReview(engine, found, body.reviewId);
   if (expired) return fallThrough(engine, found, expired, body, input.actor);
   const run = await loadDecidable(engine, input.runId, input.tenantId, input.actor);
@@ -71,7 +75,13 @@ export async function reply(engine: Engine, input: ReplyInput): Promise<ReplyRes
   const outcome = await interpretReply(body.text, question, { interpreter: engine.adapters.replyInterpreter(), locale: body.locale });
   logReading(engine, run, review, outcome);
   const maskPii = (await engine.piiMasking?.(run.tenantId)) ?? false;
-  return transition(engine, { run, review, body, outcome, actor: input.actor, maskPii });
+  return transition(engine, { run, review, body, outcome, actor: input.actor, replier: input.replier, maskPii });
+}
+
+/** Who submitted the run: the actor of its first event (run.created). */
+async function submitterOf(engine: Engine, run: RunRow): Promise<string | undefined> {
+  const [created] = await engine.store.events(run.id);
+  return created?.type === 'run.created' ? created.actor : undefined;
 }
 
 function pendingReviewFor(run: RunRow, reviewId: string): PendingReview {
@@ -89,6 +99,7 @@ interface Replied {
   body: Reply;
   outcome: ReplyOutcome;
   actor: DecisionActor;
+  replier: Replier;
   /** The tenant masks emails and phone numbers in stored text (src/retention/pii.ts): the audit row keeps the masked reply. */
   maskPii: boolean;
 }
@@ -144,6 +155,7 @@ function maskStrings<T>(value: T, mask: (text: string) => string): T {
 
 /** A reply that amounts to a reviewer's decision: the same rules apply. An edit the model cannot take is asked again. */
 async function decideFromReply(engine: Engine, replied: Replied, decision: Decision): Promise<ReplyResult> {
+  assertMayDecideByReply(replied.replier, replied.review, decision, replied.run.policy);
   let decided: DecideResult;
   try {
     decided = await applyDecision(engine, replied.run, decision, replied.actor, origin(engine, replied));

@@ -5,7 +5,7 @@
  * tenant is "not found", a review that ended is read from the decision that closed it.
  */
 import { actorOf, type Principal } from '../auth/api-keys.ts';
-import type { DecidedRow, PendingFilters, RunQueries } from '../db/run-queries.ts';
+import type { DecidedRow, PendingFilters, RunQueries } from '../engine/run-queries.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { RunRow } from '../engine/store.ts';
 import { VettedError } from '../errors.ts';

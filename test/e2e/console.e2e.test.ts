@@ -174,7 +174,8 @@ describe('reviewer console', () => {
   });
 
   it('shows a chat reply on the run page with how it was read', async () => {
-    const runId = await env.submit({ model: FLUX, prompt: 'a kite over the dunes', policy: 'require_human' });
+    // The chat user is the person who approves (the policy lets the submitter's reply approve).
+    const runId = await env.submit({ model: FLUX, prompt: 'a kite over the dunes', policy: { mode: 'require_human', submitterApproves: true } });
     const reviewId = (await parked(runId)).run.pendingReview?.reviewId as string;
     // The person answers in the chat, through the upstream app; the fast path reads "yes, go ahead".
     await env.post(`/api/runs/${runId}/reply`, { reviewId, text: 'yes, go ahead' });

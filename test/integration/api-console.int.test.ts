@@ -92,7 +92,7 @@ describe('GET /api/me', () => {
     const key = (await api.system.apiKeys.create({ tenantId: 't1', role: 'reviewer', reviewerId: person.id })).key;
     expect(json(await api.call('GET', '/api/me', { key }))).toEqual({
       tenantId: 't1', role: 'reviewer', actor: `reviewer:${person.id}`, reviewer: { id: person.id, name: 'Ada Lovelace', team: 'imaging' },
-      permissions: [...ROLE_PERMISSIONS.reviewer].sort(),
+      permissions: [...ROLE_PERMISSIONS.reviewer].sort(), mediaHosts: [],
     });
     expect(json(await api.call('GET', '/api/me', { key: api.keys.override }))).toMatchObject({ reviewer: null, permissions: expect.arrayContaining(['override']) });
     expect((await api.call('GET', '/api/me', { key: null })).statusCode).toBe(401);

@@ -45,6 +45,9 @@ async function replyTo(runId: string, review: PendingReview, text: string, key =
   return json<ReplyAnswer>(response);
 }
 
+/** A person must approve, and the chat user may be that person (security-reply-rights.int.test.ts: the default). */
+const CHAT_APPROVES = { mode: 'require_human', submitterApproves: true };
+
 const logsOf = (event: string, runId: string) => api.system.logs.filter((line) => line.event === event && line.runId === runId);
 
 describe('a parked run answered in words', () => {
@@ -60,8 +63,8 @@ describe('a parked run answered in words', () => {
     expect(logsOf('HITL_FAST_PATH_MATCH', runId)).toEqual([expect.objectContaining({ hitlId: review.reviewId, traceId: done.traceId, threadId: done.threadId, decision: 'continue' })]);
   });
 
-  it('"כן" approves and the run executes once', async () => {
-    const { runId, review } = await parked({ policy: 'require_human' });
+  it('"כן" approves and the run executes once (the policy lets the submitter approve)', async () => {
+    const { runId, review } = await parked({ policy: CHAT_APPROVES });
     expect(review).toMatchObject({ expectedInput: 'yes_no', source: 'planner', returnTo: { action: 'approve', route: 'execute' } });
     expect(await replyTo(runId, review, 'כן')).toMatchObject({ outcome: { layer: 'fast_path', parsed: { approved: true } }, route: 'execute' });
     await settle(api.system, runId, ['completed']);
@@ -74,7 +77,7 @@ describe('a parked run answered in words', () => {
   });
 
   it('"yes, but 16:9" approves with the change, read by the interpreter', async () => {
-    const { runId, review } = await parked({ policy: 'require_human' });
+    const { runId, review } = await parked({ policy: CHAT_APPROVES });
     expect(await replyTo(runId, review, 'yes, but 16:9')).toMatchObject({
       outcome: { layer: 'interpreter', decision: 'continue_with_modifications', parsed: { modifications: { aspect_ratio: '16:9' } } }, route: 'validate',
     });

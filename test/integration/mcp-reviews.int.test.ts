@@ -130,8 +130,8 @@ describe('over streamable HTTP', () => {
     expect(other).toMatchObject({ pending: 0, oldestAgeSeconds: null });
   });
 
-  it('reply reads words as a decision', async () => {
-    const { runId, review } = await parked(approvalNeeded);
+  it('reply reads words as a decision (the submitter approves where the policy lets it)', async () => {
+    const { runId, review } = await parked({ ...approvalNeeded, policy: { mode: 'require_human', submitterApproves: true } });
     const answer = await submitter.call('reply', { reviewId: review.reviewId, text: 'yes' });
     expect(answer.body).toMatchObject({ status: 'ok', outcome: { layer: 'fast_path', decision: 'continue' }, route: 'execute', run: { id: runId } });
     await settle(api.system, runId, ['completed']);

@@ -19,13 +19,15 @@ export interface TestSystem extends QueuedSystem {
 export interface TestSystemOptions extends SystemOptions {
   /** Reach PostgreSQL through this port (a test's proxy in front of the real one) instead of its own. */
   postgresPort?: number;
+  /** Work on this test database (from createTestDatabase, already filled) instead of a new one; dispose drops it. */
+  database?: string;
 }
 
 export async function createTestSystem(
   env: Record<string, string> = {},
   options: TestSystemOptions = {},
 ): Promise<TestSystem> {
-  const dbName = await createTestDatabase();
+  const dbName = options.database ?? (await createTestDatabase());
   const prefix = `vt-${dbName.slice(3)}`;
   const url = new URL(databaseUrl(dbName));
   if (options.postgresPort) url.port = String(options.postgresPort);

@@ -28,7 +28,18 @@ describe('loadConfig', () => {
     [{ VETTED_QUEUE_PREFIX: '' }, 'VETTED_QUEUE_PREFIX'],
     [{ VETTED_CONCURRENCY_BUILD: '0' }, 'VETTED_CONCURRENCY_BUILD'],
     [{ VETTED_BUILDER: 'gpt' }, 'VETTED_BUILDER'],
+    [{ VETTED_MCP_ALLOWED_ORIGINS: 'https://ok.example,evil.example' }, 'VETTED_MCP_ALLOWED_ORIGINS'],
+    [{ VETTED_MCP_ALLOWED_ORIGINS: 'https://ok.example/path' }, 'VETTED_MCP_ALLOWED_ORIGINS'],
+    [{ VETTED_MCP_ALLOWED_HOSTS: 'a.example,b.example:80' }, 'VETTED_MCP_ALLOWED_HOSTS'],
+    [{ VETTED_METRICS_TOKEN: 'short' }, 'VETTED_METRICS_TOKEN'],
   ])('refuses %j naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`Environment variable ${name}`));
+  });
+
+  it('reads the /mcp origin and host lists, and keeps the metrics token among the secrets', () => {
+    const config = loadConfig({ VETTED_MCP_ALLOWED_ORIGINS: 'https://agent.example, http://127.0.0.1:3000/', VETTED_MCP_ALLOWED_HOSTS: 'Vetted.Example,[::1]', VETTED_METRICS_TOKEN: 'a-metrics-token-of-length' });
+    expect(config.mcp).toEqual({ allowedOrigins: ['https://agent.example', 'http://127.0.0.1:3000'], allowedHosts: ['vetted.example', '[::1]'] });
+    expect(configSecrets(config)).toContain('a-metrics-token-of-length');
+    expect(loadConfig({}).mcp).toEqual({ allowedOrigins: [], allowedHosts: undefined });
   });
 });

@@ -46,9 +46,11 @@ describe('the placement corpus', () => {
     expect(repeated).toEqual([]);
   });
 
-  it('covers every kind and every language', () => {
+  it('is broad: at least 600 requests over 100 catalog models, every kind, 40 requests in each language', () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(600);
+    expect(new Set(corpus.map((line) => line.model)).size).toBeGreaterThanOrEqual(100);
     expect(new Set(corpus.map((line) => line.kind))).toEqual(new Set(KINDS));
-    expect(new Set(corpus.map((line) => line.lang))).toEqual(new Set(LANGS));
+    for (const lang of LANGS) expect(corpus.filter((line) => line.lang === lang).length, lang).toBeGreaterThanOrEqual(40);
   });
 });
 

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusLine } from '../../bench/placement/corpus.ts';
 import { loadCorpus } from '../../bench/placement/corpus.ts';
-import { belowFloors, readFloors } from '../../bench/placement/floors.ts';
+import { belowFloors, raiseFloors, readFloors } from '../../bench/placement/floors.ts';
 import { scoreCorpus } from '../../bench/placement/run.ts';
 import { figures, matches, report, scoreLine, type Outcome, type Report } from '../../bench/placement/score.ts';
 
@@ -71,5 +71,13 @@ describe('the placement scorer', () => {
   it('adds lines up into ratios, and leaves a ratio with nothing to divide empty', () => {
     const traps = figures([scoreLine({ ...line, expect: { seed: { absent: true } } }, outcome({ prompt: 'a fox' }))]);
     expect(traps).toMatchObject({ lines: 1, asked: 0, recall: null, settingsRecall: null, precision: null, exactRate: 1, silentDropRate: null });
+  });
+});
+
+describe('writing floors', () => {
+  it('only raises floors and lowers ceilings', () => {
+    const current = { overall: { recall: 50, silentDropRate: 40 }, byKind: {}, byLang: { es: { recall: 30 } } };
+    const measured = { overall: { recall: 45, silentDropRate: 30 }, byKind: { trap: { exactRate: 90 } }, byLang: { es: { recall: 60 } } };
+    expect(raiseFloors(current, measured)).toEqual({ overall: { recall: 50, silentDropRate: 30 }, byKind: { trap: { exactRate: 90 } }, byLang: { es: { recall: 60 } } });
   });
 });

@@ -18,6 +18,8 @@ export interface Me {
   actor: string;
   permissions: string[];
   reviewer: { id: string; name: string; team: string | null } | null;
+  /** Hosts the console previews media from (VETTED_MEDIA_HOSTS); other URLs are shown as text behind a click. */
+  mediaHosts?: string[];
 }
 
 export interface ReviewSummary {

@@ -3,6 +3,9 @@
  * a preview of what it points at (image, audio or video, by its extension).
  */
 import type { WidgetProps } from '@rjsf/utils';
+import { useContext, useState } from 'react';
+import { SessionContext } from '../session.tsx';
+import { previewOf } from './media-hosts.ts';
 
 function numberOrUndefined(text: string, integer: boolean): number | undefined {
   if (text.trim() === '') return undefined;
@@ -47,17 +50,37 @@ export function SliderWithInput(props: WidgetProps) {
   );
 }
 
-const IMAGE = /\.(png|jpe?g|gif|webp|avif|bmp|svg)(\?|#|$)/i;
-const AUDIO = /\.(mp3|wav|ogg|oga|flac|m4a|aac)(\?|#|$)/i;
-const VIDEO = /\.(mp4|webm|mov|m4v|ogv)(\?|#|$)/i;
-
-/** A preview of a file URL: image, audio or video by extension, else a link. */
+/**
+ * A preview of a file URL: image, audio or video by extension when it is on an allowed media host
+ * (media-hosts.ts), a button that shows the full URL first when it is not, else a link.
+ */
 export function MediaPreview({ url, label }: { url: string; label: string }) {
-  if (!/^https?:\/\//i.test(url)) return null;
-  if (IMAGE.test(url)) return <img className="preview" src={url} alt={`Preview of ${label}`} loading="lazy" />;
-  if (AUDIO.test(url)) return <audio className="preview" controls src={url} aria-label={`Preview of ${label}`} />;
-  if (VIDEO.test(url)) return <video className="preview" controls src={url} aria-label={`Preview of ${label}`} />;
-  return <a href={url} target="_blank" rel="noreferrer noopener">Open {label}</a>;
+  const hosts = useContext(SessionContext)?.mediaHosts ?? [];
+  const preview = previewOf(url, hosts);
+  if (!preview) return null;
+  switch (preview.kind) {
+    case 'image':
+      return <img className="preview" src={url} alt={`Preview of ${label}`} loading="lazy" />;
+    case 'audio':
+      return <audio className="preview" controls src={url} aria-label={`Preview of ${label}`} />;
+    case 'video':
+      return <video className="preview" controls src={url} aria-label={`Preview of ${label}`} />;
+    case 'hidden':
+      return <HiddenPreview url={url} label={label} />;
+    default:
+      return <a href={url} target="_blank" rel="noreferrer noopener">Open {label}</a>;
+  }
+}
+
+/** Not on an allowed host: nothing is fetched; a click shows the full URL, then a link the reviewer may follow. */
+function HiddenPreview({ url, label }: { url: string; label: string }) {
+  const [shown, setShown] = useState(false);
+  if (!shown) return <button type="button" data-testid="show-media-url" onClick={() => setShown(true)}>Show the address of {label} (not previewed: not an allowed media host)</button>;
+  return (
+    <span className="media-url">
+      <code>{url}</code> <a href={url} target="_blank" rel="noreferrer noopener">Open in a new tab</a>
+    </span>
+  );
 }
 
 export function UriWithPreview(props: WidgetProps) {

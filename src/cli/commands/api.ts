@@ -47,10 +47,13 @@ export function registerApiCommands(program: Command): void {
           throw listenError(error);
         });
         system.logger.info({ url: api.url, workers: Boolean(workers) }, `API listening on ${api.url} (docs at ${api.url}/docs)`);
+        // Commands that need the store while this process holds it (a backup) find the API through this file.
+        const withdraw = embedded?.dataDir ? (await import('../../embedded/api-file.ts')).announceApi(embedded.dataDir, api.url) : undefined;
         await new Promise<void>((resolve) => {
           process.once('SIGINT', resolve);
           process.once('SIGTERM', resolve);
         });
+        withdraw?.();
         system.logger.info('shutting down: finishing requests and active jobs');
         await api.close();
         await workers?.close();

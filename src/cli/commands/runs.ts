@@ -1,7 +1,7 @@
 /** `vetted enqueue`, `vetted runs`, `vetted run <id>` and `vetted decide`: runs from the command line. */
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
-import { toRunView } from '../../db/run-view.ts';
+import { toRunView } from '../../engine/run-view.ts';
 import { isVettedError, VettedError } from '../../errors.ts';
 import type { Decision, RunStatus } from '../../generated/contracts.ts';
 import { TRANSITIONS } from '../../run-states.ts';
@@ -125,7 +125,7 @@ export function registerRunCommands(program: Command): void {
           if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} is ${run.status}, with no pending review to answer`, { field: 'runId' });
           const body = { reviewId, text, ...(options.locale ? { locale: options.locale } : {}) };
           const { reply } = await import('../../review/reply-service.ts');
-          const result = await reply(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: false } });
+          const result = await reply(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: false }, replier: 'reviewer' });
           printJson({
             outcome: result.outcome, route: result.route, run: { id: result.run.id, status: result.run.status },
             ...(result.newRun ? { newRun: { id: result.newRun.id, status: result.newRun.status } } : {}),

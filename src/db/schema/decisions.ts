@@ -2,6 +2,10 @@
 import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { PendingReview } from '../../generated/contracts.ts';
 import { runs } from './runs.ts';
+import type { DecisionRow } from '../../engine/run-rows.ts';
+import type { SameShape } from './same-shape.ts';
+
+export type { DecisionRow } from '../../engine/run-rows.ts';
 
 export const decisions = pgTable(
   'decisions',
@@ -33,4 +37,5 @@ export const decisions = pgTable(
   ],
 );
 
-export type DecisionRow = typeof decisions.$inferSelect;
+/** The table holds the engine's DecisionRow exactly. */
+export const decisionsHoldDecisionRow: SameShape<typeof decisions.$inferSelect, DecisionRow> = true;

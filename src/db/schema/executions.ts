@@ -4,8 +4,10 @@
  */
 import { jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { ExecutionResult } from '../../generated/contracts.ts';
+import type { ExecutionRow, ExecutionStatus } from '../../engine/run-rows.ts';
+import type { SameShape } from './same-shape.ts';
 
-export type ExecutionStatus = 'started' | 'succeeded' | 'failed';
+export type { ExecutionRow, ExecutionStatus } from '../../engine/run-rows.ts';
 
 export const executions = pgTable(
   'executions',
@@ -28,4 +30,5 @@ export const executions = pgTable(
   (t) => [primaryKey({ columns: [t.runId, t.step] })],
 );
 
-export type ExecutionRow = typeof executions.$inferSelect;
+/** The table holds the engine's ExecutionRow exactly. */
+export const executionsHoldExecutionRow: SameShape<typeof executions.$inferSelect, ExecutionRow> = true;

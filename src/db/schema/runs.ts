@@ -1,22 +1,14 @@
 /** Runs and their append-only event trail: the source of truth for every request Vetted acknowledged. */
 import { sql } from 'drizzle-orm';
 import { bigserial, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type {
-  CandidatePayload,
-  ExecutionResult,
-  GenerationRequest,
-  PendingReview,
-  PolicySpec,
-  RequestBundle,
-  RunError,
-  RunEventType,
-  RunStatus,
-  StageName,
-  ValidationIssue,
-} from '../../generated/contracts.ts';
+import type { PendingReview, PolicySpec, RunError, RunEventType, RunStatus, StageName } from '../../generated/contracts.ts';
+import { RUN_DOCUMENT_KINDS } from '../../engine/run-rows.ts';
+import type { NewRunRow, RecheckReason, RunDocumentKind, RunDocuments, RunEventRow, RunHotRow } from '../../engine/run-rows.ts';
+import type { SameShape } from './same-shape.ts';
 
-/** Reasons a run is sent back to validate for a person to look again (runs.recheck). */
-export type RecheckReason = 'schema_changed';
+// The rows are the engine's (src/engine/run-rows.ts); this file stores them and is checked against them below.
+export { RUN_DOCUMENT_KINDS };
+export type { NewRunRow, RecheckReason, RunDocumentKind, RunDocuments, RunEventRow, RunHotRow, RunRow } from '../../engine/run-rows.ts';
 
 /**
  * The hot half of a run: what a stage move changes (status, stage, attempt, timings, the small outcome) and
@@ -107,24 +99,11 @@ export const runs = pgTable(
   ],
 );
 
-/** The cold half of a run: its large documents, one row per kind, each written by the move that produced it. */
-export const RUN_DOCUMENT_KINDS = ['request', 'bundle', 'candidate', 'issues', 'result'] as const;
-export type RunDocumentKind = (typeof RUN_DOCUMENT_KINDS)[number];
-
 /**
- * A run's documents as the engine reads them. A kind without a row reads as its empty value (null, [] for
- * issues, {} for a purged request), and writing the empty value deletes the row (src/db/run-documents.ts).
+ * The cold half of a run: its large documents (RunDocuments), one row per kind, each written by the move that
+ * produced it. A kind without a row reads as its empty value (null, [] for issues, {} for a purged request), and
+ * writing the empty value deletes the row (src/db/run-documents.ts).
  */
-export interface RunDocuments {
-  /** The request as received, secrets redacted. */
-  request: GenerationRequest;
-  bundle: RequestBundle | null;
-  candidate: CandidatePayload | null;
-  issues: ValidationIssue[];
-  /** The provider's outcome (its output). */
-  result: ExecutionResult | null;
-}
-
 export const runDocuments = pgTable(
   'run_documents',
   {
@@ -166,10 +145,10 @@ export const runEvents = pgTable(
   (t) => [index('run_events_run_id_idx').on(t.runId, t.id)],
 );
 
-/** The hot row alone, as the runs table holds it. */
-export type RunHotRow = typeof runs.$inferSelect;
-/** A run as the engine sees it: the hot row and its documents (src/db/run-documents.ts joins them). */
-export type RunRow = RunHotRow & RunDocuments;
-export type NewRunRow = typeof runs.$inferInsert & Pick<RunDocuments, 'request'> & Partial<Omit<RunDocuments, 'request'>>;
 export type RunDocumentRow = typeof runDocuments.$inferSelect;
-export type RunEventRow = typeof runEvents.$inferSelect;
+
+// The tables hold the engine's rows exactly (a drift in either fails to compile here).
+export const runsHoldRunHotRow: SameShape<typeof runs.$inferSelect, RunHotRow> = true;
+export const runsInsertTakesNewRunRow: SameShape<typeof runs.$inferInsert, Omit<NewRunRow, keyof RunDocuments>> = true;
+export const runEventsHoldRunEventRow: SameShape<typeof runEvents.$inferSelect, RunEventRow> = true;
+export const documentKindsMatch: SameShape<RunDocumentRow['kind'], RunDocumentKind> = true;

@@ -401,7 +401,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a pending review's question in the person's own words
-         * @description The reply is read as a decision (a yes/no word in eight languages, an option number, a value; an LLM for the rest, when configured) and carried out: continue, continue_with_modifications, switch_intent (a new run from the words), cancel, or re_ask (ask again). A reply to an expired review starts a new run carrying the question and the reply. Same 409 rules as decisions.
+         * @description The reply is read as a decision (a yes/no word in eight languages, an option number, a value; an LLM for the rest, when configured) and carried out: continue, continue_with_modifications, switch_intent (a new run from the words), cancel, or re_ask (ask again). A reply to an expired review starts a new run carrying the question and the reply. Same 409 rules as decisions. A key without reviews:decide is the run's submitter: it may answer only a run it submitted, its clarifying questions, and cancel; its reply approves a payload review, a response review or an error recovery only under policy.submitterApproves, and never counts toward a quorum (403 naming why).
          *
          *     Needs an API key with the `reviews:reply` permission.
          */
@@ -526,6 +526,28 @@ export interface paths {
          * @description Needs an API key with the `shadow:read` permission.
          */
         get: operations["getShadowSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/store/backup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A backup of the embedded store, taken while it runs
+         * @description The whole store (every tenant), as PGlite's gzipped tar of its data directory; `vetted store restore` unpacks it. Only an embedded API (`vetted api --embedded`) has one to give: on PostgreSQL this is 404, back it up with pg_dump.
+         *
+         *     Needs an API key with the `settings:manage` permission.
+         */
+        get: operations["backupStore"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1012,6 +1034,8 @@ export interface components {
             team?: components["schemas"]["Identifier"];
             /** @description Reviewer console: a review with no blocking issues approves itself after a 10-second countdown the reviewer can cancel or skip (the approval is the reviewer's, recorded as such). */
             autoApproveCountdown?: boolean;
+            /** @description Chat replies: whether the run's submitter (a key that cannot decide reviews) may approve a payload review (require_human, low confidence...), a response review or an error recovery by reply. Default false: the submitter answers its own run's clarifying questions and may cancel; approvals come from reviewers. A submitter never counts toward a quorum of more than one. */
+            submitterApproves?: boolean;
             /** @description Chat replies: unclear replies answered with a nudge before the run is cancelled (default 2). */
             maxReAsks?: number;
         };
@@ -1488,6 +1512,8 @@ export interface operations {
                             name: string;
                             team: string | null;
                         } | null;
+                        /** @description Hosts whose images, audio and video the reviewer console previews inline (VETTED_MEDIA_HOSTS); a URL elsewhere is shown as text behind a click, never fetched */
+                        mediaHosts?: string[];
                     };
                 };
             };
@@ -2796,6 +2822,32 @@ export interface operations {
                             window: string;
                         }[];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    backupStore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backup (gzipped tar) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,6 +1,6 @@
 /** A run row as the Run contract (schemas/run.schema.json): what the CLI prints and the API returns. */
 import type { Run } from '../generated/contracts.ts';
-import type { RunRow } from './schema/index.ts';
+import type { RunRow } from './run-rows.ts';
 
 export function toRunView(row: RunRow): Run {
   return {
