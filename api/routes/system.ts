@@ -1,11 +1,12 @@
-/** Health, readiness, providers and metrics: the operator's routes (no API key needed). */
+/** Health, readiness, providers and metrics: the operator's routes (no API key; /metrics has its own token, metrics-access.ts). */
 import type { FastifyInstance } from 'fastify';
 import { prometheusContentType } from 'prom-client';
 import { VettedError } from '../../src/errors.ts';
 import type { QueueSet } from '../../src/queue/queues.ts';
 import type { System } from '../../src/system.ts';
-import { commonErrors, healthAnswer, providersAnswer, readinessAnswer } from '../schemas.ts';
+import { commonErrors, healthAnswer, providersAnswer, readinessAnswer, ref } from '../schemas.ts';
 import { withTimeout } from '../../src/util/with-timeout.ts';
+import { assertMetricsAccess } from '../plugins/metrics-access.ts';
 import { RETRY_AFTER_SECONDS, type Dependency } from '../plugins/dependencies.ts';
 
 /**
@@ -72,9 +73,15 @@ export function registerSystemRoutes(app: FastifyInstance, system: System): void
       operationId: 'getMetrics',
       tags: ['system'],
       summary: 'Prometheus metrics (text exposition format)',
-      response: { 200: { description: 'The metrics, in the Prometheus text format', content: { [PROMETHEUS_TEXT]: { schema: { type: 'string' } } } } },
+      description: 'With VETTED_METRICS_TOKEN set, send it as `Authorization: Bearer <token>` (401 otherwise). Unset, only loopback callers are answered, and nobody in production mode (403).',
+      response: {
+        200: { description: 'The metrics, in the Prometheus text format', content: { [PROMETHEUS_TEXT]: { schema: { type: 'string' } } } },
+        401: ref('problem'),
+        403: ref('problem'),
+      },
     },
-  }, async (_request, reply) => {
+  }, async (request, reply) => {
+    assertMetricsAccess(request, { token: system.config.metricsToken, production: system.config.production });
     try {
       const text = await system.metrics.registry.metrics();
       return reply.type(system.metrics.registry.contentType).send(text);

@@ -3,6 +3,7 @@
  * around a position, and the directive constructor.
  */
 import type { FieldSpec } from '../generated/contracts.ts';
+import { fillerWords } from '../reading/index.ts';
 import type { Directive, DirectiveForm } from './directive-types.ts';
 
 /** Words that carry no content of their own around a parameter phrase (`please make it 16:9`). */
@@ -12,17 +13,21 @@ const FILLER = new Set([
   'draw', 'just', 'only', 'also', 'do', 'can', 'you', 'get', 'all', 'as', 'would', 'like', 'could', 'should', 'be',
 ]);
 
-/** True when every word is filler (`please generate`, `use`, `and`) or there are none. */
+/**
+ * True when every word is filler (`please generate`, `use`, `and`) or there are none. The reading word lists add
+ * the filler of the other languages (`por favor`, `bitte`), so `un zorro, formato vertical` stands apart too.
+ */
 export function isFillerOnly(text: string): boolean {
   const words = text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
-  return words.every((word) => FILLER.has(word));
+  const others = fillerWords();
+  return words.every((word) => FILLER.has(word) || others.has(word));
 }
 
 /** True when only filler words stand between the start of the clause and `position` (`generate 4 images of`). */
 export function onlyFillerBefore(text: string, position: number): boolean {
   const windowStart = Math.max(0, position - 80);
   const before = text.slice(windowStart, position);
-  const clauseBreak = /[,;|\n]|[.!?](?=\s)/g;
+  const clauseBreak = /[,;|\n،؛、，；。]|[.!?](?=\s)/g;
   let clauseStart = -1;
   for (const match of before.matchAll(clauseBreak)) clauseStart = match.index;
   // No clause start within reach: the clause is long, so it is not just a lead-in.
@@ -37,7 +42,7 @@ export function windowBefore(text: string, position: number): string {
 
 /** True when the clause ends right after `end` (end of text, a separator, a sentence end or a `--flag`). */
 export function clauseEndsAt(text: string, end: number): boolean {
-  return /^\s*(?:$|[,;|\n]|[.!?](?:\s|$)|--)/.test(text.slice(end));
+  return /^\s*(?:$|[,;|\n،؛、，；。]|[.!?](?:\s|$)|--)/.test(text.slice(end));
 }
 
 /** True for integer and number fields. */

@@ -35,6 +35,8 @@ export interface Directive {
   withheld?: string;
   /** A phrase that reads as a parameter only in a clause of its own (`a cat, 50 steps` but not `a temple with 50 steps`). */
   needsOwnClause?: boolean;
+  /** The phrase sets its fields but stays in the prompt, where it still describes the picture (`a vertical video`). */
+  keepInPrompt?: boolean;
 }
 
 /** What the rules may look at: the text and the fields they may fill, with each role's primary field. */

@@ -19,6 +19,7 @@ import { matchAttachments } from './attachment-matcher.ts';
 import { applyDefaults, applyHumanEdits, finishCandidate, type FieldValue } from './candidate-assembly.ts';
 import { CONFIDENCE } from './confidence.ts';
 import { orderedFields, userPromptField } from './field-vocabulary.ts';
+import { readingConversion } from './reading-rule.ts';
 import { readRequest, userTurns, type RequestReading } from './conversation-reading.ts';
 import type { DirectiveScan, ScannedValue } from './prompt-directives.ts';
 
@@ -149,9 +150,10 @@ function applyDirectives(scan: DirectiveScan, values: Map<string, FieldValue>, n
       notes.push(`${found.field}: the edit overrides "${found.phrase}" in the prompt`);
       continue;
     }
+    const conversion = readingConversion(found.rule);
     values.set(found.field, {
       value: found.value,
-      provenance: { source: 'user_prompt', evidence: found.phrase, confidence: directiveConfidence(found) },
+      provenance: { source: 'user_prompt', evidence: found.phrase, confidence: directiveConfidence(found), ...(conversion ? { conversion } : {}) },
     });
   }
   notes.push(...scan.notes);

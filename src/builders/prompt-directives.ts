@@ -18,6 +18,8 @@ import { findLeftovers } from './leftover-notes.ts';
 import { countRule, scaleRule, stepsRule, toggleRule } from './phrase-rules.ts';
 import { findRequestPhrases, requestTableRule, unplacedReason } from './request-table.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
+import { shownTextSpans } from '../reading/index.ts';
+import { readingRule, unplacedSettings } from './reading-rule.ts';
 import { FORM_RANK, overlaps, type Directive, type DirectiveForm, type RuleContext, type Span } from './directive-types.ts';
 import {
   compareText,
@@ -64,7 +66,7 @@ export interface DirectiveScan {
 /** Roles the prompt text may never fill: secrets and system prompts come from people, files from attachments. */
 const NEVER_FROM_TEXT = new Set<FieldRole>(['secret', 'system_prompt']);
 
-const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, requestTableRule];
+const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, requestTableRule, readingRule];
 
 /**
  * Scans the prompt for explicit values for the schema's fields. Never reads secrets, system prompts or file
@@ -75,12 +77,13 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   const candidates = RULES.flatMap((rule) => rule(context));
   const breaks = clauseBreaks(text);
   const byStart = new SpanIndex(candidates);
-  const quoted = quotedSpans(text);
+  // Quoted text and text to show (`a sign that reads PNG ONLY`) are the picture's words, never settings.
+  const quoted = [...quotedSpans(text), ...shownTextSpans(text)];
   const eligible = candidates.filter(
     (candidate) => !insideQuotes(candidate, quoted) && (!candidate.needsOwnClause || inOwnClause(text, breaks, candidate, byStart)),
   );
   const accepted = addCaptures(context, breaks, resolveOverlaps(eligible));
-  const cuts: Span[] = accepted.map(({ start, end }) => ({ start, end }));
+  const cuts: Span[] = accepted.filter((directive) => !directive.keepInPrompt).map(({ start, end }) => ({ start, end }));
   const label = promptLabel(text, context.primary.get('prompt'));
   if (label && !cuts.some((cut) => overlaps(cut, label))) cuts.push(label);
   const values = chooseValues(accepted);
@@ -94,17 +97,18 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   ];
   const refusedFields = [...new Set(refused.map(({ field }) => field))];
   const readable = [...context.typedFields, ...context.textFields];
-  const unused = findRequestPhrases(text)
-    .filter((found) => !accepted.some((taken) => overlaps(taken, found)) && !insideQuotes(found, quoted))
+  const tablePhrases = findRequestPhrases(text).filter((found) => !accepted.some((taken) => overlaps(taken, found)) && !insideQuotes(found, quoted));
+  const unused = tablePhrases
     .map((found) => ({ phrase: found.phrase, reason: unplacedReason(found, readable) }))
-    .concat(leftovers.map(({ phrase, reason }) => ({ phrase, reason })));
+    .concat(leftovers.map(({ phrase, reason }) => ({ phrase, reason })))
+    .concat(unplacedSettings(text, accepted, quoted, tablePhrases));
   return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, unused, notes };
 }
 
-/** `a sign reading "width 768"`: text in double quotes (straight or curly) is the picture's, never a setting. */
+/** `a sign reading "width 768"`: quoted text (double, curly, single or 「」) is the picture's, never a setting. */
 function quotedSpans(text: string): Span[] {
   // An opening `"` starts a word: `27"` is an inch mark, not a quotation.
-  return [...text.matchAll(/(?<![\p{L}\p{N}])"[^"\n]*"|\u201C[^\u201D\n]*\u201D/gu)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  return [...text.matchAll(/(?<![\p{L}\p{N}])"[^"\n]*"|\u201C[^\u201D\n]*\u201D|\u300C[^\u300D\n]*\u300D|(?<![\p{L}\p{N}])'[^'\n]+'(?![\p{L}\p{N}])/gu)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
 }
 
 function insideQuotes(candidate: Span, quoted: readonly Span[]): boolean {
@@ -262,7 +266,8 @@ function promptLabel(text: string, field: FieldSpec | undefined): Span | null {
   return match ? { start: 0, end: match[0].length } : null;
 }
 
-const CLAUSE_BREAK = /[,;|\n()]|[.!?](?=\s|$)/gu;
+/** Clause separators, the Arabic and East Asian commas and semicolons included. */
+const CLAUSE_BREAK = /[,;|\n()،؛、，；。]|[.!?](?=\s|$)/gu;
 
 /**
  * True when, apart from other candidate phrases and filler words, the directive is alone in its clause

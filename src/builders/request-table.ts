@@ -9,6 +9,7 @@
  * gate parks the run under `auto_with_thresholds` and `require_human` (src/stages/gate.ts).
  */
 import type { FieldSpec } from '../generated/contracts.ts';
+import { isContentAt, type ConversionName } from '../reading/index.ts';
 import { isNumeric, makeDirective } from './clause-words.ts';
 import type { Directive, RuleContext } from './directive-types.ts';
 import { identifierWords } from './field-vocabulary.ts';
@@ -48,6 +49,9 @@ export const LANGUAGES: Readonly<Record<string, string>> = {
 };
 const LANGUAGE_NAMES = Object.keys(LANGUAGES).join('|');
 const FORMATS = 'srt|vtt|webvtt|json|txt|text|plain text|tsv|csv|mp3|wav|flac|ogg|mp4|webm|gif|png|jpe?g|webp';
+
+/** The reading conversion that reads the same phrases as each row (src/reading). */
+const CONVERSION_OF_KIND: Record<RequestKind, ConversionName> = { token_limit: 'count', duration: 'duration', language: 'language_name', format: 'format_word' };
 
 export const REQUEST_TABLE: readonly TableRow[] = [
   {
@@ -105,6 +109,8 @@ export function findRequestPhrases(text: string): RequestPhrase[] {
         const start = match.index;
         const end = start + match[0].length;
         if (found.some((other) => other.start < end && start < other.end)) continue;
+        // `a 30 minute pizza delivery`, `a sign that reads PNG ONLY`: the picture's words, not a request.
+        if (isContentAt(CONVERSION_OF_KIND[row.kind], text, start, end)) continue;
         found.push({ kind: row.kind, start, end, phrase: match[0], value });
       }
     }

@@ -321,6 +321,19 @@ export interface FieldProvenance {
    */
   evidence?: string;
   confidence?: number;
+  /**
+   * The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
+   */
+  conversion?:
+    | 'duration'
+    | 'frames'
+    | 'count'
+    | 'aspect_word'
+    | 'resolution_word'
+    | 'format_word'
+    | 'language_name'
+    | 'negated_switch'
+    | 'enum_synonym';
 }
 /**
  * This interface was referenced by `CandidatePayload`'s JSON-Schema

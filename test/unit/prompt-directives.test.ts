@@ -318,8 +318,12 @@ describe('enums', () => {
     expect(valuesOf(`a cat ${text}`).output_format).toBe('png');
   });
 
-  it.each(['a png icon', 'a cat as tiff', 'in jpeg'])('does not read a format from %j', (text) => {
+  it.each(['a png icon', 'a cat as tiff'])('does not read a format from %j', (text) => {
     expect(valuesOf(text).output_format).toBeUndefined();
+  });
+
+  it('reads jpeg as the jpg option, by the format conversion it records', () => {
+    expect(found('a cat in jpeg', 'output_format')).toMatchObject({ value: 'jpg', phrase: 'in jpeg', rule: 'reading:format_word' });
   });
 
   it('matches members case-insensitively, with spaces for underscores, and sets the member itself', () => {

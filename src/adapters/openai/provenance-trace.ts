@@ -5,13 +5,16 @@
  *
  *   every string in it is an attachment URL     → attachment
  *   every word and number in it the user wrote  → user_prompt (evidence: the value, cut to 200 characters)
+ *   what a reading conversion gives on a phrase
+ *   of the user's (`1 minute` → 60)              → user_prompt (evidence: the phrase, conversion: its name)
  *   deep-equal to the schema's own default      → schema_default
  *   anything else                               → inferred (a warning: a person should look)
  *
- * Booleans and nulls carry no content, so they are never "found" in the user's words: a boolean the user did
- * not get by default is inferred.
+ * Booleans and nulls carry no content, so they are never "found" in the user's words: a boolean is the user's
+ * only through a phrase that switches it (`without watermark`); otherwise, off its default, it is inferred.
  */
 import type { FieldProvenance, FieldSpec, RequestBundle } from '../../generated/contracts.ts';
+import { readSettings, type ConversionName } from '../../reading/index.ts';
 import { evidenceMentionsNumber, type BundleEvidence } from '../../stages/bundle-evidence.ts';
 import { isPlainObject } from '../../stages/example-quarantine.ts';
 import { isTraceableText } from '../../stages/validator/traceability.ts';
@@ -40,8 +43,24 @@ export function traceProvenance(value: unknown, field: FieldSpec, evidence: Bund
     // A secret the user typed must not be copied into the evidence as well.
     return { source: 'user_prompt', ...(hidden ? {} : { evidence: excerpt(value) }), confidence: LLM_CONFIDENCE.traced };
   }
+  const derived = hidden ? undefined : derivation(value, field, bundle);
+  if (derived) return { source: 'user_prompt', evidence: derived.phrase, conversion: derived.conversion, confidence: LLM_CONFIDENCE.traced };
   if (field.hasDefault && sameJson(value, field.default)) return { source: 'schema_default', confidence: LLM_CONFIDENCE.schemaDefault };
   return { source: 'inferred', confidence: LLM_CONFIDENCE.inferred };
+}
+
+/**
+ * The user's phrase a deterministic conversion turns into exactly this value (`1 minute` → 60, `in Spanish` →
+ * `es`, `sin audio` → false), read from the user's own words only. The validator re-runs the conversion, so
+ * the claim holds only if the LLM set what the words say.
+ */
+function derivation(value: unknown, field: FieldSpec, bundle: RequestBundle): { phrase: string; conversion: ConversionName } | undefined {
+  const texts = [bundle.prompt, ...bundle.conversation.filter((turn) => turn.role === 'user').map((turn) => turn.content)];
+  for (const text of texts.reverse()) {
+    const reading = readSettings(text, [field]).find((candidate) => candidate.fit === 'ok' && sameJson(candidate.value, value));
+    if (reading) return { phrase: reading.phrase, conversion: reading.conversion };
+  }
+  return undefined;
 }
 
 /** The attachment's name (or URL) when every string in the value is one of the request's attachment URLs. */

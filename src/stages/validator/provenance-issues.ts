@@ -19,7 +19,9 @@
  *   - booleans: the value itself says nothing, so the claim must cite the user's phrase (`evidence`, e.g.
  *     "without watermark"), and every word of it must be the user's. Otherwise a builder could switch a
  *     safety checker off and call it the user's wish;
- *   - null: accepted, it carries no content.
+ *   - null: accepted, it carries no content;
+ *   - any value the claim's recorded `conversion` gives on its cited `evidence` (`1 minute` → 60, `in Spanish`
+ *     → `es`), the evidence being the user's words: the conversion is re-run, not trusted (traceability.ts).
  * A failed claim is blocking.
  */
 import { assertNever } from '../../errors.ts';
@@ -34,7 +36,7 @@ import { canonicalJson } from '../../util/canonical-hash.ts';
 import { evidenceMentionsNumber, type BundleEvidence } from '../bundle-evidence.ts';
 import { escapePointer, isPlainObject } from '../example-quarantine.ts';
 import { attachmentKind, showValue, useDefaultHint } from './describe.ts';
-import { wordsMissingFromEvidence } from './traceability.ts';
+import { isDerivedFromUser, wordsMissingFromEvidence } from './traceability.ts';
 
 const KNOWN_SOURCES: ReadonlySet<string> = new Set<ProvenanceSource>([
   'user_prompt',
@@ -94,6 +96,11 @@ function checkClaim(claim: FieldClaim, entry: FieldProvenance, evidence: BundleE
     case 'schema_default':
       return checkSchemaDefault(claim);
     case 'user_prompt':
+      if (entry.conversion !== undefined) {
+        if (isDerivedFromUser(evidence, entry.conversion, entry.evidence, claim.spec, claim.value)) return undefined;
+        // A switch says nothing by itself: a conversion that does not give it from the cited words proves it wrong.
+        if (typeof claim.value === 'boolean') return unprovenConversion(claim, entry);
+      }
       return typeof claim.value === 'boolean' ? checkUserSwitch(claim, entry, evidence) : checkUserWords(claim, evidence);
     default:
       return assertNever(source, 'provenance source');
@@ -196,6 +203,14 @@ function checkUserSwitch(claim: FieldClaim, entry: FieldProvenance, evidence: Bu
     phrase === ''
       ? `${claim.label} is set to ${String(claim.value)} as the user's wish, but cites nothing the user wrote`
       : `${claim.label} is set to ${String(claim.value)} citing ${JSON.stringify(phrase)}, which the user never wrote`,
+    `confirm ${claim.label} with the user and set it as an edit${useDefaultHint(claim.spec)}`,
+  );
+}
+
+function unprovenConversion(claim: FieldClaim, entry: FieldProvenance): ValidationIssue {
+  return blocking(
+    claim,
+    `${claim.label} is set to ${showValue(claim.value, claim.spec)} by the ${String(entry.conversion)} conversion of ${JSON.stringify(entry.evidence ?? '')}, which does not give that value from the user's words`,
     `confirm ${claim.label} with the user and set it as an edit${useDefaultHint(claim.spec)}`,
   );
 }

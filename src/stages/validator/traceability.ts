@@ -12,6 +12,9 @@
  *   "red fox, snow" may become "a red fox in the snow", while every content word still needs the user.
  *   Negations (`no`, `not`, `without`) are deliberately absent from the list: they change meaning.
  */
+import type { FieldSpec } from '../../generated/contracts.ts';
+import { canonicalJson } from '../../util/canonical-hash.ts';
+import { deriveValue, isConversionName } from '../../reading/index.ts';
 import { normalizeText, type BundleEvidence } from '../bundle-evidence.ts';
 
 const WORD_TOKEN = /[\p{L}\p{N}]+/gu;
@@ -41,8 +44,19 @@ export function evidenceWords(evidence: BundleEvidence): ReadonlySet<string> {
 /** The word tokens of `text` that the user never wrote (empty when all of them are in the evidence). */
 export function wordsMissingFromEvidence(evidence: BundleEvidence, text: string): string[] {
   const words = evidenceWords(evidence);
-  const missing = wordTokens(text).filter((token) => !words.has(token) && !CONNECTIVE_WORDS.has(token));
+  const missing = wordTokens(text).filter((token) => !words.has(token) && !CONNECTIVE_WORDS.has(token) && !inUnspacedText(evidence, token));
   return [...new Set(missing)];
+}
+
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/**
+ * Japanese and Chinese put no spaces between words, so a whole run of letters is one token: `スペイン語でおはよう`.
+ * A builder that takes `スペイン語で` out leaves `おはよう`, which is no token of the user's; in such a script a
+ * token counts when the user's text holds it as written.
+ */
+function inUnspacedText(evidence: BundleEvidence, token: string): boolean {
+  return UNSPACED.test(token) && evidence.text.includes(token);
 }
 
 /** True when the user supplied this text, by the two routes described at the top of this file. */
@@ -81,4 +95,17 @@ function isWordChar(code: number, char: string | undefined): boolean {
     return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
   }
   return char !== undefined && NON_ASCII_WORD_CHAR.test(char);
+}
+
+/**
+ * True when the value is what a recorded conversion gives on the cited words, and those words are the user's:
+ * `1 minute` → 60, `10 seconds` → "10.0", `in Spanish` → `es`, `vertical` → `9:16`. The conversion is re-run
+ * here (src/reading/conversions.ts), so a builder cannot claim one it did not apply; a conversion name the
+ * validator does not know, words the user never wrote, or a different result prove nothing.
+ */
+export function isDerivedFromUser(evidence: BundleEvidence, conversion: unknown, phrase: unknown, field: FieldSpec | undefined, value: unknown): boolean {
+  if (!isConversionName(conversion) || typeof phrase !== 'string' || phrase.trim() === '' || !field) return false;
+  if (!evidence.text.includes(normalizeText(phrase)) || wordsMissingFromEvidence(evidence, phrase).length > 0) return false;
+  const derived = deriveValue(conversion, phrase, field);
+  return derived !== undefined && (derived.value === value || canonicalJson(derived.value) === canonicalJson(value));
 }

@@ -675,7 +675,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics (text exposition format) */
+        /**
+         * Prometheus metrics (text exposition format)
+         * @description With VETTED_METRICS_TOKEN set, send it as `Authorization: Bearer <token>` (401 otherwise). Unset, only loopback callers are answered, and nobody in production mode (403).
+         */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -805,6 +808,11 @@ export interface components {
             /** @description What in the bundle the value came from (a prompt excerpt, an attachment name). */
             evidence?: string;
             confidence?: number;
+            /**
+             * @description The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
+             * @enum {string}
+             */
+            conversion?: "duration" | "frames" | "count" | "aspect_word" | "resolution_word" | "format_word" | "language_name" | "negated_switch" | "enum_synonym";
         };
         /**
          * FieldRole
@@ -3146,6 +3154,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -1,0 +1,452 @@
+/**
+ * The deterministic conversions from the user's words to a field's value, each by name. One definition serves
+ * two readers: the builder finds the phrase in the request (`pattern` over the whole text) and the validator
+ * re-derives a cited value from the cited words (`deriveValue`): the same words and the same field always give
+ * the same value, so a value that is not the user's literal text (`1 minute` → 60, `in Spanish` → `es`,
+ * `vertical` → `9:16`) is still checkable against what the user wrote.
+ */
+import type { FieldSpec } from '../generated/contracts.ts';
+import { hasOptions, nameWords, numericOptions } from './fields.ts';
+import { numberSource, parseWrittenNumber } from './numbers.ts';
+import { anyWord, escapeRegExp, isUnspaced } from './patterns.ts';
+import { foldWord, readingWords } from './words.ts';
+
+export const CONVERSION_NAMES = [
+  'duration',
+  'frames',
+  'count',
+  'aspect_word',
+  'resolution_word',
+  'format_word',
+  'language_name',
+  'negated_switch',
+  'enum_synonym',
+] as const;
+export type ConversionName = (typeof CONVERSION_NAMES)[number];
+
+/** A value for a field and whether the field takes it as it stands. */
+export interface Converted {
+  value: unknown;
+  fit: 'ok' | 'not_an_option' | 'out_of_range';
+}
+
+type Groups = Record<string, string | undefined>;
+
+interface Conversion {
+  /** How the phrase is written for this field (global, with named groups), or null when the field cannot take it. */
+  pattern(field: FieldSpec): RegExp | null;
+  convert(groups: Groups, field: FieldSpec): Converted | undefined;
+}
+
+export function isConversionName(name: unknown): name is ConversionName {
+  return typeof name === 'string' && (CONVERSION_NAMES as readonly string[]).includes(name);
+}
+
+/** The value `conversion` gives the first phrase of its kind in `words` for `field`, or undefined. */
+export function deriveValue(conversion: ConversionName, words: string, field: FieldSpec): Converted | undefined {
+  const definition = CONVERSIONS[conversion];
+  const pattern = definition.pattern(field);
+  if (!pattern) return undefined;
+  for (const match of words.matchAll(pattern)) {
+    const converted = definition.convert(match.groups ?? {}, field);
+    if (converted !== undefined) return converted;
+  }
+  return undefined;
+}
+
+/** Every place `conversion` reads in `text` for `field`: span, groups and value. */
+export function* conversionMatches(
+  conversion: ConversionName,
+  text: string,
+  field: FieldSpec,
+): Generator<{ start: number; end: number; groups: Groups; converted: Converted }> {
+  const definition = CONVERSIONS[conversion];
+  const pattern = definition.pattern(field);
+  if (!pattern) return;
+  for (const match of text.matchAll(pattern)) {
+    const groups = match.groups ?? {};
+    const converted = definition.convert(groups, field);
+    if (converted !== undefined) yield { start: match.index, end: match.index + match[0].length, groups, converted };
+  }
+}
+
+const patternCache = new Map<string, RegExp>();
+
+/** Field-independent patterns are built once; per-field ones are keyed by what they depend on. */
+function cached(key: string, build: () => string): RegExp {
+  let pattern = patternCache.get(key);
+  if (!pattern) {
+    if (patternCache.size > 2000) patternCache.clear();
+    pattern = new RegExp(build(), 'giu');
+    patternCache.set(key, pattern);
+  }
+  return pattern;
+}
+
+// ---- numbers with a unit --------------------------------------------------------------------------------------
+
+/** Words after a time phrase that make it a moment, not a length (`2 minutes later`). */
+const MOMENT_AFTER = '(?!\\s+(?:ago|later|before|after|into|from now|long ago)(?![\\p{L}]))';
+
+export function timeUnitPattern(): RegExp {
+  const words = readingWords().lists;
+  return cached('time', () => `(?<number>${numberSource()})\\s*-?\\s*(?<unit>${anyWord([...words.seconds, ...words.minutes])})${MOMENT_AFTER}`);
+}
+
+function unitAccepted(groups: Groups): boolean {
+  const unit = groups.unit ?? '';
+  // A one-letter unit (`10s`, `5с`) only right after digits: `six s` or `a s` is not a duration.
+  return unit.length > 1 || isUnspaced(unit) || /^[0-9\u0660-\u0669\u06F0-\u06F9.,]+$/.test(groups.number ?? '');
+}
+
+function secondsOf(groups: Groups): number | undefined {
+  if (!unitAccepted(groups)) return undefined;
+  const number = parseWrittenNumber(groups.number ?? '');
+  if (number === undefined) return undefined;
+  const minutes = readingWords().lists.minutes.includes(foldWord(groups.unit ?? ''));
+  return minutes ? number * 60 : number;
+}
+
+/** A number of seconds (or frames, or outputs) as the field takes it: a member by value, a string like its default. */
+export function numberForField(value: number, field: FieldSpec): Converted {
+  if (hasOptions(field)) {
+    const member = field.enum.find((option) => option !== null && option !== '' && Number(option) === value);
+    if (member !== undefined) return { value: member, fit: 'ok' };
+    return { value: numericOptions(field) && field.enum.every((option) => typeof option === 'string') ? String(value) : value, fit: 'not_an_option' };
+  }
+  if (field.type === 'string') {
+    // `"5.0"` as the default: the field is a string of a number written with that many decimals.
+    const decimals = typeof field.default === 'string' ? (/\.(\d+)$/.exec(field.default)?.[1]?.length ?? 0) : 0;
+    return { value: decimals > 0 ? value.toFixed(decimals) : String(value), fit: 'ok' };
+  }
+  if (field.type === 'integer' && !Number.isInteger(value)) return { value, fit: 'out_of_range' };
+  const outside = (field.minimum !== undefined && value < field.minimum) || (field.maximum !== undefined && value > field.maximum);
+  return { value, fit: outside ? 'out_of_range' : 'ok' };
+}
+
+const duration: Conversion = {
+  pattern: () => timeUnitPattern(),
+  convert(groups, field) {
+    const seconds = secondsOf(groups);
+    return seconds === undefined ? undefined : numberForField(seconds, field);
+  },
+};
+
+const frames: Conversion = {
+  pattern: () => cached('frames', () => `(?<number>${numberSource()})\\s*-?\\s*(?<unit>${anyWord(readingWords().lists.frames)})`),
+  convert(groups, field) {
+    const number = parseWrittenNumber(groups.number ?? '');
+    return number === undefined || !Number.isInteger(number) ? undefined : numberForField(number, field);
+  },
+};
+
+/** `six images`, `cuatro imágenes`, `4枚`: how many outputs. */
+export function countPattern(): RegExp {
+  return cached('count', () => `(?<number>${numberSource()})\\s*(?<unit>${anyWord(readingWords().lists.images)})`);
+}
+
+const count: Conversion = {
+  pattern: () => countPattern(),
+  convert(groups, field) {
+    const number = parseWrittenNumber(groups.number ?? '');
+    return number === undefined || !Number.isInteger(number) || number < 1 ? undefined : numberForField(number, field);
+  },
+};
+
+// ---- aspect ----------------------------------------------------------------------------------------------------
+
+export type Orientation = 'portrait' | 'landscape' | 'widescreen' | 'square';
+const ORIENTATIONS: readonly Orientation[] = ['portrait', 'landscape', 'widescreen', 'square'];
+/** The ratio each word stands for when the field takes any ratio (width over height). */
+const ORIENTATION_RATIO: Record<Orientation, [number, number]> = { portrait: [9, 16], landscape: [16, 9], widescreen: [16, 9], square: [1, 1] };
+
+export function orientationOf(word: string): Orientation | undefined {
+  const folded = foldWord(word);
+  return ORIENTATIONS.find((orientation) => readingWords().lists[orientation].includes(folded));
+}
+
+export function aspectPattern(): RegExp {
+  const words = readingWords().lists;
+  return cached('aspect', () => `(?<word>${anyWord(ORIENTATIONS.flatMap((orientation) => words[orientation]))})(?:\\s*(?<noun>${anyWord([...words.orientationNouns, ...words.mediaNouns])}))?`);
+}
+
+const aspect: Conversion = {
+  pattern: () => aspectPattern(),
+  convert(groups, field) {
+    const orientation = orientationOf(groups.word ?? '');
+    return orientation === undefined ? undefined : ratioForOrientation(orientation, field);
+  },
+};
+
+/** The option that is the word itself, else the ratio it stands for, else the closest ratio of the same orientation. */
+export function ratioForOrientation(orientation: Orientation, field: FieldSpec): Converted | undefined {
+  const [w, h] = ORIENTATION_RATIO[orientation];
+  if (!hasOptions(field)) return field.type === 'string' ? { value: `${w}:${h}`, fit: 'ok' } : undefined;
+  const named = field.enum.find((option) => typeof option === 'string' && foldWord(option) === orientation);
+  if (named !== undefined) return { value: named, fit: 'ok' };
+  // `landscape` where the options say `widescreen` (and back): the same shape.
+  const twin = orientation === 'landscape' ? 'widescreen' : orientation === 'widescreen' ? 'landscape' : undefined;
+  const named2 = twin && field.enum.find((option) => typeof option === 'string' && foldWord(option) === twin);
+  if (named2) return { value: named2, fit: 'ok' };
+  const target = Math.log(w / h);
+  let best: { option: unknown; distance: number } | undefined;
+  for (const option of field.enum) {
+    const ratio = typeof option === 'string' ? optionRatio(option) : undefined;
+    if (ratio === undefined || Math.sign(Math.round(Math.log(ratio) * 100)) !== Math.sign(Math.round(target * 100))) continue;
+    const distance = Math.abs(Math.log(ratio) - target);
+    if (!best || distance < best.distance - 1e-9) best = { option, distance };
+  }
+  return best ? { value: best.option, fit: 'ok' } : undefined;
+}
+
+/** Width over height of an option written `16:9`, `1024x768`, `704*1408` or `Widescreen TV (16:9)`. */
+function optionRatio(option: string): number | undefined {
+  const match = /(\d+(?:\.\d+)?)\s*[:x×*]\s*(\d+(?:\.\d+)?)/.exec(option);
+  if (!match) return undefined;
+  const w = Number(match[1]);
+  const h = Number(match[2]);
+  return w > 0 && h > 0 ? w / h : undefined;
+}
+
+// ---- resolution ------------------------------------------------------------------------------------------------
+
+/** Resolution words → width and height (landscape), with the other names the same size goes by. */
+const RESOLUTIONS: readonly { names: readonly string[]; size: [number, number] }[] = [
+  { names: ['8k', '4320p'], size: [7680, 4320] },
+  { names: ['4k', 'uhd', 'ultra hd', '2160p'], size: [3840, 2160] },
+  { names: ['2k', 'qhd', '1440p'], size: [2560, 1440] },
+  { names: ['1080p', 'fhd', 'full hd', 'fullhd'], size: [1920, 1080] },
+  { names: ['720p', 'hd'], size: [1280, 720] },
+  { names: ['576p'], size: [1024, 576] },
+  { names: ['480p', 'sd'], size: [854, 480] },
+  { names: ['360p'], size: [640, 360] },
+];
+
+export function resolutionPattern(): RegExp {
+  // `hd` and `sd` alone are too common in prose; they count only inside the longer names.
+  const names = RESOLUTIONS.flatMap((entry) => entry.names).filter((name) => name !== 'hd' && name !== 'sd');
+  return cached('resolution', () => `(?<![\\p{L}\\p{N}_])(?<res>${names.map((name) => name.split(' ').map(escapeRegExp).join('[\\s-]?')).join('|')})(?![\\p{L}\\p{N}_])`);
+}
+
+function resolutionEntry(written: string): (typeof RESOLUTIONS)[number] | undefined {
+  const key = foldWord(written).replace(/[\s-]+/g, ' ');
+  return RESOLUTIONS.find((entry) => entry.names.includes(key) || entry.names.includes(key.replace(/ /g, '')));
+}
+
+const resolution: Conversion = {
+  pattern: () => resolutionPattern(),
+  convert(groups, field) {
+    const entry = resolutionEntry(groups.res ?? '');
+    return entry === undefined ? undefined : resolutionForField(entry, field);
+  },
+};
+
+function resolutionForField(entry: (typeof RESOLUTIONS)[number], field: FieldSpec): Converted | undefined {
+  const [w, h] = entry.size;
+  if (field.role === 'width') return numberForField(w, field);
+  if (field.role === 'height') return numberForField(h, field);
+  if (!hasOptions(field)) return field.type === 'string' ? { value: entry.names[0], fit: 'ok' } : numberForField(h, field);
+  const key = (option: unknown) => foldWord(String(option)).replace(/[\s-]+/g, '');
+  const named = field.enum.find((option) => entry.names.some((name) => name.replace(/ /g, '') === key(option)));
+  if (named !== undefined) return { value: named, fit: 'ok' };
+  const sized = field.enum.find((option) => typeof option === 'string' && new RegExp(`^${w}\\s*[x×*]\\s*${h}(?![0-9])`).test(option.trim()));
+  if (sized !== undefined) return { value: sized, fit: 'ok' };
+  const byHeight = field.enum.find((option) => Number(option) === h);
+  return byHeight === undefined ? undefined : { value: byHeight, fit: 'ok' };
+}
+
+// ---- formats ---------------------------------------------------------------------------------------------------
+
+/** Options too common in prose to read as a file format (`auto`, `text`). */
+const COMMON_OPTION_WORDS = new Set(['auto', 'none', 'text', 'same', 'best', 'high', 'low', 'fast', 'default', 'plain', 'raw', 'original', 'url', 'base64']);
+/** File formats the reader knows without a schema: enough to notice a format nobody could place. */
+export const KNOWN_FORMATS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'avif', 'heic', 'tiff', 'bmp', 'svg', 'mp4', 'webm', 'mov', 'mkv', 'mp3', 'wav', 'flac', 'ogg', 'opus', 'aac', 'm4a', 'srt', 'vtt', 'json', 'csv', 'tsv', 'pdf', 'glb', 'obj', 'ply'];
+
+function formatOptions(field: FieldSpec): string[] {
+  if (field.role !== 'output_format' || !hasOptions(field)) return [];
+  return field.enum.filter((option): option is string => typeof option === 'string' && /^[a-z0-9]{2,5}$/i.test(option) && !COMMON_OPTION_WORDS.has(option.toLowerCase()));
+}
+
+/** `as png`, `en formato PNG`, `.png`, `png file`, `png` (the last only where it stands alone; see the finder). */
+export function formatPattern(members: readonly string[]): RegExp {
+  const words = readingWords().lists;
+  const all = [...members, ...members.flatMap((member) => (/^jpe?g$/i.test(member) ? ['jpg', 'jpeg'] : []))];
+  return cached(`format:${all.join('|')}`, () => {
+    const names = [...new Set(all.map((member) => member.toLowerCase()))].map(escapeRegExp).join('|');
+    return `(?:(?<lead>${anyWord(words.formatLeads)})\\s*)?(?<dot>\\.)?(?<![\\p{L}\\p{N}_])(?<format>${names})(?![\\p{L}\\p{N}_]|\\.[\\p{L}\\p{N}])(?:\\s*(?<trail>${anyWord(words.formatTrails)}))?`;
+  });
+}
+
+const format: Conversion = {
+  pattern(field) {
+    const members = formatOptions(field);
+    return members.length === 0 ? null : formatPattern(members);
+  },
+  convert(groups, field) {
+    const written = (groups.format ?? '').toLowerCase();
+    const wanted = /^jpe?g$/.test(written) ? ['jpg', 'jpeg'] : [written];
+    const member = formatOptions(field).find((option) => option.toLowerCase() === written) ?? formatOptions(field).find((option) => wanted.includes(option.toLowerCase()));
+    return member === undefined ? undefined : { value: member, fit: 'ok' };
+  },
+};
+
+// ---- languages -------------------------------------------------------------------------------------------------
+
+export function languagePattern(): RegExp {
+  const words = readingWords();
+  const names = anyWord(words.languages.keys());
+  const trails = words.lists.languageTrails;
+  return cached('language', () => {
+    const led = `${anyWord(words.lists.languageLeads)}\\s+(?:the\\s+)?(?<name>${names})(?:\\s+${anyWord(trails)})?`;
+    const trailed = `(?<tname>${names})\\s*${anyWord(trails)}`;
+    return `(?:${led}|(?<form>${anyWord(words.languageForms.keys())})|${trailed})`;
+  });
+}
+
+/** The ISO code a language phrase names. */
+export function languageCode(groups: Groups): string | undefined {
+  const words = readingWords();
+  if (groups.form) return words.languageForms.get(foldWord(groups.form));
+  return words.languages.get(foldWord(groups.name ?? groups.tname ?? ''));
+}
+
+const language: Conversion = {
+  pattern: () => languagePattern(),
+  convert(groups, field) {
+    const code = languageCode(groups);
+    return code === undefined ? undefined : languageForField(code, field);
+  },
+};
+
+function languageForField(code: string, field: FieldSpec): Converted | undefined {
+  const english = readingWords().byLanguage.en.languages[code]?.[0] ?? code;
+  if (hasOptions(field)) {
+    const member =
+      field.enum.find((option) => typeof option === 'string' && option.toLowerCase() === code) ??
+      field.enum.find((option) => typeof option === 'string' && option.toLowerCase() === english) ??
+      field.enum.find((option) => typeof option === 'string' && option.toLowerCase().split(/[-_]/)[0] === code && option.length <= 5);
+    return member === undefined ? undefined : { value: member, fit: 'ok' };
+  }
+  if (field.type !== 'string') return undefined;
+  // A free field says how it wants the language: a code like its default or its description, else the name.
+  const wantsCode = (typeof field.default === 'string' && /^[a-z]{2,3}(?:[-_][a-z]{2})?$/i.test(field.default)) || /\b(?:code|iso|639)\b/i.test(`${field.description ?? ''} ${field.title ?? ''}`);
+  return { value: wantsCode ? code : english.charAt(0).toUpperCase() + english.slice(1), fit: 'ok' };
+}
+
+// ---- switches --------------------------------------------------------------------------------------------------
+
+/** What a switch field is about, once its verb is off (`apply_watermark` → watermark) → the lists' feature key. */
+const FEATURE_NAMES: Record<string, string> = {
+  audio: 'audio', sound: 'audio', 'sound effects': 'audio', watermark: 'watermark', subtitles: 'subtitles', subtitle: 'subtitles',
+  captions: 'subtitles', music: 'music', 'background music': 'music', background: 'background', 'safety checker': 'safety',
+  'safety filter': 'safety', 'nsfw filter': 'safety', 'nsfw checker': 'safety',
+};
+/** The verbs a switch field's name may start with; anything else (`diarise_audio`) is another switch. */
+const SWITCH_HEADS = new Set(['generate', 'enable', 'disable', 'keep', 'add', 'include', 'with', 'use', 'remove', 'no', 'apply', 'output', 'return', 'show', 'hide', 'mute', 'burn', 'embed', 'skip', 'without', 'drop', 'strip']);
+/** A field named with a negative verb is switched on by "without": `remove_background`, `disable_safety_checker`. */
+const NEGATIVE_HEADS = new Set(['disable', 'no', 'remove', 'skip', 'without', 'hide', 'mute', 'drop', 'strip']);
+
+function featureWordsOf(field: FieldSpec): string[] {
+  if (field.type !== 'boolean' || hasOptions(field)) return [];
+  const words = nameWords(field.name);
+  const base = SWITCH_HEADS.has(words[0] ?? '') ? words.slice(1) : words;
+  const key = FEATURE_NAMES[base.join(' ')];
+  if (key === undefined) return [];
+  return [...readingWords().features].filter(([, feature]) => feature === key).map(([word]) => word);
+}
+
+export function switchPattern(featureWords: readonly string[]): RegExp {
+  const words = readingWords().lists;
+  return cached(`switch:${featureWords.join('|')}`, () => {
+    const feature = anyWord(featureWords);
+    const article = '(?:(?:the|any|el|la|los|las|le|les|das|die|den|der|o|os|as)\\s+)?';
+    const before = `(?<verb>${anyWord([...words.negation, ...words.affirmation])})\\s*${article}(?<feature>${feature})`;
+    const unspacedVerbs = [...words.negation, ...words.affirmation, ...words.off, ...words.on].filter(isUnspaced);
+    const after = `(?<feature2>${feature})\\s*(?:[:=]\\s*)?(?<state>${anyWord([...words.off, ...words.on].filter((word) => !isUnspaced(word)))})(?![\\p{L}\\p{N}_])`;
+    const afterUnspaced = `(?<feature3>${feature})\\s*(?:を|の|は)?\\s*(?<state2>${anyWord(unspacedVerbs)})`;
+    return `(?:${before}|${after}|${afterUnspaced})`;
+  });
+}
+
+/** Whether the phrase switches its feature on. */
+function switchedOn(groups: Groups): boolean | undefined {
+  const lists = readingWords().lists;
+  const word = foldWord(groups.verb ?? groups.state ?? groups.state2 ?? '');
+  if (lists.negation.includes(word) || lists.off.includes(word)) return false;
+  if (lists.affirmation.includes(word) || lists.on.includes(word)) return true;
+  return undefined;
+}
+
+const negatedSwitch: Conversion = {
+  pattern(field) {
+    const words = featureWordsOf(field);
+    return words.length === 0 ? null : switchPattern(words);
+  },
+  convert(groups, field) {
+    const on = switchedOn(groups);
+    if (on === undefined) return undefined;
+    const negative = NEGATIVE_HEADS.has(nameWords(field.name)[0] ?? '');
+    return { value: on !== negative, fit: 'ok' };
+  },
+};
+
+// ---- options named by their field ------------------------------------------------------------------------------
+
+/** Trailing name words that say "which one", not what: `style_type` is the style, `magic_prompt_option` the magic prompt. */
+const GENERIC_TAIL = new Set(['type', 'option', 'options', 'mode', 'preset', 'selection', 'choice', 'name', 'setting', 'kind', 'value']);
+
+/** Every way the field is named: its name and title as words, and both without a generic last word. */
+export function fieldLabels(field: FieldSpec): string[] {
+  const labels = new Set<string>();
+  for (const source of [field.name, field.title ?? '']) {
+    const words = nameWords(source);
+    if (words.length === 0) continue;
+    labels.add(words.join(' '));
+    if (words.length > 1 && GENERIC_TAIL.has(words[words.length - 1] ?? '')) labels.add(words.slice(0, -1).join(' '));
+  }
+  return [...labels].filter((label) => label.length >= 2);
+}
+
+function stringOptions(field: FieldSpec): string[] {
+  if (!hasOptions(field) || field.type !== 'string') return [];
+  return field.enum.filter((option): option is string => typeof option === 'string' && option.trim().length >= 2 && !/^\d/.test(option));
+}
+
+function optionKey(text: string): string {
+  return text.toLowerCase().replace(/[_\s-]+/g, ' ').trim();
+}
+
+/** `style: design`, `style design`, `magic prompt off`, `design style`: an option right after or before its field's label. */
+function enumPattern(field: FieldSpec): RegExp | null {
+  const options = stringOptions(field);
+  const labels = fieldLabels(field);
+  if (options.length === 0 || labels.length === 0) return null;
+  return cached(`enum:${field.name}:${field.title ?? ''}:${options.join('|')}`, () => {
+    const optionAlt = [...options].sort((a, b) => b.length - a.length).map((option) => option.trim().split(/[_\s-]+/).map(escapeRegExp).join('[\\s_-]+')).join('|');
+    const labelAlt = labels.sort((a, b) => b.length - a.length).map((label) => label.split(' ').map(escapeRegExp).join('[\\s_-]+')).join('|');
+    const bound = '(?<![\\p{L}\\p{N}_])';
+    const end = '(?![\\p{L}\\p{N}_])';
+    return `${bound}(?:(?<label>${labelAlt})(?<sep>\\s*[:=]\\s*|\\s+(?:is|to|as)\\s+|\\s+)(?<option>${optionAlt})|(?<option2>${optionAlt})\\s+(?<label2>${labelAlt}))${end}`;
+  });
+}
+
+const enumSynonym: Conversion = {
+  pattern: enumPattern,
+  convert(groups, field) {
+    const written = optionKey(groups.option ?? groups.option2 ?? '');
+    const member = stringOptions(field).find((option) => optionKey(option) === written);
+    return member === undefined ? undefined : { value: member, fit: 'ok' };
+  },
+};
+
+const CONVERSIONS: Record<ConversionName, Conversion> = {
+  duration,
+  frames,
+  count,
+  aspect_word: aspect,
+  resolution_word: resolution,
+  format_word: format,
+  language_name: language,
+  negated_switch: negatedSwitch,
+  enum_synonym: enumSynonym,
+};

@@ -1,0 +1,264 @@
+/**
+ * Finds the settings a person would read in a request: for each kind of setting, the schema's field that takes
+ * it (fields.ts), every phrase of that kind in the text, and the value the named conversion gives it
+ * (conversions.ts). Also every phrase that reads as a setting whatever the schema, so the caller can report
+ * those no field took instead of dropping them.
+ *
+ * A phrase is `firm` when its own words make it a setting (`in Spanish`, `10 seconds`, `vertical format`,
+ * `as png`, `style: design`); otherwise it counts only standing apart from the description, in a clause of its
+ * own (`a fox, vertical`), which the caller decides, since it knows the other phrases of the clause.
+ */
+import type { FieldSpec } from '../generated/contracts.ts';
+import {
+  aspectPattern,
+  conversionMatches,
+  countPattern,
+  formatPattern,
+  KNOWN_FORMATS,
+  languagePattern,
+  resolutionPattern,
+  switchPattern,
+  timeUnitPattern,
+  type ConversionName,
+  type Converted,
+} from './conversions.ts';
+import { aspectField, countField, durationField, framesField, isNumericField, languageField, resolutionField } from './fields.ts';
+import { anyWord, isUnspaced } from './patterns.ts';
+import { foldWord, readingWords } from './words.ts';
+
+/** A value read for a field, with the user's words it came from and the conversion that gives it. */
+export interface Reading {
+  field: string;
+  value: unknown;
+  fit: Converted['fit'];
+  conversion: ConversionName;
+  start: number;
+  end: number;
+  phrase: string;
+  firm: boolean;
+  /** The words still describe what is made (`a vertical video`): the value is read, the words stay in the description. */
+  keepInText: boolean;
+}
+
+/** A phrase that reads as a setting, whether or not a field takes it. */
+export interface SettingPhrase {
+  kind: ConversionName;
+  start: number;
+  end: number;
+  phrase: string;
+  firm: boolean;
+}
+
+type Groups = Record<string, string | undefined>;
+
+/** Every value the text gives the schema's fields, in text order (overlaps are the caller's to settle). */
+export function readSettings(text: string, fields: readonly FieldSpec[]): Reading[] {
+  const readings: Reading[] = [];
+  const shown = shownTextSpans(text);
+  for (const [conversion, field] of fieldsByConversion(fields)) {
+    for (const found of conversionMatches(conversion, text, field)) {
+      if (isContent(conversion, text, found.start, found.end, found.groups, shown)) continue;
+      const span = spanOf(conversion, text, found.start, found.end, found.groups);
+      readings.push({
+        field: field.name,
+        value: found.converted.value,
+        fit: found.converted.fit,
+        conversion,
+        start: span.start,
+        end: span.end,
+        phrase: text.slice(found.start, found.end),
+        firm: isFirm(conversion, text, found.start, found.end, found.groups),
+        keepInText: conversion === 'aspect_word',
+      });
+    }
+  }
+  return readings.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/** Every phrase of the text that reads as a setting for some model, placed or not. */
+export function findSettingPhrases(text: string): SettingPhrase[] {
+  const found: SettingPhrase[] = [];
+  const kinds: [ConversionName, RegExp][] = [
+    ['duration', timeUnitPattern()],
+    ['count', countPattern()],
+    ['aspect_word', aspectPattern()],
+    ['resolution_word', resolutionPattern()],
+    ['format_word', formatPattern(KNOWN_FORMATS)],
+    ['language_name', languagePattern()],
+    ['negated_switch', switchPattern([...readingWords().features.keys()])],
+  ];
+  const shown = shownTextSpans(text);
+  for (const [kind, pattern] of kinds) {
+    for (const match of text.matchAll(pattern)) {
+      const groups = match.groups ?? {};
+      if (kind === 'duration' && !durationWords(groups)) continue;
+      const end = match.index + match[0].length;
+      if (isContent(kind, text, match.index, end, groups, shown)) continue;
+      found.push({ kind, start: match.index, end, phrase: match[0], firm: isFirm(kind, text, match.index, end, groups) });
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/** Which field each conversion reads into; a conversion with no field in this schema reads nothing. */
+function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, FieldSpec][] {
+  const pairs: [ConversionName, FieldSpec | undefined][] = [
+    ['duration', durationField(fields)],
+    ['frames', framesField(fields)],
+    ['count', countField(fields)],
+    ['aspect_word', aspectField(fields)],
+    ['language_name', languageField(fields)],
+  ];
+  const resolution = resolutionField(fields);
+  if (resolution) pairs.push(['resolution_word', resolution]);
+  else {
+    const width = fields.find((field) => field.role === 'width' && isNumericField(field));
+    const height = fields.find((field) => field.role === 'height' && isNumericField(field));
+    if (width && height) pairs.push(['resolution_word', width], ['resolution_word', height]);
+  }
+  for (const field of fields) {
+    if (field.role === 'output_format') pairs.push(['format_word', field]);
+    if (field.type === 'boolean') pairs.push(['negated_switch', field]);
+    if (field.type === 'string' && Array.isArray(field.enum) && field.enum.length > 0) pairs.push(['enum_synonym', field]);
+  }
+  return pairs.filter((pair): pair is [ConversionName, FieldSpec] => pair[1] !== undefined);
+}
+
+/**
+ * Words that are the picture's or the song's, not a setting: anything in text to show (`a sign that reads PNG
+ * FILES ONLY`), and a length that qualifies another thing (`a 30 minute pizza delivery`: a word follows the unit
+ * that is not what is made, nor a small word); `a 1080p television` likewise.
+ */
+function isContent(kind: ConversionName, text: string, start: number, end: number, groups: Groups, shown: readonly Span[]): boolean {
+  if (shown.some((span) => span.start <= start && end <= span.end)) return true;
+  // A length may qualify what is made by an adjective (`an 8 second ambient track`), so only a resolution is judged so.
+  if (kind !== 'resolution_word') return false;
+  const next = /^[\s-]+([\p{L}']+)/u.exec(text.slice(end, end + 40))?.[1]?.toLowerCase();
+  if (next === undefined || isUnspaced(next)) return false;
+  const words = readingWords().lists;
+  return !fillerWords().has(next) && !words.mediaNouns.includes(next) && !SMALL_WORDS_AFTER_LENGTH.has(next) && !words.countTrails.includes(next);
+}
+
+/** Words that may follow a length that is a setting (`10 seconds long`, `30 seconds of rain`, `6 seconds max`). */
+const SMALL_WORDS_AFTER_LENGTH = new Set(['long', 'of', 'max', 'maximum', 'total', 'each', 'please', 'only', 'or', 'but', 'then', 'for', 'largo', 'larga', 'lang', 'longo', 'longa']);
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** From each text-to-show lead (`that reads`, `con el texto`) to the end of its clause: words to show, not settings. */
+export function shownTextSpans(text: string): Span[] {
+  const leads = readingWords().lists.textLeads;
+  if (leads.length === 0) return [];
+  const spans: Span[] = [];
+  for (const match of text.matchAll(edgePattern('text-leads', () => anyWord(leads), 'giu'))) {
+    const from = match.index + match[0].length;
+    const rest = text.slice(from);
+    const stop = /[;|\n]|[.!?](?=\s|$)/u.exec(rest);
+    spans.push({ start: from, end: stop ? from + stop.index : text.length });
+  }
+  return spans;
+}
+
+/** True when the words at start..end are content by the rules above (for readers outside this core). */
+export function isContentAt(kind: ConversionName, text: string, start: number, end: number): boolean {
+  return isContent(kind, text, start, end, {}, shownTextSpans(text));
+}
+
+/** A one-letter unit after digits is a unit; after a word it is a letter (`six s`). */
+function durationWords(groups: Groups): boolean {
+  const unit = groups.unit ?? '';
+  return unit.length > 1 || /^[0-9\u0660-\u0669\u06F0-\u06F9.,]+$/.test(groups.number ?? '');
+}
+
+const DIGITS_ONLY = /^[0-9\u0660-\u0669\u06F0-\u06F9.,]+$/;
+
+function isFirm(kind: ConversionName, text: string, start: number, end: number, groups: Groups): boolean {
+  const words = readingWords().lists;
+  switch (kind) {
+    case 'duration':
+    case 'frames':
+      // `10 seconds` is a length wherever it stands; `six seconds` is one in its own clause or before what it measures.
+      return DIGITS_ONLY.test(groups.number ?? '') || followedBy(text, end, [...words.mediaNouns, 'long', 'largo', 'long', 'lang', 'longo']);
+    case 'count':
+      return onlyFillerBefore(text, start) && (followedBy(text, end, words.countTrails) || clauseEnds(text, end));
+    case 'aspect_word': {
+      const noun = foldWord(groups.noun ?? '');
+      const genre = words.aspectGenres.includes(foldWord(groups.word ?? ''));
+      if (noun !== '' && (words.orientationNouns.includes(noun) || !genre)) return true;
+      return precededBy(text, start, words.formatLeads);
+    }
+    case 'resolution_word':
+      return precededBy(text, start, words.resolutionLeads);
+    case 'format_word':
+      return groups.lead !== undefined || groups.dot !== undefined || groups.trail !== undefined;
+    case 'language_name':
+      return true;
+    case 'negated_switch':
+      return groups.verb !== undefined || groups.state2 !== undefined;
+    case 'enum_synonym':
+      return /[:=]/.test(groups.sep ?? '');
+  }
+}
+
+/** `four images of a cat`: the span takes the joining word too, so the description keeps only `a cat`. */
+function spanOf(kind: ConversionName, text: string, start: number, end: number, groups: Groups): { start: number; end: number } {
+  if (kind === 'resolution_word') {
+    // `in 4K`: the lead goes with the value, so the description does not keep a dangling `in`.
+    const before = text.slice(Math.max(0, start - 40), start);
+    const lead = edgePattern('resolution-lead', () => `${anyWord(readingWords().lists.resolutionLeads)}\\s*$`).exec(before);
+    return { start: lead ? start - (before.length - lead.index) : start, end };
+  }
+  if (kind !== 'count' || !isFirm(kind, text, start, end, groups)) return { start, end };
+  const trail = edgePattern('count-trail', () => `^\\s*${anyWord(readingWords().lists.countTrails)}`).exec(text.slice(end));
+  return { start, end: trail ? end + trail[0].length : end };
+}
+
+const edgePatterns = new Map<string, RegExp>();
+
+function edgePattern(key: string, build: () => string, flags = 'iu'): RegExp {
+  let pattern = edgePatterns.get(key);
+  if (!pattern) {
+    pattern = new RegExp(build(), flags);
+    edgePatterns.set(key, pattern);
+  }
+  return pattern;
+}
+
+function followedBy(text: string, end: number, words: readonly string[]): boolean {
+  return edgePattern(`after:${words.join('|')}`, () => `^\\s*-?\\s*${anyWord(words)}`).test(text.slice(end, end + 40));
+}
+
+function precededBy(text: string, start: number, words: readonly string[]): boolean {
+  return edgePattern(`before:${words.join('|')}`, () => `${anyWord(words)}\\s*$`).test(text.slice(Math.max(0, start - 40), start));
+}
+
+const CLAUSE_BREAK = /[,;|\n()。、，；،؛]|[.!?](?=\s|$)/gu;
+
+function clauseEnds(text: string, end: number): boolean {
+  return /^\s*(?:$|[,;|\n。、，；،؛]|[.!?](?:\s|$))/u.test(text.slice(end));
+}
+
+/** True when only filler words of any language stand between the start of the clause and `position`. */
+export function onlyFillerBefore(text: string, position: number): boolean {
+  const before = text.slice(0, position);
+  let clauseStart = 0;
+  for (const match of before.matchAll(CLAUSE_BREAK)) clauseStart = match.index + 1;
+  return isFiller(before.slice(clauseStart));
+}
+
+/** True when every word of the text is a filler word of one of the reading languages (or there is none). */
+export function isFiller(text: string): boolean {
+  const filler = fillerWords();
+  const words = text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+  return words.every((word) => filler.has(word));
+}
+
+let fillerSet: ReadonlySet<string> | undefined;
+
+/** Every language's filler words, one word each (`please`, `por`, `favor`, `bitte`). */
+export function fillerWords(): ReadonlySet<string> {
+  fillerSet ??= new Set(readingWords().lists.filler.flatMap((entry) => entry.split(' ')));
+  return fillerSet;
+}
