@@ -11,6 +11,7 @@
  * choice made by order with no name to go by, and an attachment left unused.
  */
 import type { Attachment, FieldSpec, ModelSchema } from '../generated/contracts.ts';
+import { archiveUse, fieldsNamedInText, isArchive } from './attachment-roles.ts';
 import { CONFIDENCE } from './confidence.ts';
 import { identifierWords, mediaKindOfField, orderedFields, type MediaKind } from './field-vocabulary.ts';
 
@@ -35,13 +36,19 @@ interface Pair {
   field: FieldSpec;
   exact: boolean;
   shared: number;
+  /** The user's words name the field's role (`the first frame`, `the mask`). */
+  named: boolean;
 }
 
-/** Assigns attachments to the schema's file fields, skipping the fields in `skip` (already set by a person). */
+/**
+ * Assigns attachments to the schema's file fields, skipping the fields in `skip` (already set by a person).
+ * `userText` is what the user wrote: a field it names by role is preferred over one chosen by order.
+ */
 export function matchAttachments(
   attachments: readonly Attachment[],
   schema: ModelSchema,
   skip: ReadonlySet<string> = new Set(),
+  userText = '',
 ): AttachmentMatch {
   const fileFields = orderedFields(schema)
     .map((field) => ({ field, kind: mediaKindOfField(field, schema) }))
@@ -50,7 +57,8 @@ export function matchAttachments(
   const offered = new Set(fileFields.map(({ kind }) => kind));
   const fields = fileFields.filter(({ field }) => !skip.has(field.name));
   const kinds = attachments.map(attachmentKind);
-  const pairs = candidatePairs(attachments, kinds, fields, offered);
+  const named = fieldsNamedInText(fields.map(({ field }) => field), userText);
+  const pairs = candidatePairs(attachments, kinds, fields, offered, named);
   const chosen = new Map<string, { attachment: number; confidence: number }[]>();
   const used = new Set<number>();
   for (const pair of pairs) {
@@ -92,23 +100,26 @@ function candidatePairs(
   kinds: readonly MediaKind[],
   fields: readonly { field: FieldSpec; kind: MediaKind }[],
   offered: ReadonlySet<MediaKind>,
+  named: ReadonlySet<string>,
 ): Pair[] {
   const pairs: Pair[] = [];
   attachments.forEach((attachment, index) => {
     const words = new Set(nameWords(attachment));
     const own = kinds[index] ?? 'file';
+    const archive = isArchive(attachment);
     for (const { field, kind } of fields) {
-      const fit = compatibility(own, kind);
+      const fit = archiveFit(archive, field) ?? compatibility(own, kind);
       // A fallback only when the model has no field of the attachment's own kind at all.
-      if (fit === 'none' || (fit === 'fallback' && offered.has(own))) continue;
+      if (fit === 'none' || (fit === 'fallback' && offered.has(own) && !archive)) continue;
       const shared = fieldWords(field).filter((word) => words.has(word)).length || Number(sameName(field, words));
-      pairs.push({ attachment: index, field, exact: fit === 'exact', shared });
+      pairs.push({ attachment: index, field, exact: fit === 'exact', shared, named: named.has(field.name) });
     }
   });
   return pairs.sort(
     (a, b) =>
       Number(b.exact) - Number(a.exact) ||
       b.shared - a.shared ||
+      Number(b.named) - Number(a.named) ||
       Number(b.field.required) - Number(a.field.required) ||
       a.field.order - b.field.order ||
       a.attachment - b.attachment,
@@ -127,9 +138,20 @@ function compatibility(attachment: MediaKind, field: MediaKind): 'exact' | 'fall
   return 'none';
 }
 
+/**
+ * A zip of training images belongs in the field that asks for an archive, whatever kind of file the archive
+ * holds (`dataset_zip` is classed as audio for the wav files inside); a field named for archives takes nothing
+ * else. Undefined when archives say nothing about the pair, and kinds decide.
+ */
+function archiveFit(archive: boolean, field: FieldSpec): 'exact' | 'none' | undefined {
+  const use = archiveUse(field);
+  if (archive) return use === 'no' ? undefined : 'exact';
+  return use === 'only' ? 'none' : undefined;
+}
+
 function pairConfidence(pair: Pair, contested: boolean): number {
   if (!pair.exact) return CONFIDENCE.attachmentFallback;
-  if (pair.shared > 0) return CONFIDENCE.attachmentByName;
+  if (pair.shared > 0 || pair.named) return CONFIDENCE.attachmentByName;
   return contested ? CONFIDENCE.attachmentContested : CONFIDENCE.attachmentByMime;
 }
 

@@ -12,7 +12,7 @@
  * Nothing else: no example values (the builder cannot see them), no invented words, numbers or choices.
  * A required field left without a value stays out of the payload; the validator reports it and a person decides.
  */
-import type { CandidatePayload, FieldSpec } from '../generated/contracts.ts';
+import type { CandidatePayload, FieldSpec, UnusedRequest } from '../generated/contracts.ts';
 import { VettedError } from '../errors.ts';
 import type { BuilderInput, PayloadBuilder } from '../ports.ts';
 import { matchAttachments } from './attachment-matcher.ts';
@@ -20,7 +20,7 @@ import { applyDefaults, applyHumanEdits, finishCandidate, type FieldValue } from
 import { CONFIDENCE } from './confidence.ts';
 import { orderedFields, userPromptField } from './field-vocabulary.ts';
 import { readingConversion } from './reading-rule.ts';
-import { readRequest, type RequestReading } from './conversation-reading.ts';
+import { readRequest, userTurns, type RequestReading } from './conversation-reading.ts';
 import type { DirectiveScan, ScannedValue } from './prompt-directives.ts';
 
 /** The builder name recorded on runs (and the registry key). */
@@ -70,7 +70,7 @@ export function buildHeuristicPayload({ bundle, schema }: BuilderInput): Candida
   if (promptField && reading) applyPrompt(promptField, reading, values, notes);
   const textUnplaced = !promptField && reading !== undefined && noteUnplacedText(reading.text, notes);
 
-  const attachments = matchAttachments(bundle.attachments, schema, new Set(values.keys()));
+  const attachments = matchAttachments(bundle.attachments, schema, new Set(values.keys()), userTurns(bundle).join('\n'));
   for (const assignment of attachments.assignments) {
     values.set(assignment.field, {
       value: assignment.value,
@@ -86,7 +86,8 @@ export function buildHeuristicPayload({ bundle, schema }: BuilderInput): Candida
     attachmentsUsed: attachments.assignments.length > 0,
     refused: scan?.refused.filter((name) => values.get(name)?.provenance.source !== 'human_edit') ?? [],
     textUnplaced,
-    unusedRequest: scan?.unused ?? [],
+    // Text a prompt-less model cannot take is a part of the request that went nowhere: reported, so a person asked.
+    unusedRequest: [...(scan?.unused ?? []), ...(textUnplaced && reading ? optionsNamedIn(reading.text, fields, values) : [])],
   });
 }
 
@@ -111,6 +112,36 @@ function noteUnplacedText(text: string, notes: string[]): boolean {
   const quoted = text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text;
   notes.push(`the model has no prompt input: "${quoted}" is not in the payload; check that any setting it asks for is`);
   return true;
+}
+
+/**
+ * In text a prompt-less model cannot take, an option of one of its unset fields written word for word
+ * (`with gpt-4o-mini`) is a setting that went nowhere: reported, so it is never dropped in silence.
+ */
+function optionsNamedIn(text: string, fields: readonly FieldSpec[], values: ReadonlyMap<string, FieldValue>): UnusedRequest[] {
+  const lower = text.toLowerCase();
+  const found: UnusedRequest[] = [];
+  for (const field of fields) {
+    if (values.has(field.name) && values.get(field.name)?.provenance.source !== 'schema_default') continue;
+    for (const option of field.enum ?? []) {
+      // Only names no sentence uses by chance (`gpt-4o-mini`, `sdxl-1.0`); a plain word (`translate`, `auto`) may be content.
+      if (typeof option !== 'string' || option.length < 3 || /^\p{L}+$/u.test(option)) continue;
+      const at = wholeWordIndex(lower, option.toLowerCase());
+      if (at === -1) continue;
+      found.push({ phrase: text.slice(at, at + option.length), reason: `it names the ${field.name} option "${option}", which was not set` });
+      break;
+    }
+  }
+  return found;
+}
+
+function wholeWordIndex(text: string, word: string): number {
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + word.length];
+    if ((before === undefined || !/[\p{L}\p{N}]/u.test(before)) && (after === undefined || !/[\p{L}\p{N}]/u.test(after))) return at;
+  }
+  return -1;
 }
 
 function applyDirectives(scan: DirectiveScan, values: Map<string, FieldValue>, notes: string[]): void {

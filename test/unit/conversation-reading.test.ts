@@ -9,20 +9,9 @@ import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
 import { isFollowUpOnly, refersBack } from '../../src/builders/follow-up-words.ts';
 import { userTurns } from '../../src/builders/conversation-reading.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { ConversationTurn, ModelSchema, RequestBundle } from '../../src/generated/contracts.ts';
+import type { ConversationTurn, RequestBundle } from '../../src/generated/contracts.ts';
 import { dryRun } from '../../src/preview/dry-run.ts';
-import { catalogModelName, loadReplicateCatalog } from '../support/replicate-catalog.ts';
-import { extractModelSchema } from '../../src/stages/schema-extractor/index.ts';
-
-function catalogEntry(name: string): Record<string, unknown> {
-  const model = loadReplicateCatalog().find((entry) => catalogModelName(entry) === name);
-  if (!model) throw new Error(`${name} is not in the catalog`);
-  return model;
-}
-
-function schemaOf(name: string): ModelSchema {
-  return extractModelSchema(catalogEntry(name)).modelSchema;
-}
+import { catalogEntry, catalogSchema as schemaOf } from '../support/catalog-schema.ts';
 
 const user = (content: string): ConversationTurn => ({ role: 'user', content });
 const assistant = (content: string): ConversationTurn => ({ role: 'assistant', content });
