@@ -36,6 +36,8 @@ COPY drizzle ./drizzle
 COPY schemas ./schemas
 COPY examples ./examples
 COPY src/review/reply/words ./src/review/reply/words
+COPY src/builders/words ./src/builders/words
+COPY src/reading/words ./src/reading/words
 COPY --from=build /app/dist/src ./dist/src
 COPY --from=build /app/dist/api ./dist/api
 COPY --from=build /app/dist/workers ./dist/workers

@@ -46,13 +46,15 @@ export function registerApiCommands(program: Command): void {
           await system.close();
           throw listenError(error);
         });
-        system.logger.info({ url: api.url, workers: Boolean(workers) }, `API listening on ${api.url} (docs at ${api.url}/docs)`);
-        // Commands that need the store while this process holds it (a backup) find the API through this file.
-        const withdraw = embedded?.dataDir ? (await import('../../embedded/api-file.ts')).announceApi(embedded.dataDir, api.url) : undefined;
-        await new Promise<void>((resolve) => {
+        // Listen for the stop signals before saying "listening": a supervisor may stop us the moment it reads that line.
+        const stopRequested = new Promise<void>((resolve) => {
           process.once('SIGINT', resolve);
           process.once('SIGTERM', resolve);
         });
+        // Commands that need the store while this process holds it (a backup) find the API through this file.
+        const withdraw = embedded?.dataDir ? (await import('../../embedded/api-file.ts')).announceApi(embedded.dataDir, api.url) : undefined;
+        system.logger.info({ url: api.url, workers: Boolean(workers) }, `API listening on ${api.url} (docs at ${api.url}/docs)`);
+        await stopRequested;
         withdraw?.();
         system.logger.info('shutting down: finishing requests and active jobs');
         await api.close();

@@ -50,7 +50,7 @@ export function registerStoreCommands(program: Command): void {
         const { findRunningApi } = await import('../../embedded/api-file.ts');
         const api = options.api ?? findRunningApi(options.dataDir)?.url;
         if (api !== undefined) {
-          const bytes = await backupThroughApi(api, options.apiKey ?? process.env.VETTED_API_KEY, options);
+          const bytes = await backupThroughApi(api, options.apiKey ?? (await import('../../config.ts')).loadConfig().apiKey, options);
           await (await import('node:fs/promises')).writeFile(options.out, bytes);
           process.stderr.write(`backup of the store held by the API at ${api} written to ${options.out} (${bytes.length} bytes); \`vetted store restore ${options.out} --data-dir <new dir>\` prints its tables\n`);
           return;
