@@ -105,7 +105,7 @@ export function registerRunCommands(program: Command): void {
             ...(options.override ? { override: true } : {}),
             ...(options.model !== undefined ? { model: options.model } : {}),
           };
-          const { decide } = await import('../../review/decide.ts');
+          const { decide } = await import('../../review/decide-on-run.ts');
           const { run: updated, plan } = await decide(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: true, canChangeModel: true } });
           console.log(`${plan.route}: run ${updated.id} is now ${updated.status}`);
         });
