@@ -32,6 +32,7 @@ const decisionBody = {
     { reviewId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', payloadHash: 'a3f5c0e1b2d4968778695a4b3c2d1e0f9a8b7c6d5e4f30211203948576a5b4c3', action: 'edit', edits: { width: 768 }, reason: 'the user asked for 768 wide' },
     { reviewId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', action: 'reject', reason: 'not what the user asked for' },
     { reviewId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', action: 'change_model', model: 'acme/image-edit', reason: 'the user asked to edit their photo, not for a new image' },
+    { reviewId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', action: 'edit_text', text: 'Blue.', outputHash: 'b3f5c0e1b2d4968778695a4b3c2d1e0f9a8b7c6d5e4f30211203948576a5b4c3' },
   ],
 };
 
@@ -43,13 +44,15 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
     schema: {
       operationId: 'decideReview',
       tags: ['reviews'],
-      summary: 'Decide a pending review: approve, edit (field values), reject, retry, or change_model (another catalog model)',
+      summary: 'Decide a pending review: approve, edit (field values), reject, retry (with edits: retry with changes), change_model (another catalog model), or edit_text (a text response)',
       description:
         'Name the pending reviewId and echo the payloadHash you were shown. A stale review or a changed payload is 409; ' +
         'approving over blocking issues is 422 unless the key holds the override permission and sends override: true. ' +
         'change_model (information and payload reviews, permission reviews:change_model) names a catalog model of your tenant in "model": ' +
         'the run keeps its request and the human edits that fit the new model, and goes back to extract, assemble and build (route "extract"); ' +
-        'a model not in your catalog is 404 naming the field model.',
+        'a model not in your catalog is 404 naming the field model. ' +
+        'edit_text (response reviews of a text output) sends "text" and echoes the review\'s "outputHash" (a mismatch is 409): the upstream app gets the text, ' +
+        'the result keeps the provider\'s output beside it (outputSource human_edit, providerOutput). retry with "edits" at a response review runs the edited payload again.',
       params: runIdParams,
       body: decisionBody,
       response: { 200: decisionAccepted, ...commonErrors, ...notFound, ...conflicts },

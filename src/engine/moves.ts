@@ -32,6 +32,7 @@ import type {
   StageName,
 } from '../generated/contracts.ts';
 import { assertNever } from '../errors.ts';
+import { editedResult } from '../review/edit-output.ts';
 import { createPendingReview } from '../review/pending-review.ts';
 import { questionLocale } from '../review/question/locale.ts';
 import type { DecisionActor, DecisionPlan } from '../review/plan-decision.ts';
@@ -252,11 +253,13 @@ function parkWrite(move: AtVisit & { park: ParkRequest }, ctx: MoveContext): Sto
   };
 }
 
-function completeWrite(run: RunRow, result: ExecutionResult, ctx: MoveContext, binding: Binding): StoreWrite {
+function completeWrite(run: RunRow, executed: ExecutionResult, ctx: MoveContext, binding: Binding): StoreWrite {
+  // The result says which output the upstream app gets: the provider's, unless a reviewer edited the text.
+  const result: ExecutionResult = { ...executed, outputSource: executed.outputSource ?? 'provider' };
   return {
     runId: run.id, from: binding.from, to: 'completed', guard: binding.guard, decision: binding.decision, ledger: binding.ledger, seen: run,
     set: { ...CLEARED_REVIEW, result, completedAt: ctx.now },
-    event: { type: 'run.completed', actor: binding.actor, data: { provider: result.provider, predictionId: result.predictionId ?? null } },
+    event: { type: 'run.completed', actor: binding.actor, data: { provider: result.provider, predictionId: result.predictionId ?? null, outputSource: result.outputSource ?? 'provider' } },
   };
 }
 
@@ -304,14 +307,14 @@ function decideWrite(run: RunRow, decision: DecisionInput, ctx: MoveContext): St
     case 'execute':
       return enterStage(run, 'execute', ctx, plan.newExecutionStep ? { ...resumed, bumpExecutionSeq: true } : { ...resumed, set: { approvedPayloadHash: payloadHash(run.candidate) } });
     case 'validate':
-      return enterStage(run, 'validate', ctx, { ...resumed, set: editedColumns(run, plan) });
+      return enterStage(run, 'validate', ctx, { ...resumed, set: editedColumns(run, plan), bumpExecutionSeq: plan.newExecutionStep });
     case 'build':
       return enterStage(run, 'build', ctx, { ...resumed, set: withEdits(run, plan.edits) });
     case 'extract':
       return enterStage(run, 'extract', ctx, { ...resumed, set: otherModelColumns(plan), data: { ...resumed.data, ...modelChangeFacts(plan) } });
     case 'complete':
       if (!run.result) throw new Error(`run ${run.id} has no result to accept`);
-      return completeWrite(run, run.result, ctx, binding);
+      return completeWrite(run, plan.outputEdit ? editedResult(run.result, plan.outputEdit, actor.id, ctx.now) : run.result, ctx, binding);
     case 'cancel':
       return endWrite(run, 'cancelled', { code: 'REJECTED', message: plan.reason }, ctx, binding);
     case 'await_quorum':
@@ -327,13 +330,15 @@ function decisionRecord(run: RunRow, decision: DecisionInput): DecisionRecord {
   const { plan, actor } = decision;
   const recheck = plan.route === 'validate' && plan.recheck ? { recheck: plan.recheck.reason, schemaKey: plan.recheck.schemaKey } : {};
   const modelChange = plan.route === 'extract' ? modelChangeFacts(plan) : {};
+  const outputEdit = plan.route === 'complete' && plan.outputEdit ? { outputSource: 'human_edit', outputHash: plan.outputEdit.outputHash } : {};
+  const retried = plan.route === 'validate' && plan.newExecutionStep ? { newExecutionStep: true } : {};
   return {
     reviewId: decision.reviewId,
     actor: actor.id,
     action: decision.action,
     raw: decision.raw,
     edits: decision.edits,
-    parsed: { ...decision.parsed, route: plan.route, status: STATUS_AFTER_ROUTE[plan.route], checkpoint: run.pendingReview?.checkpoint ?? null, ...recheck, ...modelChange },
+    parsed: { ...decision.parsed, route: plan.route, status: STATUS_AFTER_ROUTE[plan.route], checkpoint: run.pendingReview?.checkpoint ?? null, ...recheck, ...modelChange, ...outputEdit, ...retried },
     override: plan.route === 'execute' && plan.override,
     review: run.pendingReview,
     // A reply that was not understood leaves the review pending: the trail says it asked again.

@@ -414,7 +414,15 @@ export interface FieldEdits {
  */
 export interface Decision {
   reviewId: string;
-  action: 'approve' | 'edit' | 'reject' | 'retry' | 'change_model';
+  action: 'approve' | 'edit' | 'reject' | 'retry' | 'change_model' | 'edit_text';
+  /**
+   * edit_text only (a response review of a text output): the text the upstream app gets instead of the provider's; the provider's output is kept beside it.
+   */
+  text?: string;
+  /**
+   * edit_text: the outputHash of the response review you were shown; a mismatch is refused.
+   */
+  outputHash?: string;
   /**
    * change_model only: the catalog model (owner/name[:version]) of the same tenant the run is built for instead. The run keeps its request, conversation, attachments and the human edits that fit the new model's inputs, and goes back to extract, assemble and build.
    */
@@ -767,6 +775,10 @@ export interface PendingReview {
    * response_review: what the provider returned.
    */
   output?: unknown;
+  /**
+   * response_review: the hash of the output shown; an edit_text decision echoes it, and a mismatch is refused.
+   */
+  outputHash?: string;
   payloadHash: string;
   schemaHash: string;
   /**
@@ -814,7 +826,15 @@ export interface RecordDecisionArgs {
    * The payloadHash of the review as you read it; a stale one is a conflict.
    */
   payloadHash: string;
-  action: 'approve' | 'edit' | 'reject' | 'retry' | 'change_model';
+  action: 'approve' | 'edit' | 'reject' | 'retry' | 'change_model' | 'edit_text';
+  /**
+   * edit_text only (a response review of a text output): the text the upstream app gets instead of the provider's.
+   */
+  text?: string;
+  /**
+   * edit_text: the outputHash of the response review as you read it.
+   */
+  outputHash?: string;
   /**
    * change_model only: the catalog model (owner/name[:version]) of your tenant to build the run for instead (needs the reviews:change_model permission).
    */
@@ -982,9 +1002,25 @@ export interface ExecutionResult {
   provider: string;
   status: 'succeeded' | 'failed' | 'canceled';
   /**
-   * What the provider returned (URLs, text, or the payload for dry).
+   * What the upstream app gets: what the provider returned (URLs, text, or the payload for dry), or the text a reviewer edited it to (outputSource human_edit).
    */
   output: unknown;
+  /**
+   * Which output the upstream app gets: the provider's, or a reviewer's edit of it (edit_text at a response review).
+   */
+  outputSource?: 'provider' | 'human_edit';
+  /**
+   * With outputSource human_edit: the provider's output as it returned it, kept beside the edit.
+   */
+  providerOutput?: unknown;
+  /**
+   * With outputSource human_edit: who edited the output, when, and the hash of the provider output the edit is bound to.
+   */
+  outputEdit?: {
+    by: string;
+    at: string;
+    outputHash: string;
+  };
   predictionId?: string;
   metrics?: {
     [k: string]: unknown | undefined;

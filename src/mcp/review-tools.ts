@@ -74,7 +74,7 @@ export const REVIEW_TOOLS: readonly ToolDefinition[] = [
     name: 'record_decision',
     title: 'Decide a pending review',
     description:
-      'approve, edit (field values in edits), reject (say why in reason), retry, or change_model (name a catalog model of your tenant in model: the run is extracted, assembled and built again for it) a pending review. Echo the payloadHash you read: a stale one, or a review decided already, is a conflict. ' +
+      'approve, edit (field values in edits), reject (say why in reason), retry, change_model (name a catalog model of your tenant in model: the run is extracted, assembled and built again for it), or edit_text (a response review of a text output: the text the upstream app gets, echoing the outputHash of the review) a pending review; retry with edits reruns an edited payload. Echo the payloadHash you read: a stale one, or a review decided already, is a conflict. ' +
       'Approving over blocking issues is an error listing them unless you may override. The decision is recorded with your name; the run then moves on by itself.',
     permission: 'reviews:decide',
     args: toolContract('RecordDecisionArgs'),

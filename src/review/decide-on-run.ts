@@ -83,7 +83,7 @@ export async function applyDecision(engine: Engine, run: RunRow, decision: Decis
   const schema = run.schemaKey ? await engine.models.getSchema(run.schemaKey) : undefined;
   assertSecretsStorable(engine.config, schema, decision.edits, 'edits');
   const modelChange = decision.action === 'change_model' ? await modelChangeOf(engine, run, decision.model, actor) : undefined;
-  let plan = planDecision({ status: run.status, pendingReview: run.pendingReview, candidate: run.candidate, schema, decision, actor, now: engine.clock.now(), modelChange });
+  let plan = planDecision({ status: run.status, pendingReview: run.pendingReview, candidate: run.candidate, schema, decision, actor, now: engine.clock.now(), modelChange, output: run.result?.output });
   if (plan.route === 'complete' && !run.result) throw new VettedError('RUN_STATE_CONFLICT', 'The run has no result to accept', { field: 'action' });
   if (plan.route === 'execute' || plan.route === 'validate') plan = await recheckIfSchemaChanged(engine, run, plan);
   const moved = await commitDecision(engine, run, { plan, reviewId: decision.reviewId, action: decision.action, actor, raw: origin.raw, edits: decision.edits ?? null, parsed: origin.parsed });

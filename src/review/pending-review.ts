@@ -4,6 +4,7 @@ import type { ParkReason } from '../stages/gate.ts';
 import { payloadHash } from '../stages/gate.ts';
 import { buildQuestion } from './question/build-question.ts';
 import type { Locale } from './question/messages.ts';
+import { isTextOutput, outputHash } from './edit-output.ts';
 import { reviewActions } from './resume-routing.ts';
 
 export interface NewReviewInput {
@@ -39,13 +40,13 @@ export function createPendingReview(input: NewReviewInput): PendingReview {
     options: ask.options,
     ...(ask.answerField ? { answerField: ask.answerField } : {}),
     returnTo: ask.returnTo,
-    actions: reviewActions(input.park.checkpoint, input.candidate !== null),
+    actions: reviewActions(input.park.checkpoint, input.candidate !== null, isTextOutput(input.output)),
     originStepId: input.originStepId,
     reAsks: 0,
     ...(input.team ? { team: input.team } : {}),
     issues: [...input.issues],
     candidate: input.candidate,
-    ...(input.output === undefined ? {} : { output: input.output }),
+    ...(input.output === undefined ? {} : { output: input.output, outputHash: outputHash(input.output) }),
     payloadHash: payloadHash(input.candidate),
     schemaHash: input.schemaHash,
     ...(input.quorum && input.quorum > 1 ? { quorum: input.quorum, approvals: [] } : {}),

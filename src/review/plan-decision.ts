@@ -14,6 +14,7 @@ import type {
   RunStatus,
 } from '../generated/contracts.ts';
 import { planModelChange, type ModelChangePlan, type ModelTarget } from './change-model.ts';
+import { planOutputEdit, type OutputEdit } from './edit-output.ts';
 import { assertValidEdits } from './edit-validation.ts';
 import { resumeRoute, RESUME_ROUTES, type ResumeRoute } from './resume-routing.ts';
 
@@ -34,6 +35,8 @@ export interface PlanDecisionInput {
   decision: Decision;
   actor: DecisionActor;
   now: Date;
+  /** response_review: the provider's output (what an edit_text decision edits). */
+  output?: unknown;
   /** What a change_model decision keeps (the request and reviewers' edits) and the model it names, resolved. */
   modelChange?: { request: GenerationRequest; reviewEdits: Record<string, unknown>; currentModel: string | null; target: ModelTarget | undefined };
 }
@@ -50,11 +53,13 @@ export interface SchemaRecheck {
 
 export type DecisionPlan =
   | { route: 'execute'; override: boolean; newExecutionStep: boolean }
-  | { route: 'validate'; candidate: CandidatePayload; edits: Record<string, unknown>; recheck?: SchemaRecheck }
+  /** `newExecutionStep`: a response review's retry with changes runs the edited payload as a new ledger step. */
+  | { route: 'validate'; candidate: CandidatePayload; edits: Record<string, unknown>; recheck?: SchemaRecheck; newExecutionStep?: boolean }
   | { route: 'build'; edits: Record<string, unknown> }
   /** Another model (change_model): extract, assemble and build again from what people gave (change-model.ts). */
   | ModelChangePlan
-  | { route: 'complete' }
+  /** `outputEdit`: a reviewer's edit of a text output, which the upstream app gets instead (edit-output.ts). */
+  | { route: 'complete'; outputEdit?: OutputEdit }
   | { route: 'cancel'; reason: string }
   /** An approval counted towards a quorum that is not reached yet: the review stays pending. */
   | { route: 'await_quorum'; review: PendingReview }
@@ -73,9 +78,15 @@ export function planDecision(input: PlanDecisionInput): DecisionPlan {
       { field: 'action' },
     );
   }
-  if (decision.action !== 'edit' && decision.edits !== undefined) {
-    throw new VettedError('INVALID_REQUEST', 'edits are only accepted with action "edit"', { field: 'edits' });
+  const retryWithChanges = decision.action === 'retry' && review.checkpoint === 'response_review' && decision.edits !== undefined;
+  if (decision.action !== 'edit' && decision.edits !== undefined && !retryWithChanges) {
+    throw new VettedError('INVALID_REQUEST', 'edits are only accepted with action "edit", or "retry" at a response review', { field: 'edits' });
   }
+  if (decision.action !== 'edit_text' && (decision.text !== undefined || decision.outputHash !== undefined)) {
+    throw new VettedError('INVALID_REQUEST', 'text and outputHash are only accepted with action "edit_text"', { field: decision.text !== undefined ? 'text' : 'outputHash' });
+  }
+  // Retry with changes: the edited payload is validated again, then run as a new ledger step.
+  if (retryWithChanges) return { ...planEdit(input), newExecutionStep: true };
   if (decision.action !== 'change_model' && decision.model !== undefined) {
     throw new VettedError('INVALID_REQUEST', 'model is only accepted with action "change_model"', { field: 'model' });
   }
@@ -122,7 +133,7 @@ function planRoute(route: ResumeRoute, review: PendingReview, input: PlanDecisio
     case 'extract':
       return planChangeOfModel(input);
     case 'complete':
-      return { route: 'complete' };
+      return decision.action === 'edit_text' ? { route: 'complete', outputEdit: planOutputEdit(input.output, decision.text, decision.outputHash) } : { route: 'complete' };
     case 'cancel':
       return { route: 'cancel', reason: decision.reason?.trim() || `Rejected by ${input.actor.id}` };
   }
@@ -161,7 +172,7 @@ function planApproval(review: PendingReview, input: PlanDecisionInput): Decision
   return { route: 'execute', override: override && blocking.length > 0, newExecutionStep: false };
 }
 
-function planEdit(input: PlanDecisionInput): DecisionPlan {
+function planEdit(input: PlanDecisionInput): Extract<DecisionPlan, { route: 'validate' }> {
   const edits = assertValidEdits(requireSchema(input), input.decision.edits ?? {});
   const candidate = input.candidate;
   if (!candidate) throw new VettedError('RUN_STATE_CONFLICT', 'The run has no candidate payload to edit', { field: 'edits' });

@@ -18,7 +18,7 @@ export const RESUME_ROUTES: Readonly<Record<Checkpoint, Partial<Record<DecisionA
   information_review: { approve: 'build', edit: 'build', change_model: 'extract', reject: 'cancel' },
   payload_review: { approve: 'execute', edit: 'validate', change_model: 'extract', reject: 'cancel' },
   error_recovery: { approve: 'execute', edit: 'validate', retry: 'build', reject: 'cancel' },
-  response_review: { approve: 'complete', retry: 'execute', reject: 'cancel' },
+  response_review: { approve: 'complete', edit_text: 'complete', retry: 'execute', reject: 'cancel' },
 };
 
 const OPTION_LABELS: Readonly<Record<DecisionAction, string>> = {
@@ -26,6 +26,7 @@ const OPTION_LABELS: Readonly<Record<DecisionAction, string>> = {
   edit: 'Edit fields, then validate again',
   retry: 'Try again',
   change_model: 'Send it to another model',
+  edit_text: 'Edit the text, then accept it',
   reject: 'Reject and cancel the run',
 };
 
@@ -43,10 +44,11 @@ export function resumeRoute(checkpoint: Checkpoint, action: DecisionAction, reas
 
 /**
  * The actions a reviewer is offered at a checkpoint, in table order. Without a candidate payload (the builder
- * failed) there is nothing to approve.
+ * failed) there is nothing to approve; only a text output can be edited.
  */
-export function reviewActions(checkpoint: Checkpoint, hasCandidate = true): ReviewOption[] {
+export function reviewActions(checkpoint: Checkpoint, hasCandidate = true, textOutput = false): ReviewOption[] {
   return (Object.keys(RESUME_ROUTES[checkpoint]) as DecisionAction[])
     .filter((id) => hasCandidate || id !== 'approve' || checkpoint === 'information_review')
+    .filter((id) => textOutput || id !== 'edit_text')
     .map((id) => ({ id, label: id === 'edit' && !hasCandidate ? 'Set fields, then build again' : OPTION_LABELS[id] }));
 }

@@ -117,7 +117,7 @@ export class SimPredictions {
       version: record.version ?? 'hidden',
       input: record.input,
       logs: status === 'starting' ? '' : 'sim: running\n',
-      output: status === 'succeeded' ? outputUrls(this.origin, record) : null,
+      output: status === 'succeeded' ? outputOf(this.origin, record) : null,
       error: status === 'failed' ? 'sim: the model failed (simulated)' : null,
       status,
       source: 'api',
@@ -144,6 +144,15 @@ export class SimPredictions {
     }, ms);
     this.timers.add(timer);
   }
+}
+
+/**
+ * What a finished prediction returns: a language model (its input sets `max_new_tokens`) streams text, as a list
+ * of strings; any other model, files.
+ */
+function outputOf(origin: string, record: PredictionRecord): string[] {
+  if (typeof record.input.max_new_tokens === 'number') return ['Here is ', 'my answer to: ', String(record.input.prompt ?? '')];
+  return outputUrls(origin, record);
 }
 
 /** One URL per requested output (`num_outputs`, 1 to 4), served by the sim itself. */

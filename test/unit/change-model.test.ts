@@ -46,3 +46,15 @@ describe('planModelChange', () => {
     expect(refusal(() => planModelChange(input({ request: { model: 'acme/tiny', prompt: 'x' } })))).toBe('INVALID_REQUEST:model');
   });
 });
+
+describe('isTextOutput', () => {
+  it('is text for a string or a list of tokens, not for file URLs or objects', async () => {
+    const { isTextOutput } = await import('../../src/review/edit-output.ts');
+    expect(isTextOutput('Blue.')).toBe(true);
+    expect(isTextOutput(['Here ', 'is ', 'text'])).toBe(true);
+    expect(isTextOutput(['https://example.com/a.png', 'https://example.com/b.png'])).toBe(false);
+    expect(isTextOutput('https://example.com/a.wav')).toBe(false);
+    expect(isTextOutput({ transcription: 'x' })).toBe(false);
+    expect(isTextOutput([])).toBe(false);
+  });
+});

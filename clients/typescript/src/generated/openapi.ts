@@ -338,8 +338,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Decide a pending review: approve, edit (field values), reject, retry, or change_model (another catalog model)
-         * @description Name the pending reviewId and echo the payloadHash you were shown. A stale review or a changed payload is 409; approving over blocking issues is 422 unless the key holds the override permission and sends override: true. change_model (information and payload reviews, permission reviews:change_model) names a catalog model of your tenant in "model": the run keeps its request and the human edits that fit the new model, and goes back to extract, assemble and build (route "extract"); a model not in your catalog is 404 naming the field model.
+         * Decide a pending review: approve, edit (field values), reject, retry (with edits: retry with changes), change_model (another catalog model), or edit_text (a text response)
+         * @description Name the pending reviewId and echo the payloadHash you were shown. A stale review or a changed payload is 409; approving over blocking issues is 422 unless the key holds the override permission and sends override: true. change_model (information and payload reviews, permission reviews:change_model) names a catalog model of your tenant in "model": the run keeps its request and the human edits that fit the new model, and goes back to extract, assemble and build (route "extract"); a model not in your catalog is 404 naming the field model. edit_text (response reviews of a text output) sends "text" and echoes the review's "outputHash" (a mismatch is 409): the upstream app gets the text, the result keeps the provider's output beside it (outputSource human_edit, providerOutput). retry with "edits" at a response review runs the edited payload again.
          *
          *     Needs an API key with the `reviews:decide` permission.
          */
@@ -758,7 +758,11 @@ export interface components {
             /** Format: uuid */
             reviewId: string;
             /** @enum {string} */
-            action: "approve" | "edit" | "reject" | "retry" | "change_model";
+            action: "approve" | "edit" | "reject" | "retry" | "change_model" | "edit_text";
+            /** @description edit_text only (a response review of a text output): the text the upstream app gets instead of the provider's; the provider's output is kept beside it. */
+            text?: string;
+            /** @description edit_text: the outputHash of the response review you were shown; a mismatch is refused. */
+            outputHash?: string;
             /** @description change_model only: the catalog model (owner/name[:version]) of the same tenant the run is built for instead. The run keeps its request, conversation, attachments and the human edits that fit the new model's inputs, and goes back to extract, assemble and build. */
             model?: string;
             edits?: components["schemas"]["FieldEdits"];
@@ -778,8 +782,22 @@ export interface components {
             provider: string;
             /** @enum {string} */
             status: "succeeded" | "failed" | "canceled";
-            /** @description What the provider returned (URLs, text, or the payload for dry). */
+            /** @description What the upstream app gets: what the provider returned (URLs, text, or the payload for dry), or the text a reviewer edited it to (outputSource human_edit). */
             output: unknown;
+            /**
+             * @description Which output the upstream app gets: the provider's, or a reviewer's edit of it (edit_text at a response review).
+             * @enum {string}
+             */
+            outputSource?: "provider" | "human_edit";
+            /** @description With outputSource human_edit: the provider's output as it returned it, kept beside the edit. */
+            providerOutput?: unknown;
+            /** @description With outputSource human_edit: who edited the output, when, and the hash of the provider output the edit is bound to. */
+            outputEdit?: {
+                by: string;
+                /** Format: date-time */
+                at: string;
+                outputHash: string;
+            };
             predictionId?: string;
             metrics?: {
                 [key: string]: unknown;
@@ -1000,6 +1018,8 @@ export interface components {
             candidate: components["schemas"]["CandidatePayload"] | null;
             /** @description response_review: what the provider returned. */
             output?: unknown;
+            /** @description response_review: the hash of the output shown; an edit_text decision echoes it, and a mismatch is refused. */
+            outputHash?: string;
             payloadHash: string;
             schemaHash: string;
             /** @description Reviewers who approved so far when the policy asks for a quorum. */
