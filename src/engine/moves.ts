@@ -31,9 +31,9 @@ import type {
   StageName,
 } from '../generated/contracts.ts';
 import { assertNever } from '../errors.ts';
-import { createPendingReview } from '../review/pending-review.ts';
-import { questionLocale } from '../review/question/locale.ts';
-import type { DecisionActor, DecisionPlan } from '../review/plan-decision.ts';
+import { createPendingReview } from '../review-model/pending-review.ts';
+import { questionLocale } from '../review-model/question/locale.ts';
+import type { DecisionActor, DecisionPlan } from '../review-model/plan-decision.ts';
 import { isInFlight } from '../run-states.ts';
 import type { LedgerRecord } from '../stages/executor.ts';
 import { payloadHash } from '../stages/gate.ts';
@@ -49,7 +49,7 @@ interface AtVisit {
   ledger?: LedgerRecord;
 }
 
-/** What a reviewer's decision records, beside the plan it was turned into (src/review/plan-decision.ts). */
+/** What a reviewer's decision records, beside the plan it was turned into (src/review-model/plan-decision.ts). */
 export interface DecisionInput {
   plan: DecisionPlan;
   reviewId: string;
