@@ -164,6 +164,8 @@ async function decideFromReply(engine: Engine, replied: Replied, decision: Decis
     if (isVettedError(error) && (error.code === 'EDIT_INVALID' || error.code === 'BLOCKING_ISSUES')) return reAsk(engine, replied);
     throw error;
   }
+  // A reply is never read as a change of model (that takes the reviews:change_model permission and a named model).
+  if (decided.plan.route === 'extract') throw new VettedError('INTERNAL', 'a reply was planned as a change of model');
   return { outcome: replied.outcome, route: decided.plan.route === 're_ask' ? 're_ask' : decided.plan.route, run: decided.run };
 }
 
