@@ -7,7 +7,7 @@
  *   parked run whose review's expiry has no job             → its expiry is scheduled again
  *
  * Where the work is carried is a port (CarriedWork): BullMQ's queues (src/queue/queues.ts) or the embedded
- * runner (src/embedded/runner.ts), so both run this same pass. Safe on several workers at once: every requeue
+ * runner (src/embedded/embedded-runner.ts), so both run this same pass. Safe on several workers at once: every requeue
  * is a compare-and-set on (status, attempt), so a run is requeued by at most one of them, and expiry jobs
  * have deterministic ids.
  */

@@ -68,7 +68,7 @@ export function nearExpiryAt(settings: NotificationSettingsRow, expiresAt: Date)
 
 /**
  * Schedules again the "nears expiry" warning of a run parked for a review, for a runner whose delayed jobs
- * died with its process (src/embedded/runner.ts). A warning whose time passed meanwhile goes now, while the
+ * died with its process (src/embedded/embedded-runner.ts). A warning whose time passed meanwhile goes now, while the
  * review still waits; one already sent is not sent twice (the delivery ledger). A review that was shorter than
  * the warning window when it was parked gets none, as when it was parked.
  */

@@ -3,7 +3,7 @@
  * BullMQ workers, and the embedded system (PGlite, the in-process runner). Same runs, same expectations.
  */
 import { loadConfig } from '../../src/config.ts';
-import { createEmbeddedSystem } from '../../src/embedded/system.ts';
+import { createEmbeddedSystem } from '../../src/embedded/embedded-system.ts';
 import { startWorkers } from '../../workers/start-workers.ts';
 import { housekeepingScenarios } from '../engine/housekeeping-scenarios.ts';
 import { createTestSystem } from '../support/test-system.ts';
