@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isVettedError } from '../../src/errors.ts';
-import { planModelChange, type ModelChangeInput } from '../../src/review/change-model.ts';
+import { planModelChange, type ModelChangeInput } from '../../src/review-model/change-model.ts';
 import { tinySchema } from '../support/fixtures.ts';
 
 const target = { ref: 'acme/tiny', schema: tinySchema };
