@@ -47,12 +47,14 @@ export interface LanguageWords {
   filler: string[];
   /** Words after which the rest of the clause is text to show (`a sign that reads PNG ONLY`), never a setting. */
   textLeads: string[];
+  /** Words right before a setting phrase that make it what a question is about (`what does temperature 0.5 mean`). */
+  questionLeads: string[];
 }
 
 export const WORD_LIST_KEYS = [
   'seconds', 'minutes', 'frames', 'images', 'portrait', 'landscape', 'widescreen', 'square', 'orientationNouns',
   'mediaNouns', 'aspectGenres', 'countTrails', 'negation', 'affirmation', 'off', 'on', 'languageLeads', 'languageTrails', 'formatLeads', 'formatTrails',
-  'resolutionLeads', 'filler', 'textLeads',
+  'resolutionLeads', 'filler', 'textLeads', 'questionLeads',
 ] as const;
 export type WordListKey = (typeof WORD_LIST_KEYS)[number];
 export const WORD_MAP_KEYS = ['features', 'languages', 'languageForms'] as const;
