@@ -131,6 +131,7 @@ function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, Fiel
  */
 function isContent(kind: ConversionName, text: string, start: number, end: number, groups: Groups, shown: readonly Span[]): boolean {
   if (shown.some((span) => span.start <= start && end <= span.end) || isAskedAbout(text, start)) return true;
+  if (kind === 'language_name') return isNationality(text, start, end);
   if (kind !== 'resolution_word' && kind !== 'duration') return false;
   const next = /^[\s-]+([\p{L}']+)/u.exec(text.slice(end, end + 40))?.[1]?.toLowerCase();
   if (next === undefined || isUnspaced(next)) return false;
@@ -145,6 +146,16 @@ function isContent(kind: ConversionName, text: string, start: number, end: numbe
   const unit = groups.unit ?? '';
   const adjectiveForm = /^\p{Script=Latin}{2,}$/u.test(unit) && !/s$/i.test(unit);
   return qualifies && adjectiveForm && !mediaNounSoon(text, end);
+}
+
+/**
+ * `a French teacher`: a lead that is also an English article (`a`, which leads a language in Spanish and
+ * Portuguese), then a language name and a word it qualifies, is a nationality, not the language asked for.
+ */
+function isNationality(text: string, start: number, end: number): boolean {
+  if (!/^a\s/i.test(text.slice(start, end))) return false;
+  const next = /^\s+([\p{L}']+)/u.exec(text.slice(end, end + 40))?.[1]?.toLowerCase();
+  return next !== undefined && !fillerWords().has(next) && !readingWords().lists.languageTrails.includes(next);
 }
 
 /** How many words after a length may still lead to what it measures (`a 2-minute chill lofi track`). */
@@ -212,7 +223,8 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       // `10 seconds` is a length wherever it stands; `six seconds` is one in its own clause or before what it measures.
       return DIGITS_ONLY.test(groups.number ?? '') || followedBy(text, end, [...words.mediaNouns, 'long', 'largo', 'long', 'lang', 'longo']);
     case 'count':
-      return onlyFillerBefore(text, start) && (followedBy(text, end, words.countTrails) || clauseEnds(text, end));
+      // `画像2枚`: a language that names what is counted first may put a word for it before the count.
+      return (onlyFillerBefore(text, start) || onlyFillerBefore(text, start, words.mediaNouns)) && (followedBy(text, end, words.countTrails) || clauseEnds(text, end));
     case 'aspect_word': {
       const noun = foldWord(groups.noun ?? '');
       const genre = words.aspectGenres.includes(foldWord(groups.word ?? ''));
@@ -271,11 +283,13 @@ function clauseEnds(text: string, end: number): boolean {
 }
 
 /** True when only filler words of any language stand between the start of the clause and `position`. */
-export function onlyFillerBefore(text: string, position: number): boolean {
+export function onlyFillerBefore(text: string, position: number, alsoAllowed: readonly string[] = []): boolean {
   const before = text.slice(0, position);
   let clauseStart = 0;
   for (const match of before.matchAll(CLAUSE_BREAK)) clauseStart = match.index + 1;
-  return isFiller(before.slice(clauseStart));
+  let clause = before.slice(clauseStart);
+  for (const word of alsoAllowed) clause = clause.split(word).join(' ');
+  return isFiller(clause);
 }
 
 /** True when every word of the text is a filler word of one of the reading languages (or there is none). */
