@@ -32,10 +32,10 @@ import type {
   StageName,
 } from '../generated/contracts.ts';
 import { assertNever } from '../errors.ts';
-import { editedResult } from '../review/edit-output.ts';
-import { createPendingReview } from '../review/pending-review.ts';
-import { questionLocale } from '../review/question/locale.ts';
-import type { DecisionActor, DecisionPlan } from '../review/plan-decision.ts';
+import { editedResult } from '../review-model/edit-output.ts';
+import { createPendingReview } from '../review-model/pending-review.ts';
+import { questionLocale } from '../review-model/question/locale.ts';
+import type { DecisionActor, DecisionPlan } from '../review-model/plan-decision.ts';
 import { isInFlight } from '../run-states.ts';
 import type { LedgerRecord } from '../stages/executor.ts';
 import { payloadHash } from '../stages/gate.ts';
@@ -51,7 +51,7 @@ interface AtVisit {
   ledger?: LedgerRecord;
 }
 
-/** What a reviewer's decision records, beside the plan it was turned into (src/review/plan-decision.ts). */
+/** What a reviewer's decision records, beside the plan it was turned into (src/review-model/plan-decision.ts). */
 export interface DecisionInput {
   plan: DecisionPlan;
   reviewId: string;
@@ -353,7 +353,7 @@ function modelChangeFacts(plan: Extract<DecisionPlan, { route: 'extract' }>): Re
 
 /**
  * Another model: the request names it, and everything the old model's stages produced is cleared, so extract,
- * assemble and build start from what people gave (the request and the edits that fit, change-model.ts).
+ * assemble and build start from what people gave (the request and the edits that fit, src/review-model/change-model.ts).
  */
 function otherModelColumns(plan: Extract<DecisionPlan, { route: 'extract' }>): RunPatch {
   return {

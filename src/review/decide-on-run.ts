@@ -15,7 +15,7 @@ import type { Decision } from '../generated/contracts.ts';
 import { isTerminal } from '../run-states.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { assertClaimable } from './claims.ts';
-import { planDecision, type DecisionActor, type DecisionPlan, type PlanDecisionInput, type SchemaRecheck } from './plan-decision.ts';
+import { planDecision, type DecisionActor, type DecisionPlan, type PlanDecisionInput, type SchemaRecheck } from '../review-model/plan-decision.ts';
 
 export interface DecideInput {
   runId: string;

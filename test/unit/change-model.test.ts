@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isVettedError } from '../../src/errors.ts';
-import { planModelChange, type ModelChangeInput } from '../../src/review/change-model.ts';
+import { planModelChange, type ModelChangeInput } from '../../src/review-model/change-model.ts';
 import { tinySchema } from '../support/fixtures.ts';
 
 const target = { ref: 'acme/tiny', schema: tinySchema };
@@ -49,7 +49,7 @@ describe('planModelChange', () => {
 
 describe('isTextOutput', () => {
   it('is text for a string or a list of tokens, not for file URLs or objects', async () => {
-    const { isTextOutput } = await import('../../src/review/edit-output.ts');
+    const { isTextOutput } = await import('../../src/review-model/edit-output.ts');
     expect(isTextOutput('Blue.')).toBe(true);
     expect(isTextOutput(['Here ', 'is ', 'text'])).toBe(true);
     expect(isTextOutput(['https://example.com/a.png', 'https://example.com/b.png'])).toBe(false);
