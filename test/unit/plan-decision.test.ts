@@ -107,8 +107,10 @@ describe('planDecision', () => {
 describe('resume routing', () => {
   it('offers exactly the actions the table allows at each checkpoint', () => {
     for (const checkpoint of Object.keys(RESUME_ROUTES) as (keyof typeof RESUME_ROUTES)[]) {
-      expect(reviewActions(checkpoint).map((o) => o.id)).toEqual(Object.keys(RESUME_ROUTES[checkpoint]));
+      expect(reviewActions(checkpoint, true, true).map((o) => o.id)).toEqual(Object.keys(RESUME_ROUTES[checkpoint]));
     }
+    // Only a text output can be edited.
+    expect(reviewActions('response_review').map((o) => o.id)).not.toContain('edit_text');
     expect(RESUME_ROUTES.payload_review.approve).toBe('execute');
     expect(RESUME_ROUTES.error_recovery.retry).toBe('build');
   });

@@ -194,6 +194,8 @@ function planBody(input: RunInput, body: unknown, actor: PlanDecisionInput['acto
 function allowedRoutes(checkpoint: PendingReview['checkpoint'], action: Decision['action']): string[] {
   const route = RESUME_ROUTES[checkpoint][action];
   if (route === 'validate') return ['validate', 'build'];
+  // A response review's retry with edits validates the edited payload first (retry with changes).
+  if (route === 'execute' && checkpoint === 'response_review' && action === 'retry') return ['execute', 'validate'];
   if (route === 'execute') return ['execute', 'await_quorum'];
   return route === undefined ? [] : [route];
 }
