@@ -46,7 +46,7 @@ export interface Config {
     /** VETTED_MCP_ALLOWED_HOSTS: host names accepted in the `Host` header; unset, the server's own default. */
     allowedHosts: string[] | undefined;
   };
-  /** VETTED_METRICS_TOKEN: the bearer token /metrics asks for; unset, /metrics answers loopback callers only. */
+  /** VETTED_METRICS_TOKEN: the bearer token /metrics (API and worker --metrics-port) asks for; unset, loopback callers only. */
   metricsToken: string | undefined;
   /** How often the maintenance worker purges documents past each tenant's retention (a repeatable job). */
   purgeIntervalMs: number;
