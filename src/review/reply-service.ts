@@ -1,5 +1,5 @@
 /**
- * A chat reply to a pending review, in the person's own words (seed 000, §4–7). Layers 1 and 2 (reply/interpret.ts)
+ * A chat reply to a pending review, in the person's own words. Layers 1 and 2 (reply/interpret.ts)
  * read the text as one of five decisions; layer 3, here, is a table from the decision to what happens:
  *
  *   continue                     the answer the question asked for: yes → returnTo's action (approve, retry, or
@@ -25,9 +25,9 @@ import { logContext, logEvent } from '../observability/logger.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { commit } from '../engine/commit.ts';
 import { applyDecision, commitDecision, loadDecidable, type DecideResult } from './decide-on-run.ts';
-import type { DecisionActor } from './plan-decision.ts';
-import { questionLocale, supportedLocale } from './question/locale.ts';
-import { message } from './question/messages.ts';
+import type { DecisionActor } from '../review-model/plan-decision.ts';
+import { questionLocale, supportedLocale } from '../review-model/question/locale.ts';
+import { message } from '../review-model/question/messages.ts';
 import { acceptingDecision, replyQuestion } from './reply/answers.ts';
 import { interpretReply } from './reply/interpret.ts';
 import type { ReplyOutcome } from './reply/types.ts';
@@ -164,6 +164,8 @@ async function decideFromReply(engine: Engine, replied: Replied, decision: Decis
     if (isVettedError(error) && (error.code === 'EDIT_INVALID' || error.code === 'BLOCKING_ISSUES')) return reAsk(engine, replied);
     throw error;
   }
+  // A reply is never read as a change of model (that takes the reviews:change_model permission and a named model).
+  if (decided.plan.route === 'extract') throw new VettedError('INTERNAL', 'a reply was planned as a change of model');
   return { outcome: replied.outcome, route: decided.plan.route === 're_ask' ? 're_ask' : decided.plan.route, run: decided.run };
 }
 
@@ -211,7 +213,7 @@ async function expiredReview(engine: Engine, run: RunRow, reviewId: string): Pro
   return { question: typeof created.data.question === 'string' ? created.data.question : '' };
 }
 
-/** A reply to an expired review: a new run, carrying the question and the reply in its conversation (seed 000, §7). */
+/** A reply to an expired review: a new run, carrying the question and the reply in its conversation. */
 async function fallThrough(engine: Engine, run: RunRow, expired: { question: string }, body: Reply, actor: DecisionActor): Promise<ReplyResult> {
   logEvent(engine.logger, 'HITL_EXPIRED', logContext(run), { hitlId: body.reviewId, fallThrough: true });
   const newRun = await startFromReply(engine, run, expired.question, body, actor.id, 'expired_review');

@@ -338,8 +338,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Decide a pending review: approve, edit (field values), reject, or retry
-         * @description Name the pending reviewId and echo the payloadHash you were shown. A stale review or a changed payload is 409; approving over blocking issues is 422 unless the key holds the override permission and sends override: true.
+         * Decide a pending review: approve, edit (field values), reject, retry, or change_model (another catalog model)
+         * @description Name the pending reviewId and echo the payloadHash you were shown. A stale review or a changed payload is 409; approving over blocking issues is 422 unless the key holds the override permission and sends override: true. change_model (information and payload reviews, permission reviews:change_model) names a catalog model of your tenant in "model": the run keeps its request and the human edits that fit the new model, and goes back to extract, assemble and build (route "extract"); a model not in your catalog is 404 naming the field model.
          *
          *     Needs an API key with the `reviews:decide` permission.
          */
@@ -758,7 +758,9 @@ export interface components {
             /** Format: uuid */
             reviewId: string;
             /** @enum {string} */
-            action: "approve" | "edit" | "reject" | "retry";
+            action: "approve" | "edit" | "reject" | "retry" | "change_model";
+            /** @description change_model only: the catalog model (owner/name[:version]) of the same tenant the run is built for instead. The run keeps its request, conversation, attachments and the human edits that fit the new model's inputs, and goes back to extract, assemble and build. */
+            model?: string;
             edits?: components["schemas"]["FieldEdits"];
             reason?: string;
             /** @description The payload hash the reviewer saw; a mismatch is refused. */
@@ -1123,7 +1125,7 @@ export interface components {
         ReviewReason: "validation_failed" | "example_leak" | "policy_requires_human" | "low_confidence" | "too_many_changes" | "safety_flags" | "nothing_to_build_from" | "request_unused" | "request_partly_unused" | "builder_failed" | "execution_uncertain" | "schema_changed" | "response_review";
         /**
          * ReviewTask
-         * @description A task an upstream app or agent escalated for human review (seed 004): a payload of a type the tenant registered, with the submitter's confidence and the impact, why it was escalated and what is missing. High confidence with normal impact is approved at once by policy; anything else waits for a person, whose decision, notes and name are kept.
+         * @description A task an upstream app or agent escalated for human review: a payload of a type the tenant registered, with the submitter's confidence and the impact, why it was escalated and what is missing. High confidence with normal impact is approved at once by policy; anything else waits for a person, whose decision, notes and name are kept.
          */
         ReviewTask: {
             /**
@@ -1271,7 +1273,7 @@ export interface components {
         TaskReviewInput: {
             /** @enum {string} */
             decision: "approved" | "rejected";
-            /** @description The short rationale (seed 004). */
+            /** @description The short rationale. */
             notes: string;
             operator?: components["schemas"]["Person"];
         };
@@ -1288,7 +1290,7 @@ export interface components {
         };
         /**
          * TaskRouting
-         * @description auto_approved: the routing policy approved it at once (seed 004: high confidence, normal impact); human_review: it waits for a person.
+         * @description auto_approved: the routing policy approved it at once (by default: high confidence, normal impact); human_review: it waits for a person.
          * @enum {string}
          */
         TaskRouting: "auto_approved" | "human_review";
@@ -1322,7 +1324,7 @@ export interface components {
             description?: string;
             /** @description A draft-07 JSON Schema for the payload (type object). Remote $refs are refused. */
             schema: Record<string, never>;
-            /** @description The confidence × impact pairs approved at once. Default (seed 004): high confidence with normal impact. [] sends everything to a person. */
+            /** @description The confidence × impact pairs approved at once. Default: high confidence with normal impact. [] sends everything to a person. */
             autoApprove?: components["schemas"]["RoutingCell"][];
         };
         /** UnusedRequest */
@@ -2406,7 +2408,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        route: "execute" | "validate" | "build" | "complete" | "cancel" | "await_quorum";
+                        route: "execute" | "validate" | "build" | "extract" | "complete" | "cancel" | "await_quorum";
                         run: components["schemas"]["Run"];
                     };
                 };

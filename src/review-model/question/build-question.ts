@@ -1,6 +1,6 @@
 /**
- * The question a review asks the person the request came from, built by code from the facts (seed 000, §9:
- * an LLM never chooses ids, options, their order or the expected input). One rule per reason, so what a
+ * The question a review asks the person the request came from, built by code from the facts (an LLM never
+ * chooses ids, options, their order or the expected input). One rule per reason, so what a
  * "yes" or a "2" will do is fixed when the question is asked:
  *
  *   reason                                     expects        options              an answer that accepts
@@ -23,7 +23,7 @@
 import { assertNever } from '../../errors.ts';
 import type { CandidatePayload, FieldSpec, ModelSchema, ReturnTo, ReviewOption, ValidationIssue } from '../../generated/contracts.ts';
 import type { ParkReason } from '../../stages/gate.ts';
-import type { ExpectedInput, ReviewSource } from '../reply/types.ts';
+import type { ExpectedInput, ReviewSource } from './question-kinds.ts';
 import { message, type Locale } from './messages.ts';
 
 export interface QuestionFacts {
