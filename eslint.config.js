@@ -33,7 +33,7 @@ export const LEGACY_DRIVER_IMPORTS = [
   'src/catalog/model-catalog.ts',
   'src/cli/action.ts', 'src/cli/commands/dry-run.ts', 'src/cli/commands/interpret.ts', 'src/cli/commands/shadow-replay.ts',
   'src/config.ts',
-  'src/engine/engine.ts', 'src/engine/in-process.ts', 'src/engine/reconciler.ts',
+  'src/engine/engine.ts', 'src/engine/in-process.ts',
   'src/notifications/channels.ts', 'src/notifications/notify.ts', 'src/notifications/settings.ts', 'src/notifications/subject.ts',
   'src/observability/review-gauges.ts', 'src/observability/scrape-gauges.ts',
   'src/policy/preview.ts',
