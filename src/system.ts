@@ -58,7 +58,7 @@ export interface System extends Engine {
   readonly shadowReports: ShadowReportsRepository;
   readonly shadowSettings: ShadowSettingsRepository;
   readonly metricsQueries: MetricsQueries;
-  /** Review tasks and task types (seed 004). */
+  /** Review tasks and task types. */
   readonly tasks: TasksRepository;
   /** Each tenant's notification channels, and the ledger that sends each notification once. */
   readonly notifications: NotificationsRepository;
