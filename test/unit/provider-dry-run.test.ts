@@ -12,12 +12,12 @@ function read(path: string): unknown {
 
 async function dry(model: string, request: unknown) {
   const config = loadConfig({});
-  return dryRun({ modelSource: read(`models/${model}`), request, config, adapters: createAdapterRegistry(config) });
+  return dryRun({ modelSource: read(`providers/${model}`), request, config, adapters: createAdapterRegistry(config) });
 }
 
 /** The published example values of a model file (what the quarantine holds), as strings. */
 function publishedExamples(model: string): string[] {
-  return extractModelSchema(read(`models/${model}`)).quarantine.entries().map((entry) => String(entry.value));
+  return extractModelSchema(read(`providers/${model}`)).quarantine.entries().map((entry) => String(entry.value));
 }
 
 const CASES = [
