@@ -32,7 +32,7 @@ export const LEGACY_DRIVER_IMPORTS = [
   'src/policy/preview.ts',
   'src/preview/dry-run.ts',
   'src/retention/purge.ts',
-  'src/shadow/replay.ts', 'src/shadow/shadow-run.ts', 'src/shadow/trigger.ts',
+  'src/shadow/corpus-replay.ts', 'src/shadow/shadow-run.ts', 'src/shadow/trigger.ts',
   'src/stats/review-stats.ts',
   'src/tasks/task-types.ts', 'src/tasks/tasks.ts',
 ];

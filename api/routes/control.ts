@@ -1,14 +1,14 @@
 /** Decisions on parked runs, and pause / resume / cancel. */
 import { actorOf, replierOf } from '../../src/auth/api-keys.ts';
 import type { FastifyInstance } from 'fastify';
-import { decide } from '../../src/review/decide.ts';
+import { decide } from '../../src/review/decide-on-run.ts';
 import { reply as replyToReview } from '../../src/review/reply-service.ts';
 import { cancelRun, pauseRun, resumeRun } from '../../src/control/run-control.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { commonErrors, controlBody, decisionAccepted, ref, replyAnswer, runIdParams } from '../schemas.ts';
 import { runLinks, runResource } from '../views.ts';
-import { markSecretFields } from '../plugins/secret-fields.ts';
+import { markSecretFields } from '../plugins/answer-masking.ts';
 
 const conflicts = { 409: ref('problem'), 422: ref('problem') };
 const notFound = { 404: ref('problem') };

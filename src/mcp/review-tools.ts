@@ -19,7 +19,7 @@ import type {
   ReplyOk,
 } from '../generated/contracts.ts';
 import { submitRun } from '../intake/submit-run.ts';
-import { decideReview } from '../review/decide-review.ts';
+import { decideReview } from '../review/decide-by-review-id.ts';
 import { reply } from '../review/reply-service.ts';
 import { getReview, listPendingReviews, queueStats, runIdOfReview } from '../review/review-queue.ts';
 import type { RunRow } from '../engine/store.ts';

@@ -1,5 +1,5 @@
 /**
- * What a reviewer's decision means for a parked run, decided without I/O. The caller (src/review/decide.ts)
+ * What a reviewer's decision means for a parked run, decided without I/O. The caller (src/review/decide-on-run.ts)
  * commits it as one `decide` move (src/engine/moves.ts): a compare-and-set on the pending review, so of two
  * concurrent decisions exactly one lands.
  */

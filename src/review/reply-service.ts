@@ -24,7 +24,7 @@ import { submitRun } from '../intake/submit-run.ts';
 import { logContext, logEvent } from '../observability/logger.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { commit } from '../engine/commit.ts';
-import { applyDecision, commitDecision, loadDecidable, type DecideResult } from './decide.ts';
+import { applyDecision, commitDecision, loadDecidable, type DecideResult } from './decide-on-run.ts';
 import type { DecisionActor } from './plan-decision.ts';
 import { questionLocale, supportedLocale } from './question/locale.ts';
 import { message } from './question/messages.ts';

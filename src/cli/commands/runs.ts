@@ -103,7 +103,7 @@ export function registerRunCommands(program: Command): void {
             ...(options.reason ? { reason: options.reason } : {}),
             ...(options.override ? { override: true } : {}),
           };
-          const { decide } = await import('../../review/decide.ts');
+          const { decide } = await import('../../review/decide-on-run.ts');
           const { run: updated, plan } = await decide(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: true } });
           console.log(`${plan.route}: run ${updated.id} is now ${updated.status}`);
         });

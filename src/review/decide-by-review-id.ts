@@ -5,7 +5,7 @@
  * so a second decision is a conflict with what happened, not a review that does not exist.
  */
 import type { DecisionActor } from './plan-decision.ts';
-import { decide, type DecideResult } from './decide.ts';
+import { decide, type DecideResult } from './decide-on-run.ts';
 import { getReview, type ReviewReader } from './review-queue.ts';
 import { VettedError } from '../errors.ts';
 
