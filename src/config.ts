@@ -11,7 +11,7 @@ import { parseDataKey, parsePreviousKeys } from './secrets/sealer.ts';
 import { ENV_SCHEMA } from './config-env.ts';
 
 export type BuilderName = 'heuristic' | 'openai';
-export type ProviderName = 'dry' | 'replicate';
+export type ProviderName = 'dry' | 'replicate' | 'fal' | 'openai';
 
 export interface Config {
   databaseUrl: string;

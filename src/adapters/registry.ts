@@ -100,7 +100,7 @@ function configuredAdapters(config: Config): ConfiguredAdapters {
 }
 
 function notConfigured(kind: 'builder' | 'provider', name: string, available: string[]): VettedError {
-  const hint = name === 'openai' ? ' (set OPENAI_API_KEY or OPENAI_BASE_URL)' : name === 'replicate' ? ' (set REPLICATE_API_TOKEN)' : '';
+  const hint = name === 'openai' ? ' (set OPENAI_API_KEY or OPENAI_BASE_URL)' : name === 'replicate' ? ' (set REPLICATE_API_TOKEN)' : name === 'fal' ? ' (set FAL_KEY)' : '';
   return new VettedError('INVALID_REQUEST', `${kind} "${name}" is not configured${hint}; available: ${available.join(', ')}`, {
     field: kind,
   });

@@ -461,7 +461,10 @@ export interface GenerationRequest {
    */
   locale?: string;
   builder?: 'heuristic' | 'openai';
-  provider?: 'dry' | 'replicate';
+  /**
+   * The provider that executes the run. Default: the model's own provider (fal, openai) for a model read from a provider document, else the configured default. `dry` never calls a provider.
+   */
+  provider?: 'dry' | 'replicate' | 'fal' | 'openai';
   callbackUrl?: string;
   /**
    * Run the legacy V2 builder beside this run for comparison (never executed).

@@ -49,4 +49,20 @@ describe('dry-run on provider model files', () => {
     const result = await dry('fal-flux-dev.provider.json', { prompt: 'a lighthouse', edits: { prompt: null } });
     expect(result.decision).toBe('awaiting_human');
   });
+
+  it('refuses at submit a model whose provider is not configured, naming the provider', async () => {
+    await expect(dry('fal-flux-dev.provider.json', { prompt: 'a lighthouse', provider: 'fal' })).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      field: 'provider',
+      message: expect.stringContaining('provider "fal" is not configured (set FAL_KEY)'),
+    });
+  });
+
+  it('refuses at submit a provider that does not serve the model', async () => {
+    await expect(dry('openai-create-image.provider.json', { prompt: 'a lighthouse', provider: 'replicate' })).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      field: 'provider',
+      message: expect.stringContaining('served by openai'),
+    });
+  });
 });
