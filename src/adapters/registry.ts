@@ -17,6 +17,7 @@ import { sealerFromConfig } from '../secrets/sealer.ts';
 import { createOpenAiBuilder } from './openai/openai-builder.ts';
 import { createReplyInterpreter } from './openai/reply-interpreter.ts';
 import type { ReplyInterpreter } from '../review/reply/types.ts';
+import { createFalProvider } from './fal/fal-provider.ts';
 import { createReplicateClient } from './replicate/client.ts';
 import { createReplicateModelFetcher, type ModelFetcher } from './replicate/model-fetcher.ts';
 import { createReplicateProvider } from './replicate/replicate-provider.ts';
@@ -90,6 +91,9 @@ function configuredAdapters(config: Config): ConfiguredAdapters {
   if (config.openai.apiKey || config.openai.baseUrl) {
     builders.openai = createOpenAiBuilder(config.openai);
     replyInterpreter = createReplyInterpreter({ openai: config.openai, timeoutMs: config.interpreterTimeoutMs });
+  }
+  if (config.fal.apiKey) {
+    providers.fal = createFalProvider({ apiKey: config.fal.apiKey, baseUrl: config.fal.baseUrl, pollIntervalMs: config.fal.pollIntervalMs, timeoutMs: config.fal.timeoutMs });
   }
   if (config.replicate.apiToken) {
     const client = createReplicateClient(config.replicate);
