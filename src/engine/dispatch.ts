@@ -45,7 +45,8 @@ export interface Dispatch {
   enqueueWebhook(job: WebhookJob): Promise<void>;
   /**
    * Queues a notification (idempotent per subject and event while the job exists; the delivery ledger makes it
-   * once for good). Tenants without notification settings cost nothing: no job is added for them.
+   * once for good). Tenants without notification settings cost nothing: no job is added for them. With `at`,
+   * the job waits until then ("nears expiry").
    */
-  enqueueNotification(job: NotificationJob): Promise<void>;
+  enqueueNotification(job: NotificationJob, at?: Date): Promise<void>;
 }

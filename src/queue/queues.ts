@@ -5,6 +5,7 @@
 import { Queue, type JobsOptions, type Telemetry } from 'bullmq';
 import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
 import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/dispatch.ts';
+import type { CarriedWork } from '../engine/reconciler.ts';
 import { STAGES, stageNamed, type StageName } from '../engine/stages.ts';
 import { VettedError } from '../errors.ts';
 import { createRedisClient, parseRedisUrl, redisOptionsFromUrl, type RedisClient, type RedisTarget } from './redis-target.ts';
@@ -105,7 +106,7 @@ export function bullQueueName(name: string, target: RedisTarget): string {
   return target.mode === 'cluster' ? `{${name}}` : name;
 }
 
-export interface QueueSet extends Dispatch {
+export interface QueueSet extends Dispatch, CarriedWork {
   readonly prefix: string;
   /** Where the queues are; workers connect to the same place. */
   readonly target: RedisTarget;
@@ -131,6 +132,9 @@ export interface QueueSet extends Dispatch {
   enqueueShadow(data: ShadowJobData): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Job states that mean "the work is in Redis and will happen". */
+const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
 /** Reviews expire at the end of the bucket that holds their deadline: at most this late. */
 export const EXPIRY_BUCKET_MS = 5000;
@@ -174,6 +178,11 @@ export function createQueues(target: RedisTarget, prefix: string, onError: (erro
   const all = [...Object.values(stages), expiry, webhooks, maintenance, shadow, notifications];
   for (const queue of all) queue.on('error', onError);
 
+  async function scheduleExpiry(expiresAt: Date): Promise<void> {
+    const dueBy = expiryBucket(expiresAt);
+    await expiry.add('expire', { dueBy }, { jobId: expiryJobId(dueBy), delay: Math.max(0, dueBy - Date.now()) });
+  }
+
   return {
     prefix,
     target,
@@ -187,10 +196,7 @@ export function createQueues(target: RedisTarget, prefix: string, onError: (erro
     async enqueueStage(data) {
       await stages[data.stage].add(data.stage, data, { jobId: stageJobId(data) });
     },
-    async scheduleExpiry(expiresAt) {
-      const dueBy = expiryBucket(expiresAt);
-      await expiry.add('expire', { dueBy }, { jobId: expiryJobId(dueBy), delay: Math.max(0, dueBy - Date.now()) });
-    },
+    scheduleExpiry,
     async enqueueWebhook(data) {
       await webhooks.add('deliver', data, { jobId: `hook.${data.runId}.${data.eventId}` });
     },
@@ -199,6 +205,18 @@ export function createQueues(target: RedisTarget, prefix: string, onError: (erro
     },
     async enqueueShadow(data) {
       await shadow.add('shadow', data, { jobId: `shadow.${data.runId}.${data.attempt}` });
+    },
+    async lostStageJob(job) {
+      const state = await stages[job.stage].getJobState(stageJobId(job));
+      return LIVE_STATES.has(state) ? undefined : state;
+    },
+    async restoreExpiry(expiresAt) {
+      const dueBy = expiryBucket(expiresAt);
+      if (LIVE_STATES.has(await expiry.getJobState(expiryJobId(dueBy)))) return false;
+      // A failed job keeps its id: it goes first, so the bucket's job can be added again.
+      await expiry.remove(expiryJobId(dueBy)).catch(() => undefined);
+      await scheduleExpiry(expiresAt);
+      return true;
     },
     async close() {
       await Promise.all(all.map((queue) => queue.close()));
