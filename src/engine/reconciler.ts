@@ -9,8 +9,8 @@
  * Safe on several workers at once: every requeue is a compare-and-set on (status, attempt), so a run is
  * requeued by at most one of them, and expiry jobs have deterministic ids.
  */
-import { expiryBucket, expiryJobId, stageJobId, type QueueSet } from '../queue/queues.ts';
 import { commit } from './commit.ts';
+import { expiryBucket, type Dispatch, type JobInspection } from './dispatch.ts';
 import type { Engine } from './engine.ts';
 import type { RunRow } from './store.ts';
 
@@ -31,7 +31,10 @@ export interface ReconcileResult {
 /** Job states that mean "the work is in Redis and will happen". */
 const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
-export async function reconcile(engine: Engine, queues: QueueSet, options: ReconcileOptions = {}): Promise<ReconcileResult> {
+/** The dispatch that holds the jobs (BullMQ's queues): it answers about them and schedules expiries again. */
+export type ReconciledDispatch = JobInspection & Pick<Dispatch, 'scheduleExpiry'>;
+
+export async function reconcile(engine: Engine, queues: ReconciledDispatch, options: ReconcileOptions = {}): Promise<ReconcileResult> {
   const graceMs = options.graceMs ?? 60_000;
   const limit = options.batchSize ?? 500;
   const idleSince = new Date(engine.clock.now().getTime() - graceMs);
@@ -48,17 +51,17 @@ export async function reconcile(engine: Engine, queues: QueueSet, options: Recon
   return { examined: stale.length + parked.length, requeued, expiriesRestored };
 }
 
-async function requeueIfLost(engine: Engine, queues: QueueSet, run: RunRow): Promise<boolean> {
-  const state = await queues.stages[run.stage].getJobState(stageJobId({ runId: run.id, stage: run.stage, attempt: run.attempt }));
+async function requeueIfLost(engine: Engine, queues: ReconciledDispatch, run: RunRow): Promise<boolean> {
+  const state = await queues.stageJobState({ runId: run.id, stage: run.stage, attempt: run.attempt });
   if (LIVE_STATES.has(state)) return false;
   return Boolean(await commit(engine, { kind: 'requeue', run, lostJobState: state }));
 }
 
 /** Re-creates an expiry bucket's job when Redis lost it (or it failed for good). */
-async function restoreExpiry(queues: QueueSet, dueBy: number): Promise<boolean> {
-  const state = await queues.expiry.getJobState(expiryJobId(dueBy));
+async function restoreExpiry(queues: ReconciledDispatch, dueBy: number): Promise<boolean> {
+  const state = await queues.expiryJobState(dueBy);
   if (LIVE_STATES.has(state)) return false;
-  await queues.expiry.remove(expiryJobId(dueBy)).catch(() => undefined);
+  await queues.removeExpiryJob(dueBy).catch(() => undefined);
   await queues.scheduleExpiry(new Date(dueBy));
   return true;
 }

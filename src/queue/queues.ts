@@ -4,10 +4,11 @@
  */
 import { Queue, type JobsOptions, type Telemetry } from 'bullmq';
 import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
-import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/dispatch.ts';
+import { expiryBucket, type Dispatch, type JobInspection, type NotificationJob, type StageJob, type WebhookJob } from '../engine/dispatch.ts';
 import { STAGES, stageNamed, type StageName } from '../engine/stages.ts';
 import { VettedError } from '../errors.ts';
-import { createRedisClient, parseRedisUrl, redisOptionsFromUrl, type RedisClient, type RedisTarget } from './redis-target.ts';
+import { parseRedisUrl, type RedisTarget } from '../redis-url.ts';
+import { createRedisClient, redisOptionsFromUrl, type RedisClient } from './redis-target.ts';
 
 export { redisOptionsFromUrl };
 
@@ -105,7 +106,7 @@ export function bullQueueName(name: string, target: RedisTarget): string {
   return target.mode === 'cluster' ? `{${name}}` : name;
 }
 
-export interface QueueSet extends Dispatch {
+export interface QueueSet extends Dispatch, JobInspection {
   readonly prefix: string;
   /** Where the queues are; workers connect to the same place. */
   readonly target: RedisTarget;
@@ -132,12 +133,8 @@ export interface QueueSet extends Dispatch {
   close(): Promise<void>;
 }
 
-/** Reviews expire at the end of the bucket that holds their deadline: at most this late. */
-export const EXPIRY_BUCKET_MS = 5000;
-
-export function expiryBucket(expiresAt: Date, bucketMs = EXPIRY_BUCKET_MS): number {
-  return Math.ceil(expiresAt.getTime() / bucketMs) * bucketMs;
-}
+/** The expiry buckets are the engine's (its Dispatch port); BullMQ keeps one delayed job per bucket. */
+export { EXPIRY_BUCKET_MS, expiryBucket } from '../engine/dispatch.ts';
 
 /** One job per subject and event while it exists (BullMQ ids may not hold ':'). */
 export function notificationJobId(data: NotificationJobData): string {
@@ -186,6 +183,11 @@ export function createQueues(target: RedisTarget, prefix: string, onError: (erro
     notifications,
     async enqueueStage(data) {
       await stages[data.stage].add(data.stage, data, { jobId: stageJobId(data) });
+    },
+    stageJobState: (job) => stages[job.stage].getJobState(stageJobId(job)),
+    expiryJobState: (dueBy) => expiry.getJobState(expiryJobId(dueBy)),
+    async removeExpiryJob(dueBy) {
+      await expiry.remove(expiryJobId(dueBy));
     },
     async scheduleExpiry(expiresAt) {
       const dueBy = expiryBucket(expiresAt);
