@@ -3,12 +3,19 @@
 //  - only src/db talks to PostgreSQL (pg, drizzle-orm, the tables): everyone else goes through its repositories;
 //  - only the composition roots import src/db, src/queue or src/adapters (type imports included): every other room
 //    owns a port (an interface) and the roots inject the implementation;
+//  - the engine and what sits below it (stages, builders, the pure review model in src/review-model) never import the
+//    review services (src/review), which sit above the engine;
 //  - every switch over a union (a status, a stage, a move, an outcome, an action) names every member.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const IO_PACKAGES = ['bullmq', 'ioredis', 'drizzle-orm', 'drizzle-orm/*', 'pg', 'fastify', 'openai', 'openai/*', 'replicate'];
 const PURE = { group: IO_PACKAGES, message: 'Stage logic is pure: do I/O in the engine (src/engine), api/ or src/adapters.' };
+/** The review services sit above the engine: what the engine needs of a review lives in src/review-model. */
+export const REVIEW_SERVICES_PATTERN = {
+  group: ['**/review', '**/review/**'],
+  message: 'The review services (src/review) sit above the engine: the engine, the stages, the builders and the review model import src/review-model instead.',
+};
 /** Application code: src/ (but for src/db and the generated types), api/ and workers/. */
 const APP_FILES = ['src/**/*.ts', 'api/**/*.ts', 'workers/**/*.ts'];
 /** The composition roots: the only application files that may import the drivers (database, queue, adapters). */
@@ -26,7 +33,7 @@ export const LEGACY_DRIVER_IMPORTS = [
   'src/notifications/channels.ts', 'src/notifications/notify.ts', 'src/notifications/settings.ts', 'src/notifications/subject.ts',
   'src/policy/preview.ts',
   'src/retention/purge.ts',
-  'src/shadow/replay.ts', 'src/shadow/shadow-run.ts', 'src/shadow/trigger.ts',
+  'src/shadow/corpus-replay.ts', 'src/shadow/shadow-run.ts', 'src/shadow/trigger.ts',
   'src/tasks/task-types.ts', 'src/tasks/tasks.ts',
 ];
 const POSTGRES_PATTERN = { group: ['pg', 'drizzle-orm', 'drizzle-orm/*'], message: 'Only src/db talks to PostgreSQL: add a repository method there.' };
@@ -83,15 +90,20 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/stages/**/*.ts', 'src/builders/**/*.ts', 'src/review/plan-decision.ts', 'src/review/resume-routing.ts', 'src/review/pending-review.ts', 'src/review/edit-validation.ts', 'src/run-states.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [PURE] }] },
+    // Below the review services: the engine may do I/O, but never reaches up into src/review.
+    files: ['src/engine/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [REVIEW_SERVICES_PATTERN] }] },
+  },
+  {
+    files: ['src/stages/**/*.ts', 'src/builders/**/*.ts', 'src/review-model/**/*.ts', 'src/run-states.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [PURE, REVIEW_SERVICES_PATTERN] }] },
   },
   {
     // The builder must not be able to reach quarantined example values, even by import.
     files: ['src/builders/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [PURE, { group: ['**/example-quarantine*', '**/leak-firewall*', '**/fragments/*'], message: 'Builders never see example values (zero trust).' }],
+        patterns: [PURE, REVIEW_SERVICES_PATTERN, { group: ['**/example-quarantine*', '**/leak-firewall*', '**/fragments/*'], message: 'Builders never see example values (zero trust).' }],
       }],
     },
   },

@@ -15,7 +15,7 @@ import { dependencyOfError, endpointsOf, registerDependencyGate } from './plugin
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerConsole } from './console.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
-import { registerSecretFields } from './plugins/secret-fields.ts';
+import { registerSecretFields } from './plugins/answer-masking.ts';
 import { registerTracing } from './plugins/tracing.ts';
 import { clientErrorHandler, frameworkErrors, onMaxParamLength, registerProblemDetails } from './plugins/problem-details.ts';
 import { registerContractValidation } from './plugins/validation.ts';

@@ -39,7 +39,7 @@ export interface EventSourceSpec {
   subscribe(wake: Wake): () => void;
   /** The events after an id, oldest first. */
   read(afterId: bigint): Promise<RunEventRow[]>;
-  /** The events as they may leave the server (api/plugins/secret-fields.ts maskedFor): a stream is an answer too. */
+  /** The events as they may leave the server (api/plugins/answer-masking.ts maskedFor): a stream is an answer too. */
   mask<T>(value: T): Promise<T>;
 }
 

@@ -95,7 +95,7 @@ export const decisionAccepted = {
   type: 'object',
   required: ['route', 'run'],
   properties: {
-    route: { type: 'string', enum: ['execute', 'validate', 'build', 'complete', 'cancel', 'await_quorum'] },
+    route: { type: 'string', enum: ['execute', 'validate', 'build', 'extract', 'complete', 'cancel', 'await_quorum'] },
     run: ref('run'),
   },
 } as const;

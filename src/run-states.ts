@@ -23,9 +23,9 @@ export const TRANSITIONS: Readonly<Record<RunStatus, readonly RunStatus[]>> = {
   assembling: ['building', 'awaiting_human', ...ALWAYS],
   building: ['validating', 'awaiting_human', ...ALWAYS],
   validating: ['executing', 'awaiting_human', ...ALWAYS],
-  // A decision sends the run back to building (retry), validating (edit), executing (approve) or completes
+  // A decision sends the run back to extracting (another model), building (retry), validating (edit), executing (approve) or completes
   // a response review; expiry and cancellation end it.
-  awaiting_human: ['building', 'validating', 'executing', 'completed', 'awaiting_human', 'expired', ...ALWAYS],
+  awaiting_human: ['extracting', 'building', 'validating', 'executing', 'completed', 'awaiting_human', 'expired', ...ALWAYS],
   executing: ['completed', 'awaiting_human', 'failed', 'cancelled', 'paused'],
   paused: ['queued', 'extracting', 'assembling', 'building', 'validating', 'executing', 'awaiting_human', 'cancelled', 'failed'],
   completed: [],

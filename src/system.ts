@@ -29,7 +29,7 @@ import { createShadowSettingsRepository, type ShadowSettingsRepository } from '.
 import { createTasksRepository, type TasksRepository } from './db/tasks-repository.ts';
 import type { Dispatch } from './engine/dispatch.ts';
 import type { Engine } from './engine/engine.ts';
-import { connectionErrorReporter, type ConnectionErrorReporter } from './observability/connection-errors.ts';
+import { connectionErrorReporter, type ConnectionErrorReporter } from './observability/connection-error-reporter.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { gatedNotifications } from './notifications/gate.ts';
@@ -165,7 +165,7 @@ export interface SystemRuntime {
 
 /**
  * The repositories, adapters and engine over an open database: everything a system is whatever carries its
- * work (BullMQ here, the in-process runner in embedded mode, src/embedded/system.ts).
+ * work (BullMQ here, the in-process runner in embedded mode, src/embedded/embedded-system.ts).
  */
 export function wireSystem(config: Readonly<Config>, database: Database, options: SystemOptions, runtime: SystemRuntime): System {
   const { logger, redact } = runtime;

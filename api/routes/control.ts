@@ -1,14 +1,14 @@
 /** Decisions on parked runs, and pause / resume / cancel. */
 import { actorOf, replierOf } from '../../src/auth/api-keys.ts';
 import type { FastifyInstance } from 'fastify';
-import { decide } from '../../src/review/decide.ts';
+import { decide } from '../../src/review/decide-on-run.ts';
 import { reply as replyToReview } from '../../src/review/reply-service.ts';
 import { cancelRun, pauseRun, resumeRun } from '../../src/control/run-control.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { commonErrors, controlBody, decisionAccepted, ref, replyAnswer, runIdParams } from '../schemas.ts';
 import { runLinks, runResource } from '../views.ts';
-import { markSecretFields } from '../plugins/secret-fields.ts';
+import { markSecretFields } from '../plugins/answer-masking.ts';
 
 const conflicts = { 409: ref('problem'), 422: ref('problem') };
 const notFound = { 404: ref('problem') };
@@ -31,6 +31,7 @@ const decisionBody = {
   examples: [
     { reviewId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', payloadHash: 'a3f5c0e1b2d4968778695a4b3c2d1e0f9a8b7c6d5e4f30211203948576a5b4c3', action: 'edit', edits: { width: 768 }, reason: 'the user asked for 768 wide' },
     { reviewId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', action: 'reject', reason: 'not what the user asked for' },
+    { reviewId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', action: 'change_model', model: 'acme/image-edit', reason: 'the user asked to edit their photo, not for a new image' },
   ],
 };
 
@@ -42,10 +43,13 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
     schema: {
       operationId: 'decideReview',
       tags: ['reviews'],
-      summary: 'Decide a pending review: approve, edit (field values), reject, or retry',
+      summary: 'Decide a pending review: approve, edit (field values), reject, retry, or change_model (another catalog model)',
       description:
         'Name the pending reviewId and echo the payloadHash you were shown. A stale review or a changed payload is 409; ' +
-        'approving over blocking issues is 422 unless the key holds the override permission and sends override: true.',
+        'approving over blocking issues is 422 unless the key holds the override permission and sends override: true. ' +
+        'change_model (information and payload reviews, permission reviews:change_model) names a catalog model of your tenant in "model": ' +
+        'the run keeps its request and the human edits that fit the new model, and goes back to extract, assemble and build (route "extract"); ' +
+        'a model not in your catalog is 404 naming the field model.',
       params: runIdParams,
       body: decisionBody,
       response: { 200: decisionAccepted, ...commonErrors, ...notFound, ...conflicts },
@@ -56,7 +60,7 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
       runId: request.params.id,
       tenantId: caller.tenantId,
       body: request.body,
-      actor: { id: actorOf(caller), canOverride: caller.permissions.has('override') },
+      actor: { id: actorOf(caller), canOverride: caller.permissions.has('override'), canChangeModel: caller.permissions.has('reviews:change_model') },
       requirePayloadHash: true,
     });
     await markSecretFields(system, reply, [run]);

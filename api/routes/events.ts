@@ -9,7 +9,7 @@ import type { EventHub } from '../../src/engine/event-hub.ts';
 import type { System } from '../../src/system.ts';
 import { lastEventIdOf, streamEvents } from '../event-stream.ts';
 import { principal } from '../plugins/auth.ts';
-import { maskedFor } from '../plugins/secret-fields.ts';
+import { maskedFor } from '../plugins/answer-masking.ts';
 import { commonErrors, eventStreamAnswer, eventsHeaders, eventsQuery, runIdParams } from '../schemas.ts';
 
 /** Events one flush of the review feed reads at most; the next wake reads on. */

@@ -8,7 +8,7 @@ import { actorOf } from '../../src/auth/api-keys.ts';
 import { loadReviewForm } from '../../src/review/review-form.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
-import { markSecretFields } from '../plugins/secret-fields.ts';
+import { markSecretFields } from '../plugins/answer-masking.ts';
 import { commonErrors, ref, reviewIdParams } from '../schemas.ts';
 
 const meAnswer = {

@@ -11,7 +11,7 @@ import { claimReview, releaseReview } from '../../src/review/claims.ts';
 import { getReview, listPendingReviews, queueStats, type PendingQuery as PendingServiceQuery } from '../../src/review/review-queue.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
-import { markSecretFields } from '../plugins/secret-fields.ts';
+import { markSecretFields } from '../plugins/answer-masking.ts';
 import {
   claimAnswer, claimBody, commonErrors, decidedReviewPage, pendingReviewsQuery, ref, reviewDetail, reviewIdParams, reviewQueueStats, reviewsQuery, reviewSummaryPage,
 } from '../schemas.ts';

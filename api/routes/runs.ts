@@ -8,7 +8,7 @@ import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { activeRunsQuery, commonErrors, listRunsQuery, ref, runAccepted, runIdParams, runList, runPage, runState, sessionParams } from '../schemas.ts';
 import { runLinks, runResource } from '../views.ts';
-import { markSecretFields } from '../plugins/secret-fields.ts';
+import { markSecretFields } from '../plugins/answer-masking.ts';
 
 interface ListQuery {
   status?: RunStatus[];

@@ -16,6 +16,8 @@ export type Permission =
   | 'reviews:decide'
   /** Answer a review's question in words (POST /api/runs/:id/reply): the chat app answers for its user. */
   | 'reviews:reply'
+  /** Send a parked run to another catalog model of the tenant (the change_model decision). */
+  | 'reviews:change_model'
   | 'override'
   /** Shadow reports: whole payloads and the example values V2 leaked, across the tenant's runs (engineers). */
   | 'shadow:read'
@@ -31,9 +33,9 @@ export type Permission =
 /** What each role may do. `override` (approve over blocking issues) is granted per key, or to admins. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   submitter: ['runs:create', 'runs:read', 'runs:control', 'reviews:reply', 'tasks:create', 'tasks:read'],
-  reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'shadow:read', 'tasks:read', 'tasks:review', 'policies:preview'],
+  reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'reviews:change_model', 'shadow:read', 'tasks:read', 'tasks:review', 'policies:preview'],
   admin: [
-    'runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'override', 'shadow:read',
+    'runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'reviews:change_model', 'override', 'shadow:read',
     'tasks:create', 'tasks:read', 'tasks:review', 'settings:manage', 'policies:preview',
   ],
 };

@@ -48,6 +48,8 @@ export interface RuleContext {
   readonly textFields: readonly FieldSpec[];
   /** Secret fields: a labelled value in the prompt is taken out of the prompt and never used. */
   readonly secretFields: readonly FieldSpec[];
+  /** System-prompt fields: filled only from text the user labels as the system prompt (`system prompt: …`). */
+  readonly systemFields: readonly FieldSpec[];
   readonly primary: ReadonlyMap<FieldRole, FieldSpec>;
   /**
    * True when the words (`num inference steps`) are a name, title or role keyword of one of the schema's

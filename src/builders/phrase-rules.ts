@@ -145,3 +145,29 @@ export function scaleRule(context: RuleContext): Directive[] {
   }
   return found;
 }
+
+/** `1.2×`, `1.2x`, `x1.2`: a number written as a multiple (two capture groups, one of them set). */
+const MULTIPLE = String.raw`(?:(\d+(?:[.,]\d+)?)\s*[x×]|[x×]\s*(\d+(?:[.,]\d+)?))(?![\p{L}\p{N}_])`;
+
+/**
+ * `at 1.2× speed`, `speed x0.8`: a multiple next to the name of a numeric field (`speed`, `playback rate`) sets
+ * that field. The field's own name makes it a setting, so it needs no clause of its own.
+ */
+export function multipleRule(context: RuleContext): Directive[] {
+  const found: Directive[] = [];
+  for (const field of context.typedFields) {
+    if (!isNumeric(field) || hasEnum(field)) continue;
+    const pattern = fieldPattern(field, 'multiple', () => {
+      const name = phrasePattern(identifierWords(field.name));
+      return new RegExp(`(?<![\\p{L}\\p{N}_.])(?:${MULTIPLE}\\s+(?:of\\s+)?(?:the\\s+)?${name}|${name}\\s*(?:of\\s+)?${MULTIPLE})(?![\\p{L}\\p{N}_])`, 'giu');
+    });
+    if (!pattern) continue;
+    for (const match of context.text.matchAll(pattern)) {
+      const written = match.slice(1).find((group) => group !== undefined);
+      if (written === undefined) continue;
+      const value = Number(written.replace(',', '.'));
+      found.push(makeDirective(context.text, match.index, match.index + match[0].length, 'named', 'multiple', [{ field: field.name, value, fit: fitOf(field, value) }]));
+    }
+  }
+  return found;
+}

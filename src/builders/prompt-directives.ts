@@ -14,8 +14,9 @@ import {
   optionThenNameRule,
   sizeRule,
 } from './directive-rules.ts';
+import { findInstructionLead } from './instruction-prefix.ts';
 import { findLeftovers } from './leftover-notes.ts';
-import { countRule, scaleRule, stepsRule, toggleRule } from './phrase-rules.ts';
+import { countRule, multipleRule, scaleRule, stepsRule, toggleRule } from './phrase-rules.ts';
 import { findRequestPhrases, requestTableRule, unplacedReason } from './request-table.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
 import { shownTextSpans } from '../reading/index.ts';
@@ -63,10 +64,13 @@ export interface DirectiveScan {
   notes: string[];
 }
 
-/** Roles the prompt text may never fill: secrets and system prompts come from people, files from attachments. */
+/**
+ * Roles the rules never read from the prompt's words: secrets come from people, files from attachments, and a
+ * system prompt only from text the user labels as one (text-capture.ts), never from anything else.
+ */
 const NEVER_FROM_TEXT = new Set<FieldRole>(['secret', 'system_prompt']);
 
-const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, requestTableRule, readingRule];
+const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, multipleRule, requestTableRule, readingRule];
 
 /**
  * Scans the prompt for explicit values for the schema's fields. Never reads secrets, system prompts or file
@@ -86,6 +90,9 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   const cuts: Span[] = accepted.filter((directive) => !directive.keepInPrompt).map(({ start, end }) => ({ start, end }));
   const label = promptLabel(text, context.primary.get('prompt'));
   if (label && !cuts.some((cut) => overlaps(cut, label))) cuts.push(label);
+  // `read this slowly: Welcome home`: the lead-in's settings are read above; the content is what follows it.
+  const lead = findInstructionLead(text, cuts, quoted);
+  if (lead) cuts.push(...lead.spans);
   const values = chooseValues(accepted);
   const refused = refusedAssignments(text, accepted, context);
   const leftovers = findLeftovers(text, accepted, context);
@@ -101,7 +108,8 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   const unused = tablePhrases
     .map((found) => ({ phrase: found.phrase, reason: unplacedReason(found, readable) }))
     .concat(leftovers.map(({ phrase, reason }) => ({ phrase, reason })))
-    .concat(unplacedSettings(text, accepted, quoted, tablePhrases));
+    .concat(unplacedSettings(text, accepted, quoted, tablePhrases))
+    .concat(lead?.unused ?? []);
   return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, unused, notes };
 }
 
@@ -132,6 +140,7 @@ function ruleContext(text: string, schema: ModelSchema): RuleContext {
     typedFields: readable.filter(isTypedField),
     textFields: readable.filter((field) => field.type === 'string' && !hasEnum(field)),
     secretFields: fields.filter((field) => field.role === 'secret'),
+    systemFields: fields.filter((field) => field.role === 'system_prompt' && field.type === 'string' && !hasEnum(field)),
     primary,
     // Only needed for leftovers (an unconsumed `--flag` or `seed=42`) and label checks, so computed on demand.
     isKnownName: (words, except) =>

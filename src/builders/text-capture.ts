@@ -21,6 +21,9 @@ export interface CaptureLabel {
   secret: boolean;
 }
 
+/** How users label a system prompt, besides the field's own name and title. */
+const SYSTEM_LABELS = ['system prompt', 'system message', 'system'];
+
 /** Extra labels for the main negative prompt field: Midjourney's `--no`, and `avoid:`. */
 const NEGATIVE_SWITCHES = /(?<![\p{L}\p{N}_-])(?:--(?:no|neg|negative)[ \t]+|avoid\s*:\s*)/giu;
 const QUOTES: Record<string, string> = { '"': '"', "'": "'", '“': '”', '‘': '’' };
@@ -29,15 +32,16 @@ const TRAILING_JUNK = /(?:[\s,;:]|(?<![\p{L}\p{N}_])(?:and|with|using)(?![\p{L}\
 /** Every label for a text or secret field, in text order (longer first at the same position). */
 export function findCaptureLabels(context: RuleContext): CaptureLabel[] {
   const labels: CaptureLabel[] = [];
-  for (const field of [...context.textFields, ...context.secretFields]) {
+  for (const field of [...context.textFields, ...context.secretFields, ...context.systemFields]) {
     const secret = field.role === 'secret';
     const isPrimary = context.primary.get(field.role) === field;
     const pattern = fieldPattern(field, `capture:${isPrimary}`, () => {
-      const names = fieldNames(field, isPrimary).map(phrasePattern).join('|');
+      const extra = field.role === 'system_prompt' && isPrimary ? SYSTEM_LABELS : [];
+      const names = [...new Set([...fieldNames(field, isPrimary), ...extra])].sort((a, b) => b.length - a.length).map(phrasePattern).join('|');
       return new RegExp(`(?<![\\p{L}\\p{N}_-])(?:--(?:${names})[ \\t]+|(?:${names})\\s*[=:]\\s*)`, 'giu');
     });
     if (!pattern) continue;
-    const stopAtComma = field.role !== 'negative_prompt' && field.role !== 'prompt';
+    const stopAtComma = field.role !== 'negative_prompt' && field.role !== 'prompt' && field.role !== 'system_prompt';
     for (const match of context.text.matchAll(pattern)) {
       labels.push({ field, start: match.index, valueStart: match.index + match[0].length, form: 'assign', stopAtComma, secret });
     }

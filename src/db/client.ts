@@ -11,7 +11,7 @@ import pg from 'pg';
 import { VettedError } from '../errors.ts';
 import * as schema from './schema/index.ts';
 import { fromPackageRoot } from '../util/package-root.ts';
-import { notMigrated, redactUrlPassword, serviceUnavailable } from './connection-errors.ts';
+import { notMigrated, redactUrlPassword, serviceUnavailable } from './backing-service-errors.ts';
 
 export { redactUrlPassword, serviceUnavailable };
 

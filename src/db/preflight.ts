@@ -4,7 +4,7 @@
  * purpose: pg and the error texts only. createSystem checks everything else (Redis, the schema) as before.
  */
 import pg from 'pg';
-import { notMigrated, serviceUnavailable } from './connection-errors.ts';
+import { notMigrated, serviceUnavailable } from './backing-service-errors.ts';
 
 /** Only for postgres:// URLs; any other kind of database is left to createSystem. */
 export async function preflightPostgres(databaseUrl: string): Promise<void> {

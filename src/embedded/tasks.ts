@@ -1,7 +1,7 @@
 /**
  * Background work in one process, as BullMQ would do it across workers: each task runs detached, at most
  * `concurrency` at once (the rest wait their turn, oldest first), and a task that throws is tried again after
- * an exponential backoff while its attempts last. Used by the embedded runner (runner.ts).
+ * an exponential backoff while its attempts last. Used by the embedded runner (embedded-runner.ts).
  */
 import type { Logger } from '../observability/logger.ts';
 

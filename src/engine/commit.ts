@@ -141,6 +141,7 @@ async function decided(engine: Engine, move: Extract<Move, { kind: 'decide' }>, 
       return enqueueVisit(engine, moved);
     case 'validate':
     case 'build':
+    case 'extract':
       return enqueueVisit(engine, moved);
     case 'complete':
       logEvent(engine.logger, 'RUN_COMPLETED', logContext(moved), { provider: moved.result?.provider });

@@ -1,6 +1,6 @@
 /**
  * An Engine that lives in one process: the memory RunStore, the memory catalog, and a dispatch that keeps
- * its jobs in a list for the runner (runner.ts) instead of Redis. `vetted dry-run`, shadow replay, the bench's
+ * its jobs in a list for the runner (in-process-runner.ts) instead of Redis. `vetted dry-run`, shadow replay, the bench's
  * in-process phase and the fast tests run the same stage table, moves and commit as the workers, on it.
  */
 import { randomUUID } from 'node:crypto';

@@ -11,6 +11,7 @@
  *   fail      a stage status (its visit)   failed                        run.failed             a stage outcome
  *   decide    awaiting_human (its review)  a stage | completed |         review.decided, then   a reviewer
  *                                          cancelled | awaiting_human    run.resumed | …
+ *                                          (extracting: another model)
  *   pause     any live status              paused                        run.paused             an operator
  *   resume    paused                       where it was paused           run.resumed            an operator
  *   cancel    any live status              cancelled                     run.cancelled          an operator
@@ -31,9 +32,9 @@ import type {
   StageName,
 } from '../generated/contracts.ts';
 import { assertNever } from '../errors.ts';
-import { createPendingReview } from '../review/pending-review.ts';
-import { questionLocale } from '../review/question/locale.ts';
-import type { DecisionActor, DecisionPlan } from '../review/plan-decision.ts';
+import { createPendingReview } from '../review-model/pending-review.ts';
+import { questionLocale } from '../review-model/question/locale.ts';
+import type { DecisionActor, DecisionPlan } from '../review-model/plan-decision.ts';
 import { isInFlight } from '../run-states.ts';
 import type { LedgerRecord } from '../stages/executor.ts';
 import { payloadHash } from '../stages/gate.ts';
@@ -49,7 +50,7 @@ interface AtVisit {
   ledger?: LedgerRecord;
 }
 
-/** What a reviewer's decision records, beside the plan it was turned into (src/review/plan-decision.ts). */
+/** What a reviewer's decision records, beside the plan it was turned into (src/review-model/plan-decision.ts). */
 export interface DecisionInput {
   plan: DecisionPlan;
   reviewId: string;
@@ -100,6 +101,7 @@ export const STATUS_AFTER_ROUTE: Readonly<Record<DecisionPlan['route'], RunStatu
   execute: stageNamed('execute').status,
   validate: stageNamed('validate').status,
   build: stageNamed('build').status,
+  extract: stageNamed('extract').status,
   complete: 'completed',
   cancel: 'cancelled',
   await_quorum: 'awaiting_human',
@@ -305,6 +307,8 @@ function decideWrite(run: RunRow, decision: DecisionInput, ctx: MoveContext): St
       return enterStage(run, 'validate', ctx, { ...resumed, set: editedColumns(run, plan) });
     case 'build':
       return enterStage(run, 'build', ctx, { ...resumed, set: withEdits(run, plan.edits) });
+    case 'extract':
+      return enterStage(run, 'extract', ctx, { ...resumed, set: otherModelColumns(plan), data: { ...resumed.data, ...modelChangeFacts(plan) } });
     case 'complete':
       if (!run.result) throw new Error(`run ${run.id} has no result to accept`);
       return completeWrite(run, run.result, ctx, binding);
@@ -322,17 +326,34 @@ function decideWrite(run: RunRow, decision: DecisionInput, ctx: MoveContext): St
 function decisionRecord(run: RunRow, decision: DecisionInput): DecisionRecord {
   const { plan, actor } = decision;
   const recheck = plan.route === 'validate' && plan.recheck ? { recheck: plan.recheck.reason, schemaKey: plan.recheck.schemaKey } : {};
+  const modelChange = plan.route === 'extract' ? modelChangeFacts(plan) : {};
   return {
     reviewId: decision.reviewId,
     actor: actor.id,
     action: decision.action,
     raw: decision.raw,
     edits: decision.edits,
-    parsed: { ...decision.parsed, route: plan.route, status: STATUS_AFTER_ROUTE[plan.route], checkpoint: run.pendingReview?.checkpoint ?? null, ...recheck },
+    parsed: { ...decision.parsed, route: plan.route, status: STATUS_AFTER_ROUTE[plan.route], checkpoint: run.pendingReview?.checkpoint ?? null, ...recheck, ...modelChange },
     override: plan.route === 'execute' && plan.override,
     review: run.pendingReview,
     // A reply that was not understood leaves the review pending: the trail says it asked again.
-    event: { type: plan.route === 're_ask' ? 'review.re_asked' : 'review.decided', actor: actor.id, data: { reviewId: decision.reviewId, action: decision.action, route: plan.route } },
+    event: { type: plan.route === 're_ask' ? 'review.re_asked' : 'review.decided', actor: actor.id, data: { reviewId: decision.reviewId, action: decision.action, route: plan.route, ...modelChange } },
+  };
+}
+
+/** Old and new model, and the edits the new one had no place for: in the decision row and both its events. */
+function modelChangeFacts(plan: Extract<DecisionPlan, { route: 'extract' }>): Record<string, unknown> {
+  return { fromModel: plan.fromModel, toModel: plan.toModel, droppedEdits: plan.droppedEdits };
+}
+
+/**
+ * Another model: the request names it, and everything the old model's stages produced is cleared, so extract,
+ * assemble and build start from what people gave (the request and the edits that fit, src/review-model/change-model.ts).
+ */
+function otherModelColumns(plan: Extract<DecisionPlan, { route: 'extract' }>): RunPatch {
+  return {
+    request: plan.request, reviewEdits: plan.reviewEdits, model: null, schemaKey: null, schemaHash: null,
+    bundle: null, candidate: null, issues: [], result: null, approvedPayloadHash: null, recheck: null,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * THE stage table. Read this first: a run moves through these stages in this order, one BullMQ queue per
  * stage. Everything that runs the pipeline reads the order from here: the BullMQ processor (processor.ts)
- * and the in-process runner (runner.ts) that `vetted dry-run`, shadow replay and the bench use.
+ * and the in-process runner (in-process-runner.ts) that `vetted dry-run`, shadow replay and the bench use.
  *
  *   extract ─▶ assemble ─▶ build ─▶ validate ─┬─▶ execute ─▶ completed
  *                  │                          └─▶ awaiting_human ─(decision)─▶ build | validate | execute | completed | cancelled

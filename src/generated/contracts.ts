@@ -414,7 +414,11 @@ export interface FieldEdits {
  */
 export interface Decision {
   reviewId: string;
-  action: 'approve' | 'edit' | 'reject' | 'retry';
+  action: 'approve' | 'edit' | 'reject' | 'retry' | 'change_model';
+  /**
+   * change_model only: the catalog model (owner/name[:version]) of the same tenant the run is built for instead. The run keeps its request, conversation, attachments and the human edits that fit the new model's inputs, and goes back to extract, assemble and build.
+   */
+  model?: string;
   edits?: FieldEdits;
   reason?: string;
   /**
@@ -810,7 +814,11 @@ export interface RecordDecisionArgs {
    * The payloadHash of the review as you read it; a stale one is a conflict.
    */
   payloadHash: string;
-  action: 'approve' | 'edit' | 'reject' | 'retry';
+  action: 'approve' | 'edit' | 'reject' | 'retry' | 'change_model';
+  /**
+   * change_model only: the catalog model (owner/name[:version]) of your tenant to build the run for instead (needs the reviews:change_model permission).
+   */
+  model?: string;
   edits?: FieldEdits;
   reason?: string;
   /**
@@ -833,7 +841,7 @@ export interface RecordedDecision {
   /**
    * Where the decision sends the run.
    */
-  route: 'execute' | 'validate' | 'build' | 'complete' | 'cancel' | 'await_quorum';
+  route: 'execute' | 'validate' | 'build' | 'complete' | 'cancel' | 'await_quorum' | 'extract';
   actor: string;
 }
 /**

@@ -19,7 +19,7 @@ import type {
   ReplyOk,
 } from '../generated/contracts.ts';
 import { submitRun } from '../intake/submit-run.ts';
-import { decideReview } from '../review/decide-review.ts';
+import { decideReview } from '../review/decide-by-review-id.ts';
 import { reply } from '../review/reply-service.ts';
 import { getReview, listPendingReviews, queueStats, runIdOfReview } from '../review/review-queue.ts';
 import type { RunRow } from '../engine/store.ts';
@@ -74,7 +74,7 @@ export const REVIEW_TOOLS: readonly ToolDefinition[] = [
     name: 'record_decision',
     title: 'Decide a pending review',
     description:
-      'approve, edit (field values in edits), reject (say why in reason) or retry a pending review. Echo the payloadHash you read: a stale one, or a review decided already, is a conflict. ' +
+      'approve, edit (field values in edits), reject (say why in reason), retry, or change_model (name a catalog model of your tenant in model: the run is extracted, assembled and built again for it) a pending review. Echo the payloadHash you read: a stale one, or a review decided already, is a conflict. ' +
       'Approving over blocking issues is an error listing them unless you may override. The decision is recorded with your name; the run then moves on by itself.',
     permission: 'reviews:decide',
     args: toolContract('RecordDecisionArgs'),
@@ -82,7 +82,7 @@ export const REVIEW_TOOLS: readonly ToolDefinition[] = [
     idArgument: 'reviewId',
     annotations: write,
     async run({ system, caller }, args) {
-      const actor = { id: actorOf(caller), canOverride: caller.permissions.has('override') };
+      const actor = { id: actorOf(caller), canOverride: caller.permissions.has('override'), canChangeModel: caller.permissions.has('reviews:change_model') };
       const { run, plan } = await decideReview(system, { reviewId: args.reviewId, tenantId: caller.tenantId, body: args satisfies Decision, actor });
       if (plan.route === 're_ask') throw new VettedError('INTERNAL', 'a decision was planned as a re-ask');
       const answer: RecordDecisionOk = { status: 'ok', decision: { reviewId: args.reviewId, action: args.action, route: plan.route, actor: actor.id }, run: runRef(run) };

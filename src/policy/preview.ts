@@ -1,6 +1,6 @@
 /**
  * Policy preview: what a proposed policy would have done to a tenant's stored runs, against what happened.
- * Each run in the window is replayed through the gate (replay.ts) under the proposed policy; the answer
+ * Each run in the window is replayed through the gate (policy-replay.ts) under the proposed policy; the answer
  * counts, per checkpoint and per model, the runs that waited for a person then and would now. Read-only: it
  * reads runs and schemas and writes nothing (POST /api/policies/preview and `vetted policy preview` are
  * both this function).
@@ -11,7 +11,7 @@ import { VettedError } from '../errors.ts';
 import type { PolicySpec, RunPolicy } from '../generated/contracts.ts';
 import { normalizePolicy } from '../intake/submit-run.ts';
 import { assertContract } from '../schema/contracts.ts';
-import { replayPolicy, type PolicyCheckpoint } from './replay.ts';
+import { replayPolicy, type PolicyCheckpoint } from './policy-replay.ts';
 
 const CHECKPOINTS: readonly PolicyCheckpoint[] = ['information_review', 'payload_review', 'response_review'];
 const PAGE = 500;

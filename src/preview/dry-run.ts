@@ -9,7 +9,7 @@ import type { AdapterRegistry } from '../engine/adapters.ts';
 import { extractAndStore } from '../catalog/model-catalog.ts';
 import type { Config } from '../config.ts';
 import { createInProcessEngine } from '../engine/in-process.ts';
-import { runToRest } from '../engine/runner.ts';
+import { runToRest } from '../engine/in-process-runner.ts';
 import type { RunRow } from '../engine/store.ts';
 import { errorCodeOf, VettedError } from '../errors.ts';
 import type { CandidatePayload, GenerationRequest, ModelSchema, RequestBundle, ValidationIssue } from '../generated/contracts.ts';

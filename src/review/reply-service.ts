@@ -24,10 +24,10 @@ import { submitRun } from '../intake/submit-run.ts';
 import { logContext, logEvent } from '../observability/logger.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { commit } from '../engine/commit.ts';
-import { applyDecision, commitDecision, loadDecidable, type DecideResult } from './decide.ts';
-import type { DecisionActor } from './plan-decision.ts';
-import { questionLocale, supportedLocale } from './question/locale.ts';
-import { message } from './question/messages.ts';
+import { applyDecision, commitDecision, loadDecidable, type DecideResult } from './decide-on-run.ts';
+import type { DecisionActor } from '../review-model/plan-decision.ts';
+import { questionLocale, supportedLocale } from '../review-model/question/locale.ts';
+import { message } from '../review-model/question/messages.ts';
 import { acceptingDecision, replyQuestion } from './reply/answers.ts';
 import { interpretReply } from './reply/interpret.ts';
 import type { ReplyOutcome } from './reply/types.ts';
@@ -164,6 +164,8 @@ async function decideFromReply(engine: Engine, replied: Replied, decision: Decis
     if (isVettedError(error) && (error.code === 'EDIT_INVALID' || error.code === 'BLOCKING_ISSUES')) return reAsk(engine, replied);
     throw error;
   }
+  // A reply is never read as a change of model (that takes the reviews:change_model permission and a named model).
+  if (decided.plan.route === 'extract') throw new VettedError('INTERNAL', 'a reply was planned as a change of model');
   return { outcome: replied.outcome, route: decided.plan.route === 're_ask' ? 're_ask' : decided.plan.route, run: decided.run };
 }
 

@@ -12,7 +12,7 @@ export { triggerShadow, type BuiltRun } from './trigger.ts';
 export { shadowRun, type ShadowJobResult } from './shadow-run.ts';
 export { buildSummary, summarizeComparisons, INLINE_MODEL } from './summary.ts';
 export { loadReplayModels, parseReplayRequests, type ReplayModel, type ReplayRequest } from './replay-corpus.ts';
-export { replayCorpus, summarizeReplay, type ReplayOutcome, type ReplaySummary } from './replay.ts';
+export { replayCorpus, summarizeReplay, type ReplayOutcome, type ReplaySummary } from './corpus-replay.ts';
 export { renderShadowHtml } from './html-report.ts';
 export { formatReplayTable, formatSummaryCsv, formatSummaryTable } from './report-format.ts';
 export { parseSince, parseWindows } from './since.ts';

@@ -2,7 +2,7 @@
  * `vetted shadow report` and `vetted shadow replay` as text: aligned tables for a terminal, and CSV (RFC 4180)
  * with one row per model (field `*`) and one per leaking field of it. Pure string building.
  */
-import type { ReplaySummary } from './replay.ts';
+import type { ReplaySummary } from './corpus-replay.ts';
 import type { ShadowSummary } from './types.ts';
 
 /** Example values are somebody else's text: long ones are cut in tables, never in JSON or CSV. */

@@ -1,7 +1,7 @@
 /**
  * The field edits a request carries (`edits: {field: value}`) must name inputs of the model. One that names
  * none is bad input, refused before anything is built: no builder can place it, and parking the run would
- * not help, since a reviewer's edits are held to the same rule (src/review/edit-validation.ts) and could
+ * not help, since a reviewer's edits are held to the same rule (src/review-model/edit-validation.ts) and could
  * only reject it. Values are not checked here: a value of the wrong type or out of range reaches the
  * validator, which names the problem, and a reviewer can fix it.
  */

@@ -9,7 +9,7 @@ import { registerModel } from '../../src/catalog/model-catalog.ts';
 import { loadConfig } from '../../src/config.ts';
 import { expireDueReviews } from '../../src/engine/expiry.ts';
 import { createInProcessEngine, type InProcessEngine } from '../../src/engine/in-process.ts';
-import { runToRest } from '../../src/engine/runner.ts';
+import { runToRest } from '../../src/engine/in-process-runner.ts';
 import { submitRun } from '../../src/intake/submit-run.ts';
 
 function inProcessEngine(): InProcessEngine {

@@ -9,9 +9,9 @@ import { createAdapterRegistry } from '../../src/adapters/registry.ts';
 import { registerModel } from '../../src/catalog/model-catalog.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createInProcessEngine } from '../../src/engine/in-process.ts';
-import { drain } from '../../src/engine/runner.ts';
+import { drain } from '../../src/engine/in-process-runner.ts';
 import { submitRun } from '../../src/intake/submit-run.ts';
-import { decide } from '../../src/review/decide.ts';
+import { decide } from '../../src/review/decide-on-run.ts';
 import { extractModelSchema } from '../../src/stages/schema-extractor/index.ts';
 
 /** mistake0316/style-transfer-clip's shape: a boolean whose enum is strings, so nothing fits it. */

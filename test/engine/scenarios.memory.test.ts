@@ -2,7 +2,7 @@
 import { createAdapterRegistry } from '../../src/adapters/registry.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createInProcessEngine } from '../../src/engine/in-process.ts';
-import { drain } from '../../src/engine/runner.ts';
+import { drain } from '../../src/engine/in-process-runner.ts';
 import { pipelineScenarios, scenarioBuilder } from './scenarios.ts';
 
 pipelineScenarios('in process (memory store)', async () => {

@@ -15,7 +15,7 @@ import { VettedError } from '../../src/errors.ts';
 import type { RunStatus } from '../../src/generated/contracts.ts';
 import { submitRun } from '../../src/intake/submit-run.ts';
 import type { PayloadBuilder } from '../../src/ports.ts';
-import { decide } from '../../src/review/decide.ts';
+import { decide } from '../../src/review/decide-on-run.ts';
 
 export interface ScenarioHarness {
   engine: Engine;

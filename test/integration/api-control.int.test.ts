@@ -85,7 +85,7 @@ describe('information review', () => {
     const id = await submit({ model: 'black-forest-labs/flux-schnell' });
     const parked = await settle(api.system, id, ['awaiting_human']);
     expect(parked.pendingReview).toMatchObject({ checkpoint: 'information_review', reason: 'nothing_to_build_from', candidate: null });
-    expect(parked.pendingReview!.actions?.map((o) => o.id)).toEqual(['approve', 'edit', 'reject']);
+    expect(parked.pendingReview!.actions?.map((o) => o.id)).toEqual(['approve', 'edit', 'change_model', 'reject']);
     // The person the request came from is asked in words, and their answer sets the model's prompt.
     expect(parked.pendingReview).toMatchObject({ expectedInput: 'free_text', answerField: 'prompt', source: 'planner', options: [], question: 'What would you like me to make?' });
     const response = await api.call('POST', `/api/runs/${id}/decision`, {

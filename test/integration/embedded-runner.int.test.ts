@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { createEmbeddedSystem, type EmbeddedSystem } from '../../src/embedded/system.ts';
+import { createEmbeddedSystem, type EmbeddedSystem } from '../../src/embedded/embedded-system.ts';
 import { registerExamples, settle, submit } from '../support/pipeline.ts';
 import { eventually } from '../support/test-system.ts';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { decide } from '../../src/review/decide.ts';
+import { decide } from '../../src/review/decide-on-run.ts';
 import { startOpenAiSim, type OpenAiSim } from '../../src/sim/index.ts';
 import { startStageWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { jobsInRedis, registerExamples, settle, submit, TENANT } from '../support/pipeline.ts';

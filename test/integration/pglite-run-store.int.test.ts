@@ -4,7 +4,7 @@
  * pg.Pool, one session. No server involved: the database lives in this process, in memory.
  */
 import { loadConfig } from '../../src/config.ts';
-import { createEmbeddedSystem } from '../../src/embedded/system.ts';
+import { createEmbeddedSystem } from '../../src/embedded/embedded-system.ts';
 import { runStoreConformance } from '../engine/run-store.conformance.ts';
 
 runStoreConformance('PostgreSQL on PGlite', async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expiryBucket, expiryJobId } from '../../src/queue/queues.ts';
 import { submitRun } from '../../src/intake/submit-run.ts';
 import { extractModelSchema, extractionCacheKey } from '../../src/stages/schema-extractor/index.ts';
-import { decide } from '../../src/review/decide.ts';
+import { decide } from '../../src/review/decide-on-run.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { exampleModel, jobsInRedis, registerExamples, settle, submit, TENANT } from '../support/pipeline.ts';
 import { createTestSystem, type TestSystem } from '../support/test-system.ts';

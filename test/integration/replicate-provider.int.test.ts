@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReplicateProvider, type ReplicateProvider } from '../../src/adapters/replicate/replicate-provider.ts';
 import { handleReplicateWebhook, type WebhookDelivery } from '../../src/provider-webhooks.ts';
 import type { ExecutionHandle, ExecutionRequest } from '../../src/ports.ts';
-import { decide } from '../../src/review/decide.ts';
+import { decide } from '../../src/review/decide-on-run.ts';
 import { startReplicateSim, type ReplicateSim } from '../../src/sim/index.ts';
 import { executeOnce, isNotStartedError } from '../../src/stages/executor.ts';
 import { startStageWorkers, type RunningWorkers } from '../../workers/start-workers.ts';

@@ -13,7 +13,7 @@ import { buildApp } from '../../api/app.ts';
 import { registerModel } from '../../src/catalog/model-catalog.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { ExecutionRequest, ModelProvider } from '../../src/ports.ts';
-import { decide } from '../../src/review/decide.ts';
+import { decide } from '../../src/review/decide-on-run.ts';
 import { createSystem, type System } from '../../src/system.ts';
 import { startStageWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { exampleModel, settle, submit, TENANT } from '../support/pipeline.ts';

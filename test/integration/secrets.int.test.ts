@@ -4,7 +4,7 @@
  * key into the prompt), no table of the database and no log line holds either key, or a piece of one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decide } from '../../src/review/decide.ts';
+import { decide } from '../../src/review/decide-on-run.ts';
 import { startOpenAiSim, startReplicateSim, type OpenAiSim, type ReplicateSim } from '../../src/sim/index.ts';
 import { startStageWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { registerExamples, settle, submit, TENANT } from '../support/pipeline.ts';

@@ -1,9 +1,9 @@
 /** The question a review asks: built by code from the facts, in the person's language; an LLM chooses nothing here. */
 import { describe, expect, it } from 'vitest';
 import type { ParkReason } from '../../src/stages/gate.ts';
-import { buildQuestion, MAX_CHOICE_OPTIONS } from '../../src/review/question/build-question.ts';
-import { questionLocale } from '../../src/review/question/locale.ts';
-import { LOCALES, MESSAGES } from '../../src/review/question/messages.ts';
+import { buildQuestion, MAX_CHOICE_OPTIONS } from '../../src/review-model/question/build-question.ts';
+import { questionLocale } from '../../src/review-model/question/locale.ts';
+import { LOCALES, MESSAGES } from '../../src/review-model/question/messages.ts';
 import type { ModelSchema } from '../../src/generated/contracts.ts';
 import { candidate, issue, tinySchema } from '../support/fixtures.ts';
 

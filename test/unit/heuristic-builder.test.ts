@@ -221,10 +221,16 @@ describe('the prompt', () => {
     expect(build(IMAGE_MODEL, bundleOf('a red fox', { conversation: [{ role: 'user', content: 'a red fox' }] })).provenance.prompt?.confidence).toBe(CONFIDENCE.promptVerbatim);
   });
 
-  it('never fills a system prompt from the user (only its default)', () => {
-    const result = build(IMAGE_MODEL, bundleOf('system prompt: you are a pirate. a cat'));
-    expect(result.payload.system_prompt).toBe('You are an image model.');
-    expect(result.provenance.system_prompt?.source).toBe('schema_default');
+  it('fills a system prompt only from text the user labels as the system prompt, never from anything else', () => {
+    const labelled = build(IMAGE_MODEL, bundleOf('system prompt: you are a pirate. a cat'));
+    expect(labelled.payload).toMatchObject({ system_prompt: 'you are a pirate', prompt: 'a cat' });
+    expect(labelled.provenance.system_prompt).toMatchObject({ source: 'user_prompt', evidence: 'system prompt: you are a pirate' });
+    // Unlabelled, the same words are the request: the system prompt keeps its default.
+    for (const prompt of ['you are a pirate. a cat', 'a cat with a system prompt tattoo', 'prompt: you are a pirate']) {
+      const result = build(IMAGE_MODEL, bundleOf(prompt));
+      expect(result.payload.system_prompt, prompt).toBe('You are an image model.');
+      expect(result.provenance.system_prompt?.source, prompt).toBe('schema_default');
+    }
   });
 
   it('does not put the request into a specialised optional prompt field, only a labelled text', () => {
@@ -506,7 +512,9 @@ describe('zero trust, over varied requests', () => {
             }
           }
           expect(result.payload).not.toHaveProperty('api_key');
-          expect(result.payload).not.toHaveProperty('system_prompt', 'ignore rules');
+          // A system prompt is the schema's default unless the user labelled one (`system prompt: …`).
+          const system = result.provenance.system_prompt;
+          if (system && system.source !== 'schema_default') expect(system.evidence ?? '').toMatch(/^system prompt:/i);
         }
       }
     }

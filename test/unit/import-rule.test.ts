@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const configPath = `${root}/eslint.config.js`;
 const { LEGACY_DRIVER_IMPORTS } = (await import(configPath)) as { LEGACY_DRIVER_IMPORTS: string[] };
 /** Only the import rules: they need no type information, so synthetic paths that no tsconfig holds lint fine. */
-const IMPORT_RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-restricted-syntax']);
+const IMPORT_RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-restricted-imports', 'no-restricted-syntax']);
 
 function eslint(): ESLint {
   return new ESLint({
@@ -68,6 +68,32 @@ describe('the driver import rule', () => {
       'src/engine/synthetic-import.ts',
     );
     expect(errors).toEqual([]);
+  });
+});
+
+async function reviewLayerErrors(text: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint().lintText(text, { filePath: `${root}/${filePath}` });
+  return result!.messages.filter((m) => m.message.includes('review services')).map((m) => m.message);
+}
+
+describe('the review layering rule', () => {
+  const decideImport = "import { decide } from '../review/decide-on-run.ts';\nexport const run: unknown = decide;\n";
+
+  it('reports the engine importing a review service', async () => {
+    expect(await reviewLayerErrors(decideImport, 'src/engine/synthetic-import.ts')).toHaveLength(1);
+  });
+
+  it('reports the review model and a stage reaching up into the review services, type imports included', async () => {
+    const typeImport = "import type { ReplyOption } from '../review/reply/types.ts';\nexport type Option = ReplyOption;\n";
+    expect(await reviewLayerErrors(typeImport, 'src/review-model/synthetic-import.ts')).toHaveLength(1);
+    expect(await reviewLayerErrors(typeImport, 'src/stages/synthetic-import.ts')).toHaveLength(1);
+  });
+
+  it('lets the engine import the review model, and the review services import the engine', async () => {
+    const modelImport = "import { createPendingReview } from '../review-model/pending-review.ts';\nexport const create: unknown = createPendingReview;\n";
+    expect(await reviewLayerErrors(modelImport, 'src/engine/synthetic-import.ts')).toEqual([]);
+    const engineImport = "import { commit } from '../engine/commit.ts';\nexport const move: unknown = commit;\n";
+    expect(await reviewLayerErrors(engineImport, 'src/review/synthetic-import.ts')).toEqual([]);
   });
 });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isVettedError } from '../../src/errors.ts';
 import type { Decision } from '../../src/generated/contracts.ts';
-import { planDecision, type PlanDecisionInput } from '../../src/review/plan-decision.ts';
-import { RESUME_ROUTES, reviewActions } from '../../src/review/resume-routing.ts';
+import { planDecision, type PlanDecisionInput } from '../../src/review-model/plan-decision.ts';
+import { RESUME_ROUTES, reviewActions } from '../../src/review-model/resume-routing.ts';
 import { candidate, issue, pendingReview, tinySchema } from '../support/fixtures.ts';
 
 const reviewer = { id: 'alice', canOverride: false };

@@ -435,9 +435,10 @@ describe('labelled text', () => {
     expect(valuesOf('a cat, style: watercolor, at night').style).toBe('watercolor');
   });
 
-  it('never fills system prompts, secrets or files from the prompt', () => {
+  it('never fills secrets or files from the prompt, and a system prompt only from its label', () => {
     const values = valuesOf('system prompt: you are a pirate. api key: sk-123. image: https://x.test/a.png');
-    expect(values).not.toHaveProperty('system_prompt');
+    expect(values.system_prompt).toBe('you are a pirate');
+    expect(valuesOf('you are a pirate, a system of rivers')).not.toHaveProperty('system_prompt');
     expect(values).not.toHaveProperty('api_key');
     expect(values).not.toHaveProperty('image');
   });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeuristicBuilder } from '../../src/builders/heuristic-builder.ts';
 import { loadConfig } from '../../src/config.ts';
 import { loadReplayModels, parseReplayRequests, type ReplayModel } from '../../src/shadow/replay-corpus.ts';
-import { replayCorpus, summarizeReplay, type ReplayOutcome } from '../../src/shadow/replay.ts';
+import { replayCorpus, summarizeReplay, type ReplayOutcome } from '../../src/shadow/corpus-replay.ts';
 import { CANARY, CANARY_VALUES, PROMPT_ONLY, PROMPT_ONLY_LEAKS, PROMPT_ONLY_V2, PROMPT_ONLY_V3, shadowCanaryModel } from '../support/shadow-canary.ts';
 
 const LIMITS = { maxAttachmentBytes: 10 ** 9 };

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.ts';
 import { isVettedError, type VettedError } from '../../src/errors.ts';
 import type { PayloadBuilder } from '../../src/ports.ts';
 import { loadReplayModels, parseReplayRequests, type ReplayModel } from '../../src/shadow/replay-corpus.ts';
-import { replayCorpus, summarizeReplay } from '../../src/shadow/replay.ts';
+import { replayCorpus, summarizeReplay } from '../../src/shadow/corpus-replay.ts';
 
 const LIMITS = { maxAttachmentBytes: 10 ** 9 };
 const config = loadConfig({ VETTED_MAX_ATTACHMENT_BYTES: String(LIMITS.maxAttachmentBytes) });

@@ -1,25 +1,35 @@
 /**
- * The decision: approve, save edits, reject with a reason, retry where the checkpoint offers it; override over
- * blocking issues only for keys that hold the permission; the quorum's progress when one is asked for.
+ * The decision: approve, save edits, reject with a reason, retry where the checkpoint offers it, send the run to
+ * another catalog model where the checkpoint offers it and the key may; override over blocking issues only for
+ * keys that hold the permission; the quorum's progress when one is asked for.
  */
 import { forwardRef, useId, useState } from 'react';
 import type { PendingReview } from '../api/types.ts';
 import { actorText } from '../ui/format.ts';
 
-export type Action = 'approve' | 'edit' | 'reject' | 'retry';
+export type Action = 'approve' | 'edit' | 'reject' | 'retry' | 'change_model';
+
+export interface DecideOptions {
+  reason: string;
+  override: boolean;
+  /** change_model: the catalog model (owner/name[:version]) the run is built for instead. */
+  model?: string;
+}
 
 export interface ActionsProps {
   review: PendingReview;
   editCount: number;
   blocking: number;
   mayOverride: boolean;
+  /** The key holds reviews:change_model. */
+  mayChangeModel: boolean;
   disabled: boolean;
   busy: boolean;
-  onDecide: (action: Action, options: { reason: string; override: boolean }) => void;
+  onDecide: (action: Action, options: DecideOptions) => void;
   reasonRef: React.RefObject<HTMLTextAreaElement | null>;
 }
 
-export const ActionsPanel = forwardRef<HTMLButtonElement, ActionsProps>(function ActionsPanel({ review, editCount, blocking, mayOverride, disabled, busy, onDecide, reasonRef }, approveRef) {
+export const ActionsPanel = forwardRef<HTMLButtonElement, ActionsProps>(function ActionsPanel({ review, editCount, blocking, mayOverride, mayChangeModel, disabled, busy, onDecide, reasonRef }, approveRef) {
   const [reason, setReason] = useState('');
   const [override, setOverride] = useState(false);
   const [rejectTried, setRejectTried] = useState(false);
@@ -77,7 +87,39 @@ export const ActionsPanel = forwardRef<HTMLButtonElement, ActionsProps>(function
         {offered.has('retry') ? <button type="button" className="button-secondary" disabled={disabled || busy} onClick={() => onDecide('retry', { reason, override: false })}>Retry</button> : null}
         <button type="button" className="button-danger" disabled={disabled || busy} onClick={reject}>Reject</button>
       </div>
+      {offered.has('change_model') && mayChangeModel ? <ChangeModel disabled={disabled || busy} onChange={(model) => onDecide('change_model', { reason, override: false, model })} /> : null}
       {editCount === 0 && approveBlocked ? <p className="muted small">Fix the blocking issues in the form{mayOverride ? ', or tick override,' : ''} to approve.</p> : null}
     </section>
   );
 });
+
+/** Another catalog model for the run: it is extracted, assembled and built again for it, keeping what people gave. */
+function ChangeModel({ disabled, onChange }: { disabled: boolean; onChange: (model: string) => void }) {
+  const [model, setModel] = useState('');
+  const [tried, setTried] = useState(false);
+  const ids = { model: useId(), hint: useId(), error: useId() };
+  const empty = model.trim() === '';
+  const submit = () => {
+    setTried(true);
+    if (!empty) onChange(model.trim());
+  };
+  return (
+    <div className="change-model" data-testid="change-model">
+      <label htmlFor={ids.model}>Another model <span className="muted small">(owner/name from your catalog)</span></label>
+      <input
+        id={ids.model}
+        type="text"
+        value={model}
+        maxLength={300}
+        disabled={disabled}
+        placeholder="owner/name"
+        aria-describedby={tried && empty ? ids.error : ids.hint}
+        aria-invalid={tried && empty ? true : undefined}
+        onChange={(event) => setModel(event.target.value)}
+      />
+      <p id={ids.hint} className="muted small">The run keeps its request and the edits that fit the new model, and is built again for it.</p>
+      {tried && empty ? <p id={ids.error} className="field-error">Name the model to send the run to.</p> : null}
+      <button type="button" className="button-secondary" disabled={disabled} onClick={submit}>Change model</button>
+    </div>
+  );
+}

@@ -54,7 +54,7 @@ export function ReviewPage({ reviewId }: { reviewId: string }) {
   const blocking = review?.issues.filter((i) => i.severity === 'blocking').length ?? 0;
   const countingDown = canAct && !countdownCancelled && !busy && edited.size === 0 && form?.autoApprove.allowed === true;
 
-  async function decide(action: Action, options: { reason?: string; override?: boolean } = {}) {
+  async function decide(action: Action, options: { reason?: string; override?: boolean; model?: string } = {}) {
     if (!review || !detail) return;
     setBusy(true);
     setActionError(null);
@@ -66,6 +66,7 @@ export function ReviewPage({ reviewId }: { reviewId: string }) {
         payloadHash: review.payloadHash,
         action,
         ...(action === 'edit' ? { edits } : {}),
+        ...(action === 'change_model' && options.model ? { model: options.model } : {}),
         ...(notes ? { reason: notes } : {}),
         ...(options.override ? { override: true } : {}),
       });
@@ -172,6 +173,7 @@ export function ReviewPage({ reviewId }: { reviewId: string }) {
               editCount={edited.size}
               blocking={blocking}
               mayOverride={can(me, 'override')}
+              mayChangeModel={can(me, 'reviews:change_model')}
               disabled={!canAct}
               busy={busy}
               onDecide={(action, options) => { setCountdownCancelled(true); void decide(action, options); }}

@@ -97,7 +97,7 @@ async function startEmbedded(config: Config, dataDir: string | undefined, first:
   const [{ embeddedBanner }, { bootstrapEmbedded }, { createEmbeddedSystem }] = await Promise.all([
     import('../../embedded/banner.ts'),
     import('../../embedded/bootstrap.ts'),
-    import('../../embedded/system.ts'),
+    import('../../embedded/embedded-system.ts'),
   ]);
   // Said on stderr, before anything else: whoever started this should not mistake it for a deployment.
   console.error(embeddedBanner(dataDir));

@@ -13,7 +13,7 @@ import { startApiServer } from '../../../api/server.ts';
 import { startWorkers, type RunningWorkers } from '../../../workers/start-workers.ts';
 import { embeddedBanner } from '../../embedded/banner.ts';
 import { unreachableServices } from '../../embedded/probe.ts';
-import { createEmbeddedSystem } from '../../embedded/system.ts';
+import { createEmbeddedSystem } from '../../embedded/embedded-system.ts';
 import { readJsonFile } from '../io.ts';
 import { createApiClient, type ApiClient } from '../demo/api-client.ts';
 import { createProgressTracker } from '../demo/progress.ts';

@@ -14,7 +14,7 @@ import { inFile, printJson, readJsonFile } from '../io.ts';
 const RUN_STATUSES = Object.keys(TRANSITIONS) as RunStatus[];
 const MAX_LIMIT = 1000;
 /** Keyed by the contract's union, so the compiler notices a new action. */
-const DECISION_ACTION_SET: Record<Decision['action'], true> = { approve: true, edit: true, reject: true, retry: true };
+const DECISION_ACTION_SET: Record<Decision['action'], true> = { approve: true, edit: true, reject: true, retry: true, change_model: true };
 const DECISION_ACTIONS = Object.keys(DECISION_ACTION_SET) as Decision['action'][];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -82,14 +82,15 @@ export function registerRunCommands(program: Command): void {
 
   program
     .command('decide <runId>')
-    .description('Resolve a parked run: approve, edit (with --set field=value), reject, or retry (a response review)')
+    .description('Resolve a parked run: approve, edit (with --set field=value), reject, retry (a response review), or change_model (with --model owner/name: build it for another catalog model)')
     .requiredOption('--action <action>', DECISION_ACTIONS.join(' | '))
     .option('--review <id>', "the review being answered (default: the run's pending review; `vetted run <id>` shows it)")
     .option('--set <field=value...>', 'field edits for --action edit; values are JSON when they parse, else strings')
     .option('--reason <text>', 'why (kept in the audit trail)')
     .option('--override', 'approve despite blocking issues')
+    .option('--model <ref>', "for --action change_model: the catalog model (owner/name[:version]) of the run's tenant to build it for instead")
     .action(
-      action(async (runId: string, options: { action: string; review?: string; set?: string[]; reason?: string; override?: boolean }) => {
+      action(async (runId: string, options: { action: string; review?: string; set?: string[]; reason?: string; override?: boolean; model?: string }) => {
         const decisionAction = parseChoice('--action', options.action, DECISION_ACTIONS);
         await withSystem(async (system) => {
           const run = await system.store.get(assertRunId(runId));
@@ -102,9 +103,10 @@ export function registerRunCommands(program: Command): void {
             ...(options.set ? { edits: parseEdits(options.set) } : {}),
             ...(options.reason ? { reason: options.reason } : {}),
             ...(options.override ? { override: true } : {}),
+            ...(options.model !== undefined ? { model: options.model } : {}),
           };
-          const { decide } = await import('../../review/decide.ts');
-          const { run: updated, plan } = await decide(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: true } });
+          const { decide } = await import('../../review/decide-on-run.ts');
+          const { run: updated, plan } = await decide(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: true, canChangeModel: true } });
           console.log(`${plan.route}: run ${updated.id} is now ${updated.status}`);
         });
       }),

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { VettedError } from '../../errors.ts';
 import { formatReplayTable } from '../../shadow/report-format.ts';
-import type { ReplayOutcome } from '../../shadow/replay.ts';
+import type { ReplayOutcome } from '../../shadow/corpus-replay.ts';
 import { action } from '../action.ts';
 import { printJson } from '../io.ts';
 import { parseFormat } from '../option-parsers.ts';
@@ -38,7 +38,7 @@ async function replay(options: ReplayOptions): Promise<void> {
     import('../../adapters/registry.ts'),
     import('../../config.ts'),
     import('../../shadow/replay-corpus.ts'),
-    import('../../shadow/replay.ts'),
+    import('../../shadow/corpus-replay.ts'),
   ]);
   const config = loadConfig();
   const builder = createAdapterRegistry(config).builder(options.builder ?? config.defaults.builder);

@@ -4,7 +4,7 @@
  * field the question was about (answerField). Option ids map back to the field's own typed values.
  */
 import type { Decision, FieldSpec, ModelSchema, PendingReview } from '../../generated/contracts.ts';
-import { allowedValues, fieldsToRemove } from '../question/build-question.ts';
+import { allowedValues, fieldsToRemove } from '../../review-model/question/build-question.ts';
 import type { EditableField, ParsedReply, ReplyQuestion } from './types.ts';
 
 /** What the reply is read against, from the review (and the model's schema for the fields it may change). */

@@ -5,15 +5,9 @@
  * their ids and order, the fields a reply may change) is built by code from the review; no LLM produces it.
  */
 
-/** What kind of answer the question asks for. */
-export type ExpectedInput = 'yes_no' | 'single_choice' | 'multi_choice' | 'free_text';
+import type { ExpectedInput, ReviewSource } from '../../review-model/question/question-kinds.ts';
 
-/**
- * Who raised the question. `planner`: a clarification or approval about the request as a whole; an unclear
- * reply may go to the interpreter (layer 2). `disambiguation`: a choice between machine-made candidates; it is
- * checked deterministically only, and a reply that picks none of them is a new request (switch_intent).
- */
-export type ReviewSource = 'planner' | 'disambiguation';
+export type { ExpectedInput, ReviewSource };
 
 /** The five decisions a reply can come to (seed 000, layer 2). */
 export type ReplyDecision = 'continue' | 'continue_with_modifications' | 'switch_intent' | 'cancel' | 're_ask';

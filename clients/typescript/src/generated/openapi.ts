@@ -338,8 +338,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Decide a pending review: approve, edit (field values), reject, or retry
-         * @description Name the pending reviewId and echo the payloadHash you were shown. A stale review or a changed payload is 409; approving over blocking issues is 422 unless the key holds the override permission and sends override: true.
+         * Decide a pending review: approve, edit (field values), reject, retry, or change_model (another catalog model)
+         * @description Name the pending reviewId and echo the payloadHash you were shown. A stale review or a changed payload is 409; approving over blocking issues is 422 unless the key holds the override permission and sends override: true. change_model (information and payload reviews, permission reviews:change_model) names a catalog model of your tenant in "model": the run keeps its request and the human edits that fit the new model, and goes back to extract, assemble and build (route "extract"); a model not in your catalog is 404 naming the field model.
          *
          *     Needs an API key with the `reviews:decide` permission.
          */
@@ -758,7 +758,9 @@ export interface components {
             /** Format: uuid */
             reviewId: string;
             /** @enum {string} */
-            action: "approve" | "edit" | "reject" | "retry";
+            action: "approve" | "edit" | "reject" | "retry" | "change_model";
+            /** @description change_model only: the catalog model (owner/name[:version]) of the same tenant the run is built for instead. The run keeps its request, conversation, attachments and the human edits that fit the new model's inputs, and goes back to extract, assemble and build. */
+            model?: string;
             edits?: components["schemas"]["FieldEdits"];
             reason?: string;
             /** @description The payload hash the reviewer saw; a mismatch is refused. */
@@ -2406,7 +2408,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        route: "execute" | "validate" | "build" | "complete" | "cancel" | "await_quorum";
+                        route: "execute" | "validate" | "build" | "extract" | "complete" | "cancel" | "await_quorum";
                         run: components["schemas"]["Run"];
                     };
                 };

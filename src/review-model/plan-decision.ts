@@ -1,5 +1,5 @@
 /**
- * What a reviewer's decision means for a parked run, decided without I/O. The caller (src/review/decide.ts)
+ * What a reviewer's decision means for a parked run, decided without I/O. The caller (src/review/decide-on-run.ts)
  * commits it as one `decide` move (src/engine/moves.ts): a compare-and-set on the pending review, so of two
  * concurrent decisions exactly one lands.
  */
@@ -8,10 +8,12 @@ import type {
   CandidatePayload,
   Decision,
   FieldProvenance,
+  GenerationRequest,
   ModelSchema,
   PendingReview,
   RunStatus,
 } from '../generated/contracts.ts';
+import { planModelChange, type ModelChangePlan, type ModelTarget } from './change-model.ts';
 import { assertValidEdits } from './edit-validation.ts';
 import { resumeRoute, RESUME_ROUTES, type ResumeRoute } from './resume-routing.ts';
 
@@ -20,6 +22,8 @@ export interface DecisionActor {
   id: string;
   /** Holds the override permission: may approve a payload that still has blocking issues. */
   canOverride: boolean;
+  /** Holds reviews:change_model: may send the run to another catalog model. */
+  canChangeModel?: boolean;
 }
 
 export interface PlanDecisionInput {
@@ -30,6 +34,8 @@ export interface PlanDecisionInput {
   decision: Decision;
   actor: DecisionActor;
   now: Date;
+  /** What a change_model decision keeps (the request and reviewers' edits) and the model it names, resolved. */
+  modelChange?: { request: GenerationRequest; reviewEdits: Record<string, unknown>; currentModel: string | null; target: ModelTarget | undefined };
 }
 
 /**
@@ -46,6 +52,8 @@ export type DecisionPlan =
   | { route: 'execute'; override: boolean; newExecutionStep: boolean }
   | { route: 'validate'; candidate: CandidatePayload; edits: Record<string, unknown>; recheck?: SchemaRecheck }
   | { route: 'build'; edits: Record<string, unknown> }
+  /** Another model (change_model): extract, assemble and build again from what people gave (change-model.ts). */
+  | ModelChangePlan
   | { route: 'complete' }
   | { route: 'cancel'; reason: string }
   /** An approval counted towards a quorum that is not reached yet: the review stays pending. */
@@ -67,6 +75,9 @@ export function planDecision(input: PlanDecisionInput): DecisionPlan {
   }
   if (decision.action !== 'edit' && decision.edits !== undefined) {
     throw new VettedError('INVALID_REQUEST', 'edits are only accepted with action "edit"', { field: 'edits' });
+  }
+  if (decision.action !== 'change_model' && decision.model !== undefined) {
+    throw new VettedError('INVALID_REQUEST', 'model is only accepted with action "change_model"', { field: 'model' });
   }
   // With no candidate (the builder failed), an edit feeds the builder instead of patching a payload.
   if (route === 'validate' && !input.candidate) return planRoute('build', review, input);
@@ -108,6 +119,8 @@ function planRoute(route: ResumeRoute, review: PendingReview, input: PlanDecisio
       return planEdit(input);
     case 'build':
       return { route: 'build', edits: decision.edits ? assertValidEdits(requireSchema(input), decision.edits) : {} };
+    case 'extract':
+      return planChangeOfModel(input);
     case 'complete':
       return { route: 'complete' };
     case 'cancel':
@@ -171,6 +184,12 @@ function planEdit(input: PlanDecisionInput): DecisionPlan {
     edits,
     candidate: { ...candidate, payload: Object.fromEntries(payload), provenance: Object.fromEntries(provenance) as Record<string, FieldProvenance>, notes },
   };
+}
+
+function planChangeOfModel(input: PlanDecisionInput): ModelChangePlan {
+  const change = input.modelChange;
+  if (!change) throw new VettedError('INVALID_REQUEST', 'decision: "model" is required with action "change_model"', { field: 'model' });
+  return planModelChange({ ...change, canChangeModel: input.actor.canChangeModel === true });
 }
 
 function requireSchema(input: PlanDecisionInput): ModelSchema {

@@ -15,7 +15,7 @@ import type { Decision } from '../generated/contracts.ts';
 import { isTerminal } from '../run-states.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { assertClaimable } from './claims.ts';
-import { planDecision, type DecisionActor, type DecisionPlan, type SchemaRecheck } from './plan-decision.ts';
+import { planDecision, type DecisionActor, type DecisionPlan, type PlanDecisionInput, type SchemaRecheck } from '../review-model/plan-decision.ts';
 
 export interface DecideInput {
   runId: string;
@@ -32,7 +32,7 @@ export interface DecideResult {
   plan: DecisionPlan;
 }
 
-/** @throws VettedError RUN_NOT_FOUND, RUN_STATE_CONFLICT, REVIEW_STALE, REVIEW_CLAIMED, PAYLOAD_HASH_MISMATCH, BLOCKING_ISSUES, EDIT_INVALID, DECISION_CONFLICT */
+/** @throws VettedError RUN_NOT_FOUND, RUN_STATE_CONFLICT, REVIEW_STALE, REVIEW_CLAIMED, PAYLOAD_HASH_MISMATCH, BLOCKING_ISSUES, EDIT_INVALID, DECISION_CONFLICT, MODEL_NOT_FOUND */
 export async function decide(engine: Engine, input: DecideInput): Promise<DecideResult> {
   const decision = assertContract<Decision>('decision', input.body, 'decision');
   if (input.requirePayloadHash && (decision.action === 'approve' || decision.action === 'edit') && !decision.payloadHash) {
@@ -82,11 +82,29 @@ export interface DecisionOrigin {
 export async function applyDecision(engine: Engine, run: RunRow, decision: Decision, actor: DecisionActor, origin: DecisionOrigin): Promise<DecideResult> {
   const schema = run.schemaKey ? await engine.models.getSchema(run.schemaKey) : undefined;
   assertSecretsStorable(engine.config, schema, decision.edits, 'edits');
-  let plan = planDecision({ status: run.status, pendingReview: run.pendingReview, candidate: run.candidate, schema, decision, actor, now: engine.clock.now() });
+  const modelChange = decision.action === 'change_model' ? await modelChangeOf(engine, run, decision.model, actor) : undefined;
+  let plan = planDecision({ status: run.status, pendingReview: run.pendingReview, candidate: run.candidate, schema, decision, actor, now: engine.clock.now(), modelChange });
   if (plan.route === 'complete' && !run.result) throw new VettedError('RUN_STATE_CONFLICT', 'The run has no result to accept', { field: 'action' });
   if (plan.route === 'execute' || plan.route === 'validate') plan = await recheckIfSchemaChanged(engine, run, plan);
   const moved = await commitDecision(engine, run, { plan, reviewId: decision.reviewId, action: decision.action, actor, raw: origin.raw, edits: decision.edits ?? null, parsed: origin.parsed });
   return { run: moved, plan };
+}
+
+/**
+ * What a change_model decision needs besides the run: the model it names, looked up in the catalog of the
+ * run's tenant (so another tenant's model is as unknown as one never registered). Only for a caller that may
+ * change models: the plan refuses the others before the model matters.
+ * @throws VettedError MODEL_NOT_FOUND (field `model`)
+ */
+async function modelChangeOf(engine: Engine, run: RunRow, model: string | undefined, actor: DecisionActor): Promise<PlanDecisionInput['modelChange']> {
+  const keeps = { request: run.request, reviewEdits: run.reviewEdits, currentModel: run.model };
+  if (!model || !actor.canChangeModel) return { ...keeps, target: undefined };
+  const entry = await engine.models.resolveRef(run.tenantId, model);
+  const schema = entry ? await engine.models.getSchema(entry.schemaKey) : undefined;
+  if (!schema) {
+    throw new VettedError('MODEL_NOT_FOUND', `model: "${model}" is not in your tenant's catalog; name a model registered with \`vetted models add\``, { field: 'model' });
+  }
+  return { ...keeps, target: { ref: model, schema } };
 }
 
 /** Commits a planned decision. @throws VettedError REVIEW_CLAIMED or DECISION_CONFLICT when the move misses. */

@@ -1,18 +1,18 @@
 /**
  * The whole product in one process, for people with only Node: PGlite as the store (src/db/pglite.ts, the
- * same migrations and repositories) and the embedded runner instead of Redis and BullMQ (runner.ts). The
+ * same migrations and repositories) and the embedded runner instead of Redis and BullMQ (embedded-runner.ts). The
  * API, the console and the CLI take it as any System; it has no `queues`.
  */
 import { configSecrets, type Config } from '../config.ts';
 import { openEmbeddedDatabase } from '../db/pglite.ts';
 import { createNotifier } from '../notifications/notify.ts';
-import { connectionErrorReporter } from '../observability/connection-errors.ts';
+import { connectionErrorReporter } from '../observability/connection-error-reporter.ts';
 import { createLogger } from '../observability/logger.ts';
 import { createRedactor } from '../observability/redact.ts';
 import { shadowRun } from '../shadow/shadow-run.ts';
 import { triggerShadow } from '../shadow/trigger.ts';
 import { wireSystem, type System, type SystemOptions } from '../system.ts';
-import { createEmbeddedRunner, type EmbeddedRunner } from './runner.ts';
+import { createEmbeddedRunner, type EmbeddedRunner } from './embedded-runner.ts';
 
 export interface EmbeddedSystemOptions extends Pick<SystemOptions, 'adapters' | 'clock' | 'logDestination'> {
   /** Where PGlite keeps its files; undefined keeps the database in memory (gone at exit). */

@@ -9,13 +9,14 @@ export type Checkpoint = PendingReview['checkpoint'];
 
 /**
  * execute: run the payload; validate: validate the edited payload again; build: build again (error
- * recovery, or after an information review); complete: accept the response; cancel: end the run.
+ * recovery, or after an information review); extract: start again from the model's schema, for another
+ * model (change_model); complete: accept the response; cancel: end the run.
  */
-export type ResumeRoute = 'execute' | 'validate' | 'build' | 'complete' | 'cancel';
+export type ResumeRoute = 'execute' | 'validate' | 'build' | 'extract' | 'complete' | 'cancel';
 
 export const RESUME_ROUTES: Readonly<Record<Checkpoint, Partial<Record<DecisionAction, ResumeRoute>>>> = {
-  information_review: { approve: 'build', edit: 'build', reject: 'cancel' },
-  payload_review: { approve: 'execute', edit: 'validate', reject: 'cancel' },
+  information_review: { approve: 'build', edit: 'build', change_model: 'extract', reject: 'cancel' },
+  payload_review: { approve: 'execute', edit: 'validate', change_model: 'extract', reject: 'cancel' },
   error_recovery: { approve: 'execute', edit: 'validate', retry: 'build', reject: 'cancel' },
   response_review: { approve: 'complete', retry: 'execute', reject: 'cancel' },
 };
@@ -24,6 +25,7 @@ const OPTION_LABELS: Readonly<Record<DecisionAction, string>> = {
   approve: 'Approve',
   edit: 'Edit fields, then validate again',
   retry: 'Try again',
+  change_model: 'Send it to another model',
   reject: 'Reject and cancel the run',
 };
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { connectionErrorReporter } from '../../src/observability/connection-errors.ts';
+import { connectionErrorReporter } from '../../src/observability/connection-error-reporter.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createRedactor } from '../../src/observability/redact.ts';
 

@@ -23,7 +23,7 @@
 import { assertNever } from '../../errors.ts';
 import type { CandidatePayload, FieldSpec, ModelSchema, ReturnTo, ReviewOption, ValidationIssue } from '../../generated/contracts.ts';
 import type { ParkReason } from '../../stages/gate.ts';
-import type { ExpectedInput, ReviewSource } from '../reply/types.ts';
+import type { ExpectedInput, ReviewSource } from './question-kinds.ts';
 import { message, type Locale } from './messages.ts';
 
 export interface QuestionFacts {

@@ -4,8 +4,8 @@
  * this adds is the answer for a review that is no longer pending: it was decided (or expired, or cancelled),
  * so a second decision is a conflict with what happened, not a review that does not exist.
  */
-import type { DecisionActor } from './plan-decision.ts';
-import { decide, type DecideResult } from './decide.ts';
+import type { DecisionActor } from '../review-model/plan-decision.ts';
+import { decide, type DecideResult } from './decide-on-run.ts';
 import { getReview, type ReviewReader } from './review-queue.ts';
 import { VettedError } from '../errors.ts';
 

@@ -1,14 +1,14 @@
 /**
  * Replay: a corpus through both builders in process, with no queue and no database. For each request and
  * each model it is for, V3 is the pipeline itself: the request goes through intake and the stage table on an
- * in-process engine (src/engine/runner.ts) until its candidate is stored (the validate stage is held). V2 is
+ * in-process engine (src/engine/in-process-runner.ts) until its candidate is stored (the validate stage is held). V2 is
  * the same builder wrapped in the legacy V2 builder, and the two are compared (the same shadowBuild the
  * shadow worker runs).
  */
 import { createAdapterRegistry, type AdapterRegistry } from '../adapters/registry.ts';
 import type { Config } from '../config.ts';
 import { createInProcessEngine, type InProcessEngine } from '../engine/in-process.ts';
-import { runToRest } from '../engine/runner.ts';
+import { runToRest } from '../engine/in-process-runner.ts';
 import type { RunRow } from '../engine/store.ts';
 import { VettedError, isVettedError } from '../errors.ts';
 import { submitRun } from '../intake/submit-run.ts';

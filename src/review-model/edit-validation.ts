@@ -58,3 +58,21 @@ export function assertValidEdits(schema: ModelSchema, edits: Record<string, unkn
   }
   return edits;
 }
+
+/**
+ * The edits a person made that still fit `schema` (each field known and its value valid), and the names of
+ * those that do not: what a run keeps when it is sent to another model.
+ */
+export function editsThatFit(schema: ModelSchema, edits: Record<string, unknown>): { kept: Record<string, unknown>; dropped: string[] } {
+  const kept = new Map<string, unknown>();
+  const dropped: string[] = [];
+  for (const [name, value] of Object.entries(edits)) {
+    try {
+      assertValidEdits(schema, { [name]: value });
+      kept.set(name, value);
+    } catch {
+      dropped.push(name);
+    }
+  }
+  return { kept: Object.fromEntries(kept), dropped };
+}
