@@ -20,10 +20,10 @@ import type { ReplyInterpreter } from '../review/reply/types.ts';
 import { createReplicateClient } from './replicate/client.ts';
 import { createReplicateModelFetcher } from './replicate/model-fetcher.ts';
 import type { ModelFetcher } from '../catalog/model-fetcher.ts';
-import type { AdapterRegistry } from '../engine/adapters.ts';
+import type { AdapterRegistry } from '../ports.ts';
 
-/** The engine's port, implemented here. */
-export type { AdapterRegistry } from '../engine/adapters.ts';
+/** The engine's port (src/ports.ts), implemented here. */
+export type { AdapterRegistry } from '../ports.ts';
 import { createReplicateProvider } from './replicate/replicate-provider.ts';
 
 export interface AdapterOverrides {

@@ -10,8 +10,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Redactor } from '../observability/redact.ts';
-import type { Clock } from '../ports.ts';
-import type { AdapterRegistry } from './adapters.ts';
+import type { AdapterRegistry, Clock } from '../ports.ts';
 import type { Dispatch } from './dispatch.ts';
 import type { RunRow, RunStore } from './store.ts';
 
