@@ -29,7 +29,7 @@ export const COMPOSITION_ROOTS = [
  */
 export const LEGACY_DRIVER_IMPORTS = [
   'api/routes/shadow.ts', 'api/routes/tasks.ts',
-  'src/cli/action.ts', 'src/cli/commands/demo.ts', 'src/cli/commands/dry-run.ts', 'src/cli/commands/interpret.ts', 'src/cli/commands/keys.ts', 'src/cli/commands/shadow-replay.ts',
+  'src/cli/action.ts', 'src/cli/commands/dry-run.ts', 'src/cli/commands/interpret.ts', 'src/cli/commands/shadow-replay.ts',
   'src/notifications/channels.ts', 'src/notifications/notify.ts', 'src/notifications/settings.ts', 'src/notifications/subject.ts',
   'src/policy/preview.ts',
   'src/retention/purge.ts',

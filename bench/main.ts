@@ -350,9 +350,9 @@ function medianVerdicts(rounds: readonly TargetVerdict[][]): TargetVerdict[] {
 }
 
 /**
- * What issue 3's round-trip ratio can reach at most, when `baseline` and `review` ran together: the bare
+ * What the review round-trip ratio can reach at most, when `baseline` and `review` ran together: the bare
  * five-queue chain (no work, one row updated per hop) as a share of the bare review round trip. Vetted parks
- * only after four stage queues and executes on a fifth (issue 2), so its round trip does at least the chain's
+ * only after four stage queues and executes on a fifth, so its round trip does at least the chain's
  * work, plus three HTTP calls and the audit trail; its ratio to the bare round trip cannot exceed this one.
  */
 function pipelineCeiling(loads: readonly LoadRow[]): TargetVerdict[] {

@@ -59,8 +59,8 @@ async function measureModel(system: System, model: (typeof BENCH_MODELS)[number]
     await measureAsync(`models.getSchema, cached (${model.ref})`, () => system.models.getSchema(schemaKey)),
     await measureAsync(`extractAndStore, cached, inline source (${model.ref})`, () => extractAndStore(system, source)),
     measureSync(`extractModelSchema (${model.ref})`, () => extractModelSchema(source)),
-    // The same call as it cost before issue 20 (no example fragments, no published-schema guard), measured in the
-    // same run so the two figures compare: the issue allows the fragment firewall and the guard at most 2×.
+    // The same call as it cost without the example fragments and the published-schema guard, measured in the
+    // same run so the two figures compare: the fragment firewall and the guard may cost at most 2×.
     measureSync(`validatePayload, before fragments and published guard (${model.ref})`, () => validatePayload({ candidate, schema: before, bundle, quarantine: withoutFragments })),
     measureSync(`validatePayload (${model.ref})`, () => validatePayload({ candidate, schema, bundle, quarantine })),
     measureSync(`assembleContext (${model.ref})`, () => assembleContext(request, assembleOptions)),

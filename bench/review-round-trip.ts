@@ -34,7 +34,7 @@ const BENCH_TENANT = 'bench-review';
 /** The other half of the seeded runs: the listing must skip them. */
 const OTHER_TENANT = 'bench-review-other';
 const LISTING_CALLS = 200;
-/** Issue 18: the round trip against the bare staged review (same five hops, same compare-and-set). */
+/** The round trip against the bare staged review (same five hops, same compare-and-set). */
 const TARGETS = { stagedRoundTripRatio: 0.8, decisionP99Ms: 30, listingP99Ms: 50 };
 /** The API's per-key limit (600/min by default) would throttle the bench, not measure Vetted. */
 const API_ENV = { VETTED_RATE_LIMIT_PER_MINUTE: '1000000000' };
@@ -305,7 +305,7 @@ function reviewVerdicts(loads: readonly LoadRow[], listing: readonly ListingRow[
   }
   const bt = find('bare review', 'throughput');
   if (vt && bt) {
-    // The floor of a review with no pipeline at all: one row, one CAS, one job. Informational since issue 18.
+    // The floor of a review with no pipeline at all: one row, one CAS, one job. Informational only.
     const ratio = loadSummary(vt).rate / loadSummary(bt).rate;
     verdicts.push({ name: `review round trips/s, Vetted / bare (1 hop, ${vt.inFlight} in flight)`, value: ratio, shown: `${fixed(ratio, 2)} ×`, bound: 'none', pass: undefined });
   }

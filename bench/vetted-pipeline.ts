@@ -44,7 +44,7 @@ export const vettedPhase: Phase = {
   },
 };
 
-/** Issue 18: WAL the bench database's records take per request (wal-meter.ts), throughput run. */
+/** WAL the bench database's records take per request (wal-meter.ts), throughput run. */
 export const WAL_BYTES_PER_REQUEST_TARGET = 4096;
 
 function walVerdicts(loads: readonly LoadRow[]): TargetVerdict[] {

@@ -61,7 +61,7 @@ export interface System extends Engine {
   readonly shadowReports: ShadowReportsRepository;
   readonly shadowSettings: ShadowSettingsRepository;
   readonly metricsQueries: MetricsQueries;
-  /** Review tasks and task types (seed 004). */
+  /** Review tasks and task types. */
   readonly tasks: TasksRepository;
   /** Each tenant's notification channels, and the ledger that sends each notification once. */
   readonly notifications: NotificationsRepository;
@@ -138,7 +138,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
       logger,
       redact,
       reportConnectionError,
-      dispatch: { enqueueStage: queues.enqueueStage, scheduleExpiry: queues.scheduleExpiry, enqueueWebhook: queues.enqueueWebhook, enqueueNotification: (job) => queues.enqueueNotification(job) },
+      dispatch: { enqueueStage: queues.enqueueStage, scheduleExpiry: queues.scheduleExpiry, enqueueWebhook: queues.enqueueWebhook, enqueueNotification: (job, at) => queues.enqueueNotification(job, at) },
       async close() {
         await queues.close().catch(() => undefined);
         await database.close().catch(() => undefined);
@@ -202,7 +202,7 @@ export function wireSystem(config: Readonly<Config>, database: Database, options
     dispatch: {
       ...runtime.dispatch,
       // Only tenants with a channel get notification jobs: a parked run keeps nothing of its own in Redis otherwise.
-      enqueueNotification: gatedNotifications(async (tenantId) => hasChannels(await notifications.getSettings(tenantId)), (job) => runtime.dispatch.enqueueNotification(job)),
+      enqueueNotification: gatedNotifications(async (tenantId) => hasChannels(await notifications.getSettings(tenantId)), (job, at) => runtime.dispatch.enqueueNotification(job, at)),
     },
     adapters: createAdapterRegistry(config, options.adapters),
     logger,

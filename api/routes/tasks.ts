@@ -1,5 +1,5 @@
 /**
- * Review tasks (seed 004) over HTTP: an app or agent submits a task of a type the tenant registered; people
+ * Review tasks over HTTP: an app or agent submits a task of a type the tenant registered; people
  * list, read and review them. Handlers parse, authorize and call src/tasks, as the MCP tools do.
  */
 import type { FastifyInstance } from 'fastify';

@@ -21,7 +21,7 @@ export type Permission =
   | 'override'
   /** Shadow reports: whole payloads and the example values V2 leaked, across the tenant's runs (engineers). */
   | 'shadow:read'
-  /** Review tasks (seed 004): submit one for a person (apps and agents), read them, record a review. */
+  /** Review tasks: submit one for a person (apps and agents), read them, record a review. */
   | 'tasks:create'
   | 'tasks:read'
   | 'tasks:review'

@@ -6,7 +6,8 @@
  */
 import type { FieldSpec } from '../generated/contracts.ts';
 import { clauseEndsAt, isFillerOnly, isNumeric, makeDirective, windowBefore } from './clause-words.ts';
-import { WORD_CHAR, type Directive, type DirectiveForm, type RuleContext } from './directive-types.ts';
+import { isUnspaced } from '../reading/index.ts';
+import { UNSPACED_CHAR, WORD_CHAR, type Directive, type DirectiveForm, type RuleContext } from './directive-types.ts';
 import { ROLE_KEYWORDS, escapeRegExp, fieldNames, identifierWords, phrasePattern } from './field-vocabulary.ts';
 
 /** Every role keyword of every role (`negative prompt`, `inference steps`, `guidance scale`). */
@@ -14,7 +15,9 @@ const ALL_ROLE_KEYWORDS: ReadonlySet<string> = new Set(Object.values(ROLE_KEYWOR
 import { fieldPattern } from './pattern-cache.ts';
 import { endsToken, findEnumMember, fitOf, hasEnum, looksLikeOptions, readNumberToken, readTypedValue } from './value-reading.ts';
 
-const ASSIGN_SEPARATOR = /\s*[=:]\s*/y;
+const ASSIGN_SEPARATOR = /\s*[=:：]\s*/y;
+/** After a name in a script without spaces, the value may follow at once or after a topic particle (`シードは2025`). */
+const UNSPACED_SEPARATOR = /(?:\s*[はを]\s*)?/y;
 const WORD_SEPARATOR = /\s+(?:is|to)\s+/iy;
 const SPACE_SEPARATOR = /[ \t]+/y;
 /** After `height 6`, these words mean the number is not a setting (`a man of height 6 feet`). */
@@ -41,7 +44,8 @@ export function namedValueRule(context: RuleContext): Directive[] {
 export function namedLabel(field: FieldSpec, isPrimary: boolean): RegExp {
   const pattern = fieldPattern(field, `named:${isPrimary}`, () => {
     const names = fieldNames(field, isPrimary).map(phrasePattern).join('|');
-    return new RegExp(`(?<![\\p{L}\\p{N}_-])(--)?(${names})(?!${WORD_CHAR})`, 'giu');
+    // A name in a script written without spaces (`シード`) needs no boundary: nothing separates it from its neighbours.
+    return new RegExp(`(?:(?=${UNSPACED_CHAR})|(?<![\\p{L}\\p{N}_-]))(--)?(${names})(?:(?<=${UNSPACED_CHAR})|(?!${WORD_CHAR}))`, 'giu');
   });
   if (!pattern) throw new Error(`no label pattern for ${field.name}`);
   return pattern;
@@ -119,6 +123,10 @@ function afterContentWord(text: string, start: number): boolean {
 }
 
 function readSeparator(text: string, at: number): { end: number; kind: 'assign' | 'word' | 'space' } | null {
+  if (isUnspaced(text[at - 1] ?? '') && !assignsAt(text, at)) {
+    UNSPACED_SEPARATOR.lastIndex = at;
+    return { end: at + (UNSPACED_SEPARATOR.exec(text)?.[0].length ?? 0), kind: 'word' };
+  }
   for (const [pattern, kind] of [
     [ASSIGN_SEPARATOR, 'assign'],
     [WORD_SEPARATOR, 'word'],
@@ -222,4 +230,9 @@ function optionThenNamePattern(field: FieldSpec, isPrimary: boolean): RegExp | n
 /** An option as a pattern that also accepts spaces or dashes for its underscores (`K_EULER`, `k euler`). */
 function optionPattern(member: string): string {
   return member.split(/[_\s]+/).map(escapeRegExp).join('[\\s_-]+');
+}
+
+function assignsAt(text: string, at: number): boolean {
+  ASSIGN_SEPARATOR.lastIndex = at;
+  return ASSIGN_SEPARATOR.test(text);
 }

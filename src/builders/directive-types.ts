@@ -71,3 +71,6 @@ export function overlaps(a: Span, b: Span): boolean {
 
 /** Matches a Unicode letter, digit or underscore: the characters that continue a word. */
 export const WORD_CHAR = '[\\p{L}\\p{N}_]';
+
+/** A character of a script written without spaces between words (Japanese): a word boundary on either side. */
+export const UNSPACED_CHAR = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}]';

@@ -3,6 +3,7 @@
  * would use to name a field, and which fields take files. Pure lookups over FieldSpec; no text matching here.
  */
 import type { FieldRole, FieldSpec, ModelSchema } from '../generated/contracts.ts';
+import { readingWords } from '../reading/index.ts';
 
 /** Roles whose values are files; only attachments (or human edits) fill them, never prompt text. */
 export type MediaKind = 'image' | 'mask' | 'audio' | 'video' | 'file';
@@ -110,8 +111,20 @@ export function fieldNames(field: FieldSpec, isPrimaryForRole: boolean): string[
   const names = new Set<string>([identifierWords(field.name)]);
   if (field.title) names.add(identifierWords(field.title));
   if (isPrimaryForRole) for (const keyword of ROLE_KEYWORDS[field.role] ?? []) names.add(keyword);
+  for (const name of [...names]) for (const local of localNames(name)) names.add(local);
   names.delete('');
   return [...names].sort((a, b) => b.length - a.length || compareText(a, b));
+}
+
+/** Last name words that say "which one", not what: `style_selector` is named like `style` in other languages. */
+const GENERIC_LAST_WORDS = new Set(['type', 'option', 'mode', 'preset', 'selector', 'selection', 'name', 'choice']);
+
+/** What people call a field of this name in the reading languages (the word lists' fieldNames). */
+function localNames(name: string): readonly string[] {
+  const words = name.split(' ');
+  const last = words[words.length - 1] ?? '';
+  const keys = [name, ...(words.length > 1 && GENERIC_LAST_WORDS.has(last) ? [words.slice(0, -1).join(' ')] : [])];
+  return keys.flatMap((key) => readingWords().fieldNames.get(key) ?? []);
 }
 
 /** What kind of file a field takes, or null when it takes no file. */

@@ -11,7 +11,7 @@ import { isFillerOnly } from './clause-words.ts';
 const LEAD_IN = /(?:^|(?<=[^\p{L}\p{N}_]))(?:and|with|using|use|at|in|set|for|via)\s+(?:(?:a|an|the)\s+)?$/iu;
 /** Marks a removed phrase while clauses are tidied (a noncharacter, never in real text); never in the result. */
 const CUT = '\uFFFF';
-const SEPARATOR = /([,;|\n]|[.!?](?=\s|$))/u;
+const SEPARATOR = /([,;|\n、，；،؛]|[.!?](?=\s|$)|。)/u;
 const DANGLING_BEFORE_CUT = /(?<![\p{L}\p{N}_])(?:and|with|using|at|in|for|via|to|of)\s*\uFFFF\s*$/iu;
 const DANGLING_AFTER_CUT = /^\s*\uFFFF\s*(?:and|with)(?![\p{L}\p{N}_])/iu;
 
@@ -70,11 +70,11 @@ function tidy(marked: string): string {
 function normalizeSpacing(text: string): string {
   return text
     .replace(/[ \t]+/g, ' ')
-    .replace(/ +([,.;:!?)])/g, '$1')
+    .replace(/ +([,.;:!?)、，。،])/gu, '$1')
     .replace(/\( +/g, '(')
     .replace(/\(\)/g, '')
     .replace(/ *\n */g, '\n')
-    .replace(/^[\s,;:|.!?-]+/u, '')
-    .replace(/[\s,;:|-]+$/u, '')
+    .replace(/^[\s,;:|.!?、，；،؛。-]+/u, '')
+    .replace(/[\s,;:|、，；،؛-]+$/u, '')
     .trim();
 }

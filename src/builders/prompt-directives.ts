@@ -19,7 +19,7 @@ import { findLeftovers } from './leftover-notes.ts';
 import { countRule, multipleRule, scaleRule, stepsRule, toggleRule } from './phrase-rules.ts';
 import { findRequestPhrases, requestTableRule, unplacedReason } from './request-table.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
-import { shownTextSpans } from '../reading/index.ts';
+import { isAskedAbout, shownTextSpans } from '../reading/index.ts';
 import { readingRule, unplacedSettings } from './reading-rule.ts';
 import { FORM_RANK, overlaps, type Directive, type DirectiveForm, type RuleContext, type Span } from './directive-types.ts';
 import {
@@ -84,7 +84,7 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   // Quoted text and text to show (`a sign that reads PNG ONLY`) are the picture's words, never settings.
   const quoted = [...quotedSpans(text), ...shownTextSpans(text)];
   const eligible = candidates.filter(
-    (candidate) => !insideQuotes(candidate, quoted) && (!candidate.needsOwnClause || inOwnClause(text, breaks, candidate, byStart)),
+    (candidate) => !insideQuotes(candidate, quoted) && !isAskedAbout(text, candidate.start) && (!candidate.needsOwnClause || inOwnClause(text, breaks, candidate, byStart)),
   );
   const accepted = addCaptures(context, breaks, resolveOverlaps(eligible));
   const cuts: Span[] = accepted.filter((directive) => !directive.keepInPrompt).map(({ start, end }) => ({ start, end }));

@@ -95,7 +95,8 @@ export function looksLikeOptions(field: FieldSpec, raw: string): boolean {
 export function endsToken(text: string, end: number): boolean {
   const next = text[end];
   if (next === undefined) return true;
-  if (/[\p{L}\p{N}_]/u.test(next)) return false;
+  // A letter of a script written without spaces ends the token (`16:9にして`, `777、`).
+  if (/[\p{L}\p{N}_]/u.test(next) && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(next)) return false;
   return !((next === '.' || next === ':') && /\d/.test(text[end + 1] ?? ''));
 }
 

@@ -1,8 +1,8 @@
 /**
  * The review queue's figures per tenant and checkpoint (runs) and per tenant and task type (tasks), read from
  * PostgreSQL so every process reports the same: how many wait and since when, how many decisions in a window,
- * how long a decision took (median and 90th percentile), and the share of tasks approved by policy (seed 004's
- * metrics). `vetted stats` prints them; /metrics serves them as gauges (src/stats/review-stats.ts).
+ * how long a decision took (median and 90th percentile), and the share of tasks approved by policy (the review
+ * queue's metrics). `vetted stats` prints them; /metrics serves them as gauges (src/stats/review-stats.ts).
  */
 import { sql } from 'drizzle-orm';
 import type { DecisionRow, DepthRow, ReviewStatsQueries, TaskShareRow } from '../stats/review-stats-queries.ts';

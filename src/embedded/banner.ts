@@ -6,8 +6,9 @@ export function embeddedBanner(dataDir: string | undefined): string {
   return [
     'EMBEDDED MODE: single process, not for production.',
     `  store: ${store}`,
-    '  work: an in-process runner instead of Redis and BullMQ (stages, review expiry, webhooks, notifications, shadow).',
-    '  Not here: separate workers or more than one process on the data, queue metrics, "expiring" review warnings,',
-    '  the reconciler (work is requeued when the process starts again). Set DATABASE_URL and REDIS_URL for all of it.',
+    '  work: an in-process runner instead of Redis and BullMQ (stages, review expiry and warnings, webhooks,',
+    '  notifications, shadow, the reconciler and the retention purge on their schedules).',
+    '  Not here: separate workers or more than one process on the data, the Redis queue metrics (vetted_queue_*).',
+    '  Set DATABASE_URL and REDIS_URL for those.',
   ].join('\n');
 }

@@ -1,26 +1,30 @@
 /**
  * The embedded runner: the work BullMQ carries between processes, done in this one. It is the system's
  * Dispatch: a stage job runs the visit exactly as the BullMQ processor does (engine/visit.ts, retried with the
- * stage's attempts and backoff); review expiry is a timer per expiry bucket; webhooks, notifications and
- * shadow builds are background tasks with their queues' attempts. Nothing survives the process but
- * PostgreSQL's rows, so starting looks at them once, as the reconciler would: runs caught mid-stage get a new
- * visit, parked runs get their expiry timers back.
+ * stage's attempts and backoff); review expiry is a timer per expiry bucket, a "nears expiry" notification a
+ * timer at its time; webhooks, notifications and shadow builds are background tasks with their queues'
+ * attempts. The maintenance worker's schedule runs here too: the reconciler (engine/reconciler.ts, asking this
+ * runner which jobs it still holds) and the retention purge, each every configured interval.
+ *
+ * Nothing survives the process but PostgreSQL's rows, so starting looks at them once, as the reconciler would:
+ * runs caught mid-stage get a new visit, parked runs get their expiry timers and their warnings back.
  */
 import { commit } from '../engine/commit.ts';
 import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/dispatch.ts';
 import type { Engine } from '../engine/engine.ts';
 import { expireDueReviews } from '../engine/expiry.ts';
+import { reconcile, type CarriedWork } from '../engine/reconciler.ts';
 import { stageNamed } from '../engine/stages.ts';
+import type { RunRow } from '../engine/store.ts';
 import { openVisit, performVisit } from '../engine/visit.ts';
 import { deliverWebhook } from '../delivery/webhook-delivery.ts';
 import type { Logger } from '../observability/logger.ts';
-import { expiryBucket, stageJobId, type ShadowJobData } from '../queue/queues.ts';
+import { expiryBucket, notificationJobId, stageJobId, type ShadowJobData } from '../queue/queues.ts';
 import { createTaskPool } from './tasks.ts';
+import { createKeyedTimers } from './timers.ts';
 
 /** Jobs run at once: steps mostly wait on a builder or a provider, so more than the database's one session. */
 export const EMBEDDED_CONCURRENCY = 8;
-/** setTimeout's limit (about 24.8 days): a later expiry waits in steps. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Runs read per pass when recovering at start. */
 const RECOVERY_BATCH = 500;
 
@@ -31,13 +35,17 @@ export interface RunnerHandlers {
   notify(job: NotificationJob): Promise<unknown>;
   /** Runs one shadow build (shadow/shadow-run.ts). */
   shadow(job: ShadowJobData): Promise<unknown>;
+  /** One pass of the retention purge (retention/purge.ts). */
+  purge(): Promise<unknown>;
+  /** Schedules again the "nears expiry" warning of a parked run found at start (notifications/notify.ts). */
+  restoreWarning(run: RunRow): Promise<void>;
 }
 
-export interface EmbeddedRunner extends Dispatch {
+export interface EmbeddedRunner extends Dispatch, CarriedWork {
   enqueueShadow(job: ShadowJobData): Promise<void>;
-  /** Starts the work: requeues what the last process left mid-stage, restores expiry timers, runs what waits. */
+  /** Starts the work: requeues what the last process left mid-stage, restores timers, runs what waits. */
   start(handlers: RunnerHandlers): Promise<void>;
-  /** Stops: running jobs finish, waiting ones are dropped (a new start requeues their runs). */
+  /** Stops: running jobs finish, waiting ones and timers are dropped (a new start recovers them from the store). */
   close(): Promise<void>;
 }
 
@@ -45,11 +53,14 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
   const pool = createTaskPool(logger, EMBEDDED_CONCURRENCY);
   /** Stage jobs known to the runner, by BullMQ's job id: a visit is enqueued once. */
   const stageJobs = new Set<string>();
-  const expiryTimers = new Map<number, NodeJS.Timeout>();
+  /** Expiry buckets with a timer or a pass under way. */
+  const expiries = new Set<number>();
+  const intervals: NodeJS.Timeout[] = [];
   /** Jobs dispatched before start(): a commit can dispatch while the system is still being built. */
   const early: (() => void)[] = [];
   let handlers: RunnerHandlers | undefined;
   let closed = false;
+  const timers = createKeyedTimers(() => handlers?.engine.clock.now().getTime() ?? Date.now());
 
   const whenStarted = (fn: (h: RunnerHandlers) => void) => {
     if (closed) return;
@@ -73,19 +84,21 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
   }
 
   function armExpiry(engine: Engine, dueBy: number): void {
-    if (closed || expiryTimers.has(dueBy)) return;
-    const wait = dueBy - engine.clock.now().getTime();
-    const timer = setTimeout(() => {
-      expiryTimers.delete(dueBy);
-      if (wait > MAX_TIMER_MS) return armExpiry(engine, dueBy);
-      pool.add({ name: 'vetted-expiry', attempts: 10, backoffMs: 1000 }, () => expireDueReviews(engine, new Date(dueBy)));
-    }, Math.max(0, Math.min(wait, MAX_TIMER_MS)));
-    // A timer alone does not keep the process alive: `vetted demo` ends when its story does.
-    timer.unref();
-    expiryTimers.set(dueBy, timer);
+    if (closed || expiries.has(dueBy)) return;
+    expiries.add(dueBy);
+    timers.at(`expire.${dueBy}`, dueBy, () =>
+      pool.add({ name: 'vetted-expiry', attempts: 10, backoffMs: 1000 }, () => expireDueReviews(engine, new Date(dueBy)), () => expiries.delete(dueBy)),
+    );
   }
 
-  async function recover(engine: Engine): Promise<void> {
+  function notifyLater(h: RunnerHandlers, job: NotificationJob, at: Date | undefined): void {
+    const send = () => pool.add({ name: 'vetted-notifications', attempts: 8, backoffMs: 1000 }, () => h.notify(job));
+    if (at && at.getTime() > h.engine.clock.now().getTime()) timers.at(notificationJobId(job), at.getTime(), send);
+    else send();
+  }
+
+  async function recover(h: RunnerHandlers): Promise<void> {
+    const { engine } = h;
     const idleSince = engine.clock.now();
     for (;;) {
       const stale = await engine.store.list({ kind: 'in_flight_idle', idleSince, limit: RECOVERY_BATCH });
@@ -97,12 +110,51 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
     }
     for (let offset = 0; ; offset += RECOVERY_BATCH) {
       const parked = await engine.store.list({ kind: 'parked_idle', idleSince, limit: RECOVERY_BATCH + offset });
-      for (const run of parked.slice(offset)) if (run.reviewExpiresAt) armExpiry(engine, expiryBucket(run.reviewExpiresAt));
+      for (const run of parked.slice(offset)) {
+        if (!run.reviewExpiresAt) continue;
+        armExpiry(engine, expiryBucket(run.reviewExpiresAt));
+        await h.restoreWarning(run).catch((error: unknown) => logger.warn({ err: error, runId: run.id }, 'could not schedule the review\'s "nears expiry" warning again'));
+      }
       if (parked.length < RECOVERY_BATCH + offset) return;
     }
   }
 
+  /** The maintenance worker's schedule, in process: one pass at a time per task, every `ms`. */
+  function every(ms: number, name: string, work: () => Promise<unknown>): void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running || closed) return;
+      running = true;
+      pool.add({ name: `vetted-maintenance.${name}`, attempts: 1, backoffMs: 0 }, work, () => (running = false));
+    }, ms);
+    timer.unref();
+    intervals.push(timer);
+  }
+
+  function schedule(h: RunnerHandlers): void {
+    const { reconciler, purgeIntervalMs } = h.engine.config;
+    every(reconciler.intervalMs, 'reconcile', async () => {
+      const result = await reconcile(h.engine, carried, { graceMs: reconciler.graceMs });
+      if (result.requeued > 0 || result.expiriesRestored > 0) logger.warn({ ...result }, 'reconciler restored lost work');
+      return result;
+    });
+    every(purgeIntervalMs, 'purge', () => h.purge());
+  }
+
+  const carried: CarriedWork = {
+    async lostStageJob(job) {
+      return stageJobs.has(stageJobId(job)) ? undefined : 'unknown';
+    },
+    async restoreExpiry(expiresAt) {
+      const dueBy = expiryBucket(expiresAt);
+      if (expiries.has(dueBy) || !handlers) return false;
+      armExpiry(handlers.engine, dueBy);
+      return true;
+    },
+  };
+
   return {
+    ...carried,
     async enqueueStage(job) {
       whenStarted((h) => runStage(h.engine, job));
     },
@@ -112,22 +164,25 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
     async enqueueWebhook(job: WebhookJob) {
       whenStarted((h) => pool.add({ name: 'vetted-webhooks', attempts: 10, backoffMs: 2000 }, () => deliverWebhook(h.engine, job)));
     },
-    async enqueueNotification(job) {
-      whenStarted((h) => pool.add({ name: 'vetted-notifications', attempts: 8, backoffMs: 1000 }, () => h.notify(job)));
+    async enqueueNotification(job, at) {
+      whenStarted((h) => notifyLater(h, job, at));
     },
     async enqueueShadow(job) {
       whenStarted((h) => pool.add({ name: 'vetted-shadow', attempts: 3, backoffMs: 2000 }, () => h.shadow(job)));
     },
     async start(given) {
-      await recover(given.engine);
+      await recover(given);
       handlers = given;
+      schedule(given);
       for (const run of early.splice(0)) run();
     },
     async close() {
       closed = true;
-      for (const timer of expiryTimers.values()) clearTimeout(timer);
-      expiryTimers.clear();
+      timers.clear();
+      for (const timer of intervals) clearInterval(timer);
+      expiries.clear();
       await pool.close();
     },
   };
 }
+

@@ -5,10 +5,11 @@
  */
 import { configSecrets, type Config } from '../config.ts';
 import { openEmbeddedDatabase } from '../db/pglite.ts';
-import { createNotifier } from '../notifications/notify.ts';
+import { createNotifier, restoreNearExpiry } from '../notifications/notify.ts';
 import { connectionErrorReporter } from '../observability/connection-error-reporter.ts';
 import { createLogger } from '../observability/logger.ts';
 import { createRedactor } from '../observability/redact.ts';
+import { purgeExpiredDocuments } from '../retention/purge.ts';
 import { shadowRun } from '../shadow/shadow-run.ts';
 import { triggerShadow } from '../shadow/trigger.ts';
 import { wireSystem, type System, type SystemOptions } from '../system.ts';
@@ -54,7 +55,13 @@ export async function createEmbeddedSystem(config: Readonly<Config>, options: Em
     onBuilt: (run, buildAttempt) => void triggerShadow({ ...system, queues: { enqueueShadow: runner.enqueueShadow } }, { run, buildAttempt }),
   };
   const notifier = createNotifier(system);
-  await runner.start({ engine: system, notify: (job) => notifier.process(job), shadow: (job) => shadowRun(system, job) }).catch(async (error: unknown) => {
+  await runner.start({
+    engine: system,
+    notify: (job) => notifier.process(job),
+    shadow: (job) => shadowRun(system, job),
+    purge: () => purgeExpiredDocuments(system),
+    restoreWarning: (run) => restoreNearExpiry(system, run),
+  }).catch(async (error: unknown) => {
     await system.close();
     throw error;
   });

@@ -45,28 +45,8 @@ export interface Dispatch {
   enqueueWebhook(job: WebhookJob): Promise<void>;
   /**
    * Queues a notification (idempotent per subject and event while the job exists; the delivery ledger makes it
-   * once for good). Tenants without notification settings cost nothing: no job is added for them.
+   * once for good). Tenants without notification settings cost nothing: no job is added for them. With `at`,
+   * the job waits until then ("nears expiry").
    */
-  enqueueNotification(job: NotificationJob): Promise<void>;
-}
-
-/**
- * What the reconciler asks the dispatch about the jobs it holds: PostgreSQL says which work should exist, the
- * dispatch says whether its job still does. BullMQ answers in production (src/queue/queues.ts).
- */
-export interface JobInspection {
-  /** The state of a stage visit's job ('waiting', 'active', 'delayed', ...), 'unknown' when there is none. */
-  stageJobState(job: StageJob): Promise<string>;
-  /** The state of the expiry job of the bucket due at `dueBy` (ms, {@link expiryBucket}), 'unknown' when there is none. */
-  expiryJobState(dueBy: number): Promise<string>;
-  /** Drops the bucket's expiry job, if any (a failed one keeps its id and would block scheduling it again). */
-  removeExpiryJob(dueBy: number): Promise<void>;
-}
-
-/** Reviews expire at the end of the bucket that holds their deadline: at most this late. */
-export const EXPIRY_BUCKET_MS = 5000;
-
-/** The end of the bucket that holds `expiresAt`: one expiry job covers every review due in it. */
-export function expiryBucket(expiresAt: Date, bucketMs = EXPIRY_BUCKET_MS): number {
-  return Math.ceil(expiresAt.getTime() / bucketMs) * bucketMs;
+  enqueueNotification(job: NotificationJob, at?: Date): Promise<void>;
 }

@@ -175,7 +175,7 @@ export type QueueStatsResult = QueueStatsOk | ToolFailure;
  */
 export type TaskStatus = 'pending' | 'approved' | 'rejected';
 /**
- * auto_approved: the routing policy approved it at once (seed 004: high confidence, normal impact); human_review: it waits for a person.
+ * auto_approved: the routing policy approved it at once (by default: high confidence, normal impact); human_review: it waits for a person.
  *
  * This interface was referenced by `ReviewTask`'s JSON-Schema
  * via the `definition` "TaskRouting".
@@ -513,7 +513,7 @@ export interface PolicySpec {
   maxReAsks?: number;
 }
 /**
- * The MCP tools' arguments and results (`vetted mcp`). Every result is {status: "ok", ...} or one of seed 004's failure shapes: {status: "error", message}, {status: "not_found", id}, {status: "conflict", message}, {status: "forbidden", message}. Arguments of submit_run and submit_task are the GenerationRequest and TaskSubmission contracts.
+ * The MCP tools' arguments and results (`vetted mcp`). Every result is {status: "ok", ...} or one of the MCP failure shapes: {status: "error", message}, {status: "not_found", id}, {status: "conflict", message}, {status: "forbidden", message}. Arguments of submit_run and submit_task are the GenerationRequest and TaskSubmission contracts.
  *
  * This interface was referenced by `VettedContracts`'s JSON-Schema
  * via the `definition` "mcp-tools".
@@ -1065,7 +1065,7 @@ export interface TaskOk {
   task: ReviewTask;
 }
 /**
- * A task an upstream app or agent escalated for human review (seed 004): a payload of a type the tenant registered, with the submitter's confidence and the impact, why it was escalated and what is missing. High confidence with normal impact is approved at once by policy; anything else waits for a person, whose decision, notes and name are kept.
+ * A task an upstream app or agent escalated for human review: a payload of a type the tenant registered, with the submitter's confidence and the impact, why it was escalated and what is missing. High confidence with normal impact is approved at once by policy; anything else waits for a person, whose decision, notes and name are kept.
  *
  * This interface was referenced by `VettedContracts`'s JSON-Schema
  * via the `definition` "review-task".
@@ -1152,7 +1152,7 @@ export interface TaskSubmission {
 export interface TaskReviewInput {
   decision: 'approved' | 'rejected';
   /**
-   * The short rationale (seed 004).
+   * The short rationale.
    */
   notes: string;
   operator?: Person;
@@ -1374,7 +1374,7 @@ export interface TaskType {
    */
   schema: {[key: string]: unknown};
   /**
-   * The confidence × impact pairs approved at once. Default (seed 004): high confidence with normal impact. [] sends everything to a person.
+   * The confidence × impact pairs approved at once. Default: high confidence with normal impact. [] sends everything to a person.
    */
   autoApprove?: RoutingCell[];
 }

@@ -1,6 +1,6 @@
 /**
  * What a tool call answers: the result object as structuredContent and as JSON text (for clients that only
- * read text), and the failure shapes of seed 004. A failure's kind follows the HTTP status the error catalogue
+ * read text), and the MCP failure shapes. A failure's kind follows the HTTP status the error catalogue
  * (src/errors.ts) gives its code, so a rule that is a 404 or a 409 over HTTP is not_found or conflict here:
  *
  *   404 → {status: "not_found", id}        409 → {status: "conflict", message}

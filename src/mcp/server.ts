@@ -4,7 +4,7 @@
  *
  * It is built on the SDK's protocol-level `Server` rather than `McpServer`: McpServer takes zod shapes and checks
  * arguments itself, answering a bad one with plain text, while our tools declare the JSON Schemas in schemas/
- * (the contracts the HTTP API validates against) and must answer a bad argument with seed 004's
+ * (the contracts the HTTP API validates against) and must answer a bad argument with the MCP failure shape
  * `{status: "error", message}` naming the field. So each call is checked here, with the same AJV contracts.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';

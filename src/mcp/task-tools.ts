@@ -1,5 +1,5 @@
 /**
- * The review-task tools (seed 004): an assistant escalates what it is unsure of (submit_task), an operator
+ * The review-task tools: an assistant escalates what it is unsure of (submit_task), an operator
  * lists, reads and records a review. Each calls src/tasks, as POST /api/tasks and its siblings do.
  */
 import type { GetTaskArgs, ListTasksArgs, RecordTaskReviewArgs, TaskSubmission } from '../generated/contracts.ts';

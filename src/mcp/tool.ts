@@ -2,7 +2,7 @@
  * What an MCP tool is: a name, what it does for the assistant reading the list, the permission it needs (the
  * same API-key permissions as the HTTP routes), its argument and result contracts from schemas/, and a handler
  * that calls the same service functions the HTTP API calls. A handler returns the `{status: "ok", ...}`
- * object; failures are thrown VettedErrors, which the server turns into seed 004's shapes (results.ts).
+ * object; failures are thrown VettedErrors, which the server turns into the MCP failure shapes (results.ts).
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Permission, Principal } from '../auth/api-keys.ts';

@@ -11,16 +11,16 @@ export const SETTINGS_CACHE_TTL_MS = 10_000;
 
 export function gatedNotifications(
   hasChannels: (tenantId: string) => Promise<boolean>,
-  enqueue: (job: NotificationJob) => Promise<void>,
+  enqueue: (job: NotificationJob, at?: Date) => Promise<void>,
   ttlMs = SETTINGS_CACHE_TTL_MS,
-): (job: NotificationJob) => Promise<void> {
+): (job: NotificationJob, at?: Date) => Promise<void> {
   const cache = new LRUCache<string, boolean>({ max: 10_000, ttl: ttlMs });
-  return async (job) => {
+  return async (job, at) => {
     let wanted = cache.get(job.tenantId);
     if (wanted === undefined) {
       wanted = await hasChannels(job.tenantId);
       cache.set(job.tenantId, wanted);
     }
-    if (wanted) await enqueue(job);
+    if (wanted) await enqueue(job, at);
   };
 }

@@ -6,14 +6,17 @@
  * Exactly one send per subject, event and channel: each channel's delivery is claimed in the ledger first
  * (notifications-repository.ts), so a retried job skips the channels that already got it, and a second worker
  * holding the same notification finds it claimed. A waiting review also gets its "nears expiry" job here, a
- * delayed job at expiresAt − nearExpirySeconds, which does nothing if the review was decided meanwhile.
+ * delayed job at expiresAt − nearExpirySeconds, which does nothing if the review was decided meanwhile (the
+ * system's dispatch carries it: a delayed BullMQ job, or the embedded runner's timer).
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { NotificationJob } from '../engine/dispatch.ts';
+import type { RunRow } from '../engine/store.ts';
 import { isVettedError } from '../errors.ts';
 import type { NotificationSettingsRow } from '../db/schema/index.ts';
 import type { System } from '../system.ts';
 import { channelsOf, send } from './channels.ts';
+import { hasChannels } from './settings.ts';
 import { composeMessage, webhookBody } from './message.ts';
 import { loadSubject, type NotificationSubject } from './subject.ts';
 
@@ -51,13 +54,33 @@ async function notify(system: System, mailer: Transporter | undefined, job: Noti
 }
 
 async function scheduleNearExpiry(system: System, settings: NotificationSettingsRow, job: NotificationJob, expiresAt: string): Promise<void> {
-  if (settings.nearExpirySeconds <= 0 || !settings.events.includes('expiring')) return;
-  const at = new Date(Date.parse(expiresAt) - settings.nearExpirySeconds * 1000);
+  const at = nearExpiryAt(settings, new Date(expiresAt));
   // A review shorter than the warning window gets no warning: "waiting" just said it all.
-  if (at.getTime() <= system.clock.now().getTime()) return;
-  // Embedded mode has no delayed jobs to carry the warning (README, Embedded mode): "waiting" and "expired" only.
-  if (!system.queues) return;
-  await system.queues.enqueueNotification({ ...job, event: 'expiring' }, at);
+  if (!at || at.getTime() <= system.clock.now().getTime()) return;
+  await system.dispatch.enqueueNotification({ ...job, event: 'expiring' }, at);
+}
+
+/** When a review due at `expiresAt` is to be warned about, or undefined when the tenant wants no warning. */
+export function nearExpiryAt(settings: NotificationSettingsRow, expiresAt: Date): Date | undefined {
+  if (settings.nearExpirySeconds <= 0 || !settings.events.includes('expiring')) return undefined;
+  return new Date(expiresAt.getTime() - settings.nearExpirySeconds * 1000);
+}
+
+/**
+ * Schedules again the "nears expiry" warning of a run parked for a review, for a runner whose delayed jobs
+ * died with its process (src/embedded/embedded-runner.ts). A warning whose time passed meanwhile goes now, while the
+ * review still waits; one already sent is not sent twice (the delivery ledger). A review that was shorter than
+ * the warning window when it was parked gets none, as when it was parked.
+ */
+export async function restoreNearExpiry(system: System, run: RunRow): Promise<void> {
+  if (!run.pendingReviewId || !run.reviewExpiresAt) return;
+  const settings = await system.notifications.getSettings(run.tenantId);
+  if (!settings || !hasChannels(settings)) return;
+  const at = nearExpiryAt(settings, run.reviewExpiresAt);
+  const now = system.clock.now().getTime();
+  if (!at || at.getTime() <= run.updatedAt.getTime() || run.reviewExpiresAt.getTime() <= now) return;
+  const job: NotificationJob = { tenantId: run.tenantId, subject: 'review', subjectId: run.pendingReviewId, runId: run.id, event: 'expiring' };
+  await system.dispatch.enqueueNotification(job, at.getTime() > now ? at : undefined);
 }
 
 async function deliver(system: System, mailer: Transporter | undefined, settings: NotificationSettingsRow, job: NotificationJob, subject: NotificationSubject): Promise<void> {

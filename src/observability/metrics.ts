@@ -32,7 +32,7 @@ export interface Metrics {
   invalidPayloads: Counter<RunLabels>;
   /** Provider calls that failed (a thrown error, or a failed or cancelled prediction), by provider and code. */
   providerErrors: Counter<RunLabels | 'provider' | 'code'>;
-  /** Seed 004's time to decision, per tenant: reviews of runs by checkpoint, review tasks by task type. */
+  /** The time to decision, per tenant: reviews of runs by checkpoint, review tasks by task type. */
   reviewTimeToDecision: Histogram<'tenant' | 'checkpoint'>;
   taskTimeToDecision: Histogram<'tenant' | 'task_type'>;
 }

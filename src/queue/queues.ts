@@ -4,7 +4,8 @@
  */
 import { Queue, type JobsOptions, type Telemetry } from 'bullmq';
 import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
-import { expiryBucket, type Dispatch, type JobInspection, type NotificationJob, type StageJob, type WebhookJob } from '../engine/dispatch.ts';
+import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/dispatch.ts';
+import type { CarriedWork } from '../engine/reconciler.ts';
 import { STAGES, stageNamed, type StageName } from '../engine/stages.ts';
 import { VettedError } from '../errors.ts';
 import { parseRedisUrl, type RedisTarget } from '../redis-url.ts';
@@ -106,7 +107,7 @@ export function bullQueueName(name: string, target: RedisTarget): string {
   return target.mode === 'cluster' ? `{${name}}` : name;
 }
 
-export interface QueueSet extends Dispatch, JobInspection {
+export interface QueueSet extends Dispatch, CarriedWork {
   readonly prefix: string;
   /** Where the queues are; workers connect to the same place. */
   readonly target: RedisTarget;
@@ -133,8 +134,15 @@ export interface QueueSet extends Dispatch, JobInspection {
   close(): Promise<void>;
 }
 
-/** The expiry buckets are the engine's (its Dispatch port); BullMQ keeps one delayed job per bucket. */
-export { EXPIRY_BUCKET_MS, expiryBucket } from '../engine/dispatch.ts';
+/** Job states that mean "the work is in Redis and will happen". */
+const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
+/** Reviews expire at the end of the bucket that holds their deadline: at most this late. */
+export const EXPIRY_BUCKET_MS = 5000;
+
+export function expiryBucket(expiresAt: Date, bucketMs = EXPIRY_BUCKET_MS): number {
+  return Math.ceil(expiresAt.getTime() / bucketMs) * bucketMs;
+}
 
 /** One job per subject and event while it exists (BullMQ ids may not hold ':'). */
 export function notificationJobId(data: NotificationJobData): string {
@@ -171,6 +179,11 @@ export function createQueues(target: RedisTarget, prefix: string, onError: (erro
   const all = [...Object.values(stages), expiry, webhooks, maintenance, shadow, notifications];
   for (const queue of all) queue.on('error', onError);
 
+  async function scheduleExpiry(expiresAt: Date): Promise<void> {
+    const dueBy = expiryBucket(expiresAt);
+    await expiry.add('expire', { dueBy }, { jobId: expiryJobId(dueBy), delay: Math.max(0, dueBy - Date.now()) });
+  }
+
   return {
     prefix,
     target,
@@ -184,15 +197,7 @@ export function createQueues(target: RedisTarget, prefix: string, onError: (erro
     async enqueueStage(data) {
       await stages[data.stage].add(data.stage, data, { jobId: stageJobId(data) });
     },
-    stageJobState: (job) => stages[job.stage].getJobState(stageJobId(job)),
-    expiryJobState: (dueBy) => expiry.getJobState(expiryJobId(dueBy)),
-    async removeExpiryJob(dueBy) {
-      await expiry.remove(expiryJobId(dueBy));
-    },
-    async scheduleExpiry(expiresAt) {
-      const dueBy = expiryBucket(expiresAt);
-      await expiry.add('expire', { dueBy }, { jobId: expiryJobId(dueBy), delay: Math.max(0, dueBy - Date.now()) });
-    },
+    scheduleExpiry,
     async enqueueWebhook(data) {
       await webhooks.add('deliver', data, { jobId: `hook.${data.runId}.${data.eventId}` });
     },
@@ -201,6 +206,18 @@ export function createQueues(target: RedisTarget, prefix: string, onError: (erro
     },
     async enqueueShadow(data) {
       await shadow.add('shadow', data, { jobId: `shadow.${data.runId}.${data.attempt}` });
+    },
+    async lostStageJob(job) {
+      const state = await stages[job.stage].getJobState(stageJobId(job));
+      return LIVE_STATES.has(state) ? undefined : state;
+    },
+    async restoreExpiry(expiresAt) {
+      const dueBy = expiryBucket(expiresAt);
+      if (LIVE_STATES.has(await expiry.getJobState(expiryJobId(dueBy)))) return false;
+      // A failed job keeps its id: it goes first, so the bucket's job can be added again.
+      await expiry.remove(expiryJobId(dueBy)).catch(() => undefined);
+      await scheduleExpiry(expiresAt);
+      return true;
     },
     async close() {
       await Promise.all(all.map((queue) => queue.close()));

@@ -267,13 +267,16 @@ function formatOptions(field: FieldSpec): string[] {
   return field.enum.filter((option): option is string => typeof option === 'string' && /^[a-z0-9]{2,5}$/i.test(option) && !COMMON_OPTION_WORDS.has(option.toLowerCase()));
 }
 
+/** A letter, digit or underscore of a script written with spaces: a Japanese neighbour (`png形式`) is no part of the word. */
+const SPACED_WORD_CHAR = '(?:(?![\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}])[\\p{L}\\p{N}_])';
+
 /** `as png`, `en formato PNG`, `.png`, `png file`, `png` (the last only where it stands alone; see the finder). */
 export function formatPattern(members: readonly string[]): RegExp {
   const words = readingWords().lists;
   const all = [...members, ...members.flatMap((member) => (/^jpe?g$/i.test(member) ? ['jpg', 'jpeg'] : []))];
   return cached(`format:${all.join('|')}`, () => {
     const names = [...new Set(all.map((member) => member.toLowerCase()))].map(escapeRegExp).join('|');
-    return `(?:(?<lead>${anyWord(words.formatLeads)})\\s*)?(?<dot>\\.)?(?<![\\p{L}\\p{N}_])(?<format>${names})(?![\\p{L}\\p{N}_]|\\.[\\p{L}\\p{N}])(?:\\s*(?<trail>${anyWord(words.formatTrails)}))?`;
+    return `(?:(?<lead>${anyWord(words.formatLeads)})\\s*)?(?<dot>\\.)?(?<!${SPACED_WORD_CHAR})(?<format>${names})(?!${SPACED_WORD_CHAR}|\\.[\\p{L}\\p{N}])(?:\\s*(?<trail>${anyWord(words.formatTrails)}))?`;
   });
 }
 

@@ -130,13 +130,42 @@ function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, Fiel
  * that is not what is made, nor a small word); `a 1080p television` likewise.
  */
 function isContent(kind: ConversionName, text: string, start: number, end: number, groups: Groups, shown: readonly Span[]): boolean {
-  if (shown.some((span) => span.start <= start && end <= span.end)) return true;
-  // A length may qualify what is made by an adjective (`an 8 second ambient track`), so only a resolution is judged so.
-  if (kind !== 'resolution_word') return false;
+  if (shown.some((span) => span.start <= start && end <= span.end) || isAskedAbout(text, start)) return true;
+  if (kind === 'language_name') return isNationality(text, start, end);
+  if (kind !== 'resolution_word' && kind !== 'duration') return false;
   const next = /^[\s-]+([\p{L}']+)/u.exec(text.slice(end, end + 40))?.[1]?.toLowerCase();
   if (next === undefined || isUnspaced(next)) return false;
   const words = readingWords().lists;
-  return !fillerWords().has(next) && !words.mediaNouns.includes(next) && !SMALL_WORDS_AFTER_LENGTH.has(next) && !words.countTrails.includes(next);
+  const qualifies = !fillerWords().has(next) && !words.mediaNouns.includes(next) && !SMALL_WORDS_AFTER_LENGTH.has(next) && !words.countTrails.includes(next);
+  // A length may qualify what is made through adjectives (`an 8 second ambient track`): it is content only
+  // when no word for what is made follows in the next few words of its clause.
+  if (kind === 'resolution_word') return qualifies;
+  // Only a unit in the form of an adjective (`a 30 minute pizza delivery`, Latin script, not plural) qualifies
+  // what follows; `30 seconds slow piano` is a length said for itself, and so is a unit before a clitic
+  // conjunction in other scripts (`45 ثانية وبصيغة mp3`).
+  const unit = groups.unit ?? '';
+  const adjectiveForm = /^\p{Script=Latin}{2,}$/u.test(unit) && !/s$/i.test(unit);
+  return qualifies && adjectiveForm && !mediaNounSoon(text, end);
+}
+
+/**
+ * `a French teacher`: a lead that is also an English article (`a`, which leads a language in Spanish and
+ * Portuguese), then a language name and a word it qualifies, is a nationality, not the language asked for.
+ */
+function isNationality(text: string, start: number, end: number): boolean {
+  if (!/^a\s/i.test(text.slice(start, end))) return false;
+  const next = /^\s+([\p{L}']+)/u.exec(text.slice(end, end + 40))?.[1]?.toLowerCase();
+  return next !== undefined && !fillerWords().has(next) && !readingWords().lists.languageTrails.includes(next);
+}
+
+/** How many words after a length may still lead to what it measures (`a 2-minute chill lofi track`). */
+const WORDS_TO_MEDIA_NOUN = 4;
+
+function mediaNounSoon(text: string, end: number): boolean {
+  const rest = text.slice(end);
+  const clause = rest.slice(0, /[,;|\n()。、，；،؛]|[.!?](?=\s|$)/u.exec(rest)?.index ?? rest.length);
+  const media = readingWords().lists.mediaNouns;
+  return (clause.toLowerCase().match(/[\p{L}']+/gu) ?? []).slice(0, WORDS_TO_MEDIA_NOUN).some((word) => media.includes(word));
 }
 
 /** Words that may follow a length that is a setting (`10 seconds long`, `30 seconds of rain`, `6 seconds max`). */
@@ -161,9 +190,21 @@ export function shownTextSpans(text: string): Span[] {
   return spans;
 }
 
+/**
+ * True when a question leads right into the phrase (`what does temperature 0.5 mean?`, `explain what max tokens
+ * 500 does`): the phrase is what the user asks about, not a setting. Only an article may stand between.
+ */
+export function isAskedAbout(text: string, start: number): boolean {
+  const leads = readingWords().lists.questionLeads;
+  if (leads.length === 0) return false;
+  const before = text.slice(Math.max(0, start - 60), start);
+  return edgePattern('question-lead', () => `${anyWord(leads)}\\s+(?:(?:the|a|an|el|la|los|las|le|les|der|die|das|o|a|os|as)\\s+)?$`).test(before);
+}
+
 /** True when the words at start..end are content by the rules above (for readers outside this core). */
 export function isContentAt(kind: ConversionName, text: string, start: number, end: number): boolean {
-  return isContent(kind, text, start, end, {}, shownTextSpans(text));
+  const groups = kind === 'duration' ? ([...text.slice(start, end).matchAll(timeUnitPattern())][0]?.groups ?? {}) : {};
+  return isContent(kind, text, start, end, groups, shownTextSpans(text));
 }
 
 /** A one-letter unit after digits is a unit; after a word it is a letter (`six s`). */
@@ -182,7 +223,8 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       // `10 seconds` is a length wherever it stands; `six seconds` is one in its own clause or before what it measures.
       return DIGITS_ONLY.test(groups.number ?? '') || followedBy(text, end, [...words.mediaNouns, 'long', 'largo', 'long', 'lang', 'longo']);
     case 'count':
-      return onlyFillerBefore(text, start) && (followedBy(text, end, words.countTrails) || clauseEnds(text, end));
+      // `画像2枚`: a language that names what is counted first may put a word for it before the count.
+      return (onlyFillerBefore(text, start) || onlyFillerBefore(text, start, words.mediaNouns)) && (followedBy(text, end, words.countTrails) || clauseEnds(text, end));
     case 'aspect_word': {
       const noun = foldWord(groups.noun ?? '');
       const genre = words.aspectGenres.includes(foldWord(groups.word ?? ''));
@@ -241,11 +283,13 @@ function clauseEnds(text: string, end: number): boolean {
 }
 
 /** True when only filler words of any language stand between the start of the clause and `position`. */
-export function onlyFillerBefore(text: string, position: number): boolean {
+export function onlyFillerBefore(text: string, position: number, alsoAllowed: readonly string[] = []): boolean {
   const before = text.slice(0, position);
   let clauseStart = 0;
   for (const match of before.matchAll(CLAUSE_BREAK)) clauseStart = match.index + 1;
-  return isFiller(before.slice(clauseStart));
+  let clause = before.slice(clauseStart);
+  for (const word of alsoAllowed) clause = clause.split(word).join(' ');
+  return isFiller(clause);
 }
 
 /** True when every word of the text is a filler word of one of the reading languages (or there is none). */

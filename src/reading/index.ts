@@ -3,5 +3,6 @@
  * validator share. Pure apart from loading its word lists once (words/*.json).
  */
 export { CONVERSION_NAMES, deriveValue, isConversionName, type ConversionName, type Converted } from './conversions.ts';
-export { findSettingPhrases, fillerWords, isContentAt, isFiller, readSettings, shownTextSpans, type Reading, type SettingPhrase } from './find.ts';
+export { findSettingPhrases, fillerWords, isAskedAbout, isContentAt, isFiller, readSettings, shownTextSpans, type Reading, type SettingPhrase } from './find.ts';
 export { READING_LANGUAGES, readingWords, wordFileProblem, type ReadingLanguage } from './words.ts';
+export { isUnspaced } from './patterns.ts';

@@ -41,21 +41,25 @@ export interface LanguageWords {
   languages: Record<string, string[]>;
   /** ISO 639-1 code → whole phrases that already say "in that language" (`בעברית`, `по-русски`). */
   languageForms: Record<string, string[]>;
+  /** The words of a field's English name (`seed`, `aspect ratio`) → what people call it in this language. */
+  fieldNames: Record<string, string[]>;
   formatLeads: string[];
   formatTrails: string[];
   resolutionLeads: string[];
   filler: string[];
   /** Words after which the rest of the clause is text to show (`a sign that reads PNG ONLY`), never a setting. */
   textLeads: string[];
+  /** Words right before a setting phrase that make it what a question is about (`what does temperature 0.5 mean`). */
+  questionLeads: string[];
 }
 
 export const WORD_LIST_KEYS = [
   'seconds', 'minutes', 'frames', 'images', 'portrait', 'landscape', 'widescreen', 'square', 'orientationNouns',
   'mediaNouns', 'aspectGenres', 'countTrails', 'negation', 'affirmation', 'off', 'on', 'languageLeads', 'languageTrails', 'formatLeads', 'formatTrails',
-  'resolutionLeads', 'filler', 'textLeads',
+  'resolutionLeads', 'filler', 'textLeads', 'questionLeads',
 ] as const;
 export type WordListKey = (typeof WORD_LIST_KEYS)[number];
-export const WORD_MAP_KEYS = ['features', 'languages', 'languageForms'] as const;
+export const WORD_MAP_KEYS = ['features', 'languages', 'languageForms', 'fieldNames'] as const;
 
 /** Every language's lists merged: what the reader matches against. */
 export interface ReadingWords {
@@ -68,6 +72,8 @@ export interface ReadingWords {
   languages: ReadonlyMap<string, string>;
   /** Whole "in that language" phrase → ISO code. */
   languageForms: ReadonlyMap<string, string>;
+  /** A field's English name words → its names in every language. */
+  fieldNames: ReadonlyMap<string, readonly string[]>;
 }
 
 let loaded: ReadingWords | undefined;
@@ -91,13 +97,15 @@ function merge(byLanguage: Record<ReadingLanguage, LanguageWords>): ReadingWords
   const features = new Map<string, string>();
   const languages = new Map<string, string>();
   const languageForms = new Map<string, string>();
+  const fieldNames = new Map<string, string[]>();
   for (const words of all) {
     for (const [word, value] of Object.entries(words.numbers)) numbers.set(foldWord(word), value);
     for (const [key, local] of Object.entries(words.features)) for (const word of local) features.set(foldWord(word), key);
     for (const [code, names] of Object.entries(words.languages)) for (const name of names) languages.set(foldWord(name), code);
     for (const [code, forms] of Object.entries(words.languageForms)) for (const form of forms) languageForms.set(foldWord(form), code);
+    for (const [name, local] of Object.entries(words.fieldNames)) fieldNames.set(foldWord(name), [...new Set([...(fieldNames.get(foldWord(name)) ?? []), ...local.map(foldWord)])]);
   }
-  return { byLanguage, lists, numbers, features, languages, languageForms };
+  return { byLanguage, lists, numbers, features, languages, languageForms, fieldNames };
 }
 
 function readLanguage(language: ReadingLanguage): LanguageWords {

@@ -1,5 +1,5 @@
 /**
- * The console's countdown auto-approval (seed 003, HITL Validation Card): when a review has nothing blocking
+ * The console's countdown auto-approval: when a review has nothing blocking
  * and the run's policy allows it, the card approves by itself after a short countdown the reviewer can cancel
  * or skip. The console asks the API whether it may (GET /api/reviews/:id/form answers `autoApprove`), so the
  * rule lives here once; the approval itself is an ordinary decision by the reviewer whose card counted down,
@@ -7,7 +7,7 @@
  */
 import type { PendingReview, PolicySpec } from '../generated/contracts.ts';
 
-/** Seed 003: "a 10-second countdown". */
+/** The card counts down ten seconds. */
 export const AUTO_APPROVE_COUNTDOWN_SECONDS = 10;
 
 export type CountdownVerdict =

@@ -1,5 +1,5 @@
 /**
- * A chat reply to a pending review, in the person's own words (seed 000, §4–7). Layers 1 and 2 (reply/interpret.ts)
+ * A chat reply to a pending review, in the person's own words. Layers 1 and 2 (reply/interpret.ts)
  * read the text as one of five decisions; layer 3, here, is a table from the decision to what happens:
  *
  *   continue                     the answer the question asked for: yes → returnTo's action (approve, retry, or
@@ -213,7 +213,7 @@ async function expiredReview(engine: Engine, run: RunRow, reviewId: string): Pro
   return { question: typeof created.data.question === 'string' ? created.data.question : '' };
 }
 
-/** A reply to an expired review: a new run, carrying the question and the reply in its conversation (seed 000, §7). */
+/** A reply to an expired review: a new run, carrying the question and the reply in its conversation. */
 async function fallThrough(engine: Engine, run: RunRow, expired: { question: string }, body: Reply, actor: DecisionActor): Promise<ReplyResult> {
   logEvent(engine.logger, 'HITL_EXPIRED', logContext(run), { hitlId: body.reviewId, fallThrough: true });
   const newRun = await startFromReply(engine, run, expired.question, body, actor.id, 'expired_review');

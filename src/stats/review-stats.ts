@@ -1,5 +1,5 @@
 /**
- * The review queue's figures (seed 004's metrics), per tenant and checkpoint for reviews of runs and per
+ * The review queue's figures, per tenant and checkpoint for reviews of runs and per
  * tenant and task type for review tasks: pending depth, the oldest wait, decisions per minute, time to decision
  * (median, 90th percentile), and the share of tasks the routing policy approved at once. One computation for
  * both places that show them: `vetted stats` and the /metrics gauges (observability/review-gauges.ts).

@@ -1,11 +1,11 @@
 /**
- * Where a task goes when it arrives: a policy on confidence × impact (seed 004). The task type lists the cells
+ * Where a task goes when it arrives: a policy on confidence × impact. The task type lists the cells
  * approved without a person; by default only high confidence with normal impact. Everything else waits: medium
  * or low confidence, and any high-impact task, whatever the confidence. Pure.
  */
 import type { Confidence, Impact, RoutingCell, TaskRouting } from '../generated/contracts.ts';
 
-/** Seed 004: "If confidence is high and impact normal, chatbot returns recommendation"; the rest is escalated. */
+/** By default high confidence with normal impact is approved at once (the chatbot answers); the rest is escalated. */
 export const DEFAULT_AUTO_APPROVE: readonly RoutingCell[] = [{ confidence: 'high', impact: 'normal' }];
 
 export function routeTask(autoApprove: readonly RoutingCell[], confidence: Confidence, impact: Impact): TaskRouting {

@@ -1,5 +1,5 @@
 /**
- * Review tasks (seed 004's capture and review sides), for every channel (POST /api/tasks and friends, the MCP
+ * Review tasks (capture and review), for every channel (POST /api/tasks and friends, the MCP
  * tools submit_task, list_tasks, get_task, record_task_review):
  *   - a submission is checked against the contract and its type's schema, routed on confidence × impact
  *     (routing.ts), and stored before anyone is told it was accepted; an automatic approval is recorded as a

@@ -1,7 +1,7 @@
 /**
  * One Vetted system for the console's browser tests: its own database and BullMQ prefix, the stage workers in
  * this process, the API on an ephemeral port serving the built console, a reviewer (a person) with a key, a
- * second person, a submitter key to send runs and tasks with, and the example task type (seed 004's LGV
+ * second person, a submitter key to send runs and tasks with, and the example task type (the LGV
  * troubleshooting record). Shared by every scenario of a file.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The final guard (issue 20): a field the model's published schema contradicts itself on is marked at
+ * The final guard: a field the model's published schema contradicts itself on is marked at
  * extraction, left out by the builders, and parks the run as `schema_unsatisfiable` when the request sets it;
  * and the execute stage never runs a payload the published schema rejects, even one a person approved with
  * the override permission. On the in-process engine (memory store, the same stage table as the workers).

@@ -1,7 +1,7 @@
 /**
  * The embedded runner does what BullMQ's workers do, in process: a parked review expires on its timer,
- * webhooks reach the run's callback URL signed, and a run the last process left mid-stage is picked up when
- * the next one starts on the same data directory. PGlite in this process; no PostgreSQL or Redis server.
+ * webhooks reach the run's callback URL signed, and a run the last process left mid-stage, or a review
+ * warning it had on a timer, is picked up when the next one starts on the same data directory. PGlite in this process; no PostgreSQL or Redis server.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createEmbeddedSystem, type EmbeddedSystem } from '../../src/embedded/embedded-system.ts';
+import { saveNotificationSettings } from '../../src/notifications/settings.ts';
 import { registerExamples, settle, submit } from '../support/pipeline.ts';
 import { eventually } from '../support/test-system.ts';
 
@@ -78,5 +79,36 @@ describe('the embedded runner', () => {
       const events = await system.store.events(runId, { limit: 100 });
       expect(events.map((event) => event.type)).toContain('run.requeued');
     });
+  }, 180_000);
+
+  it("restores, on the next start, a parked review's \"nears expiry\" warning that the last process had on a timer", async () => {
+    const dataDir = path.join(home, 'warning');
+    const receiver = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const env = { VETTED_WEBHOOK_SECRET: 'embedded-webhook-secret-0123', VETTED_WEBHOOK_ALLOW_PRIVATE: 'true' };
+    const sentOf = async (system: EmbeddedSystem, reviewId: string, event: string) =>
+      (await system.notifications.deliveriesOf('review', reviewId)).some((row) => row.event === event && row.status === 'sent') ? true : undefined;
+    try {
+      const reviewId = await withSystem(await createEmbeddedSystem(config(env), { dataDir }), async (system) => {
+        await registerExamples(system);
+        const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+        await saveNotificationSettings(system, 't1', { webhookUrl, nearExpirySeconds: 40 }, 'test', 'replace');
+        const run = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a fox', policy: { mode: 'require_human', reviewTtlSeconds: 60 } });
+        const parked = await settle(system, run.id, ['awaiting_human']);
+        await eventually(() => sentOf(system, parked.pendingReviewId!, 'waiting'), 30_000, 'the waiting notification');
+        // The warning is due in about 20 seconds: this process ends before it.
+        expect(await sentOf(system, parked.pendingReviewId!, 'expiring')).toBeUndefined();
+        return parked.pendingReviewId!;
+      });
+      await withSystem(await createEmbeddedSystem(config(env), { dataDir }), async (system) => {
+        await eventually(() => sentOf(system, reviewId, 'expiring'), 60_000, 'the restored warning');
+        expect((await system.notifications.deliveriesOf('review', reviewId)).map((row) => row.event)).toEqual(['waiting', 'expiring']);
+      });
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   }, 180_000);
 });

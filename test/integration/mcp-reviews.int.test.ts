@@ -1,7 +1,7 @@
 /**
  * The MCP server with the SDK's own Client, over streamable HTTP and over stdio (a real `vetted mcp` process):
  * list → get → record_decision → the run completes; submit_task → list_tasks → record_task_review over stdio
- * (the task tools in depth: mcp-tasks.int.test.ts); seed 004's error shapes; tenants, roles and keys.
+ * (the task tools in depth: mcp-tasks.int.test.ts); the MCP error shapes; tenants, roles and keys.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -145,7 +145,7 @@ describe('over streamable HTTP', () => {
   });
 });
 
-describe("seed 004's error shapes", () => {
+describe('the MCP error shapes', () => {
   it('invalid arguments: status error naming the first failing field, isError true', async () => {
     const bad = await reviewer.call('list_pending_reviews', { limit: 0 });
     expect(bad.isError).toBe(true);

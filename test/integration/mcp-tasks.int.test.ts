@@ -1,5 +1,5 @@
 /**
- * Review tasks (seed 004) through the MCP tools and the HTTP API: a task type registered from the example file
+ * Review tasks through the MCP tools and the HTTP API: a task type registered from the example file
  * (by the CLI, as an operator does), submit_task routed on confidence × impact, list_tasks, get_task,
  * record_task_review with the operator's name, and every error shape.
  */
@@ -106,7 +106,7 @@ describe('submit_task → list_tasks → record_task_review', () => {
   });
 });
 
-describe("seed 004's error shapes for tasks", () => {
+describe('the MCP error shapes for tasks', () => {
   it('invalid arguments name the field; a payload that does not fit its type lists every issue', async () => {
     expect((await operator.call('record_task_review', { taskId: crypto.randomUUID(), decision: 'maybe', notes: 'x' })).body).toMatchObject({ status: 'error', field: 'decision' });
     expect((await operator.call('list_tasks', { status: 'archived' })).body).toMatchObject({ status: 'error', field: 'status' });

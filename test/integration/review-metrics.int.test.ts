@@ -1,5 +1,5 @@
 /**
- * Seed 004's metrics per tenant, checkpoint and task type, on /metrics and in `vetted stats`: pending depth,
+ * The review-queue metrics per tenant, checkpoint and task type, on /metrics and in `vetted stats`: pending depth,
  * oldest wait, decisions per minute, time to decision, and the share of tasks approved by policy.
  */
 import { execFile } from 'node:child_process';

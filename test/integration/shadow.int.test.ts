@@ -1,5 +1,5 @@
 /**
- * Shadow mode through the real queues, PostgreSQL and the API: a shadowed run gets its report (seed 002's
+ * Shadow mode through the real queues, PostgreSQL and the API: a shadowed run gets its report (the shadow
  * canaries: V2 leaks each one, V3 none) while the V3 run completes untouched; sampling follows the request and
  * the tenant's settings; a V2 failure is a failed report, never a V3 problem; the reports API is tenant-scoped.
  */
@@ -35,7 +35,7 @@ async function reportOf(system: System, runId: string): Promise<ShadowReportRow>
   return eventually(async () => (await system.shadowReports.listForRun(runId))[0], 15_000, `the shadow report of ${runId}`);
 }
 
-describe('a shadowed run (seed 002 canaries, through the queues)', () => {
+describe('a shadowed run (the canaries, through the queues)', () => {
   it('stores both payloads, and flags every canary V2 carried, with path, example value and match', () => {
     const { report } = shadowed;
     expect(report).toMatchObject({ status: 'ok', failureReason: null, tenantId: 't1', builder: 'heuristic', leakCount: 5, v3LeakCount: 0 });

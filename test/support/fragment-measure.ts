@@ -1,5 +1,5 @@
 /**
- * The fragment firewall measured on the public catalog (issue 20): for every model that extracts and has an
+ * The fragment firewall measured on the public catalog: for every model that extracts and has an
  * example,
  *  (a) the heuristic builder with a realistic prompt: how many payloads are flagged `example_leak` (every flag
  *      is false: the builder never sees an example);

@@ -1,5 +1,5 @@
 /**
- * Seed 002's canary test, shared by the unit (replay) and integration (queues) versions: a model whose
+ * The shadow canary test, shared by the unit (replay) and integration (queues) versions: a model whose
  * example input is all unique strings and numbers. V2 must carry each one the user did not supply, and the
  * shadow report must flag each one; V3 must carry none. The expected leaks are spelled out in full, so the
  * test fails when either side changes (V2 leaking less proves nothing; V3 leaking anything is a breach).

@@ -1,5 +1,5 @@
 /**
- * The bench's pure arithmetic (issue 18): percentiles and ratios, WAL positions and their differences, the
+ * The bench's pure arithmetic: percentiles and ratios, WAL positions and their differences, the
  * fleet scaling model, Redis CPU shares, and the call tracker that ends a peer's requests.
  */
 import { describe, expect, it } from 'vitest';

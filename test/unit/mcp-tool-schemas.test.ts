@@ -1,6 +1,6 @@
 /**
  * The MCP tools' declared schemas, as a client receives them: self-contained (inlined from schemas/), objects at
- * the root, and every outputSchema admitting the ok shape and each of seed 004's failure shapes, checked with the
+ * the root, and every outputSchema admitting the ok shape and each of the MCP failure shapes, checked with the
  * SDK's own validator (the one its Client applies to every result).
  */
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -41,7 +41,7 @@ describe('MCP tool schemas', () => {
     expect(admits({ status: 'ok', surprise: true }).valid).toBe(false);
   });
 
-  it('maps each failure to its seed 004 shape by the HTTP status of its code', () => {
+  it('maps each failure to its MCP failure shape by the HTTP status of its code', () => {
     const shapes = FAILURES.map(([, error]) => failureOf(error, { args: { reviewId: 'r1' }, idArgument: 'reviewId', logger, tool: 't' }));
     expect(shapes.map((shape) => shape.status)).toEqual(['error', 'error', 'error', 'not_found', 'conflict', 'forbidden', 'error']);
     expect(shapes[1]).toMatchObject({ issues: [{ path: '/scale' }] });

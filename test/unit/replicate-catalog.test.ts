@@ -3,7 +3,7 @@
  * (with every kept default valid), or is refused with SCHEMA_UNSUPPORTED naming the construct. Nothing
  * else: no crash, no MODEL_SOURCE_INVALID, no example string in the ModelSchema. The published input schema
  * kept for the final guard compiles too, and the fragment firewall is measured on every model with an example
- * (issue 20: the three figures the README quotes).
+ * (the three figures the README quotes).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isVettedError } from '../../src/errors.ts';

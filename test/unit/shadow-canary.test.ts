@@ -1,5 +1,5 @@
 /**
- * Seed 002's canary test on the replay path (files in, no queue, no database): V2 carries every canary the
+ * The shadow canary test on the replay path (files in, no queue, no database): V2 carries every canary the
  * user did not supply and the report flags each one, with its path, example value and match; V3 carries none.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,7 +44,7 @@ function leaksOf(outcome: ReplayOutcome | undefined) {
   return outcome?.comparison.leaks.map(({ path: p, exampleValue, match }) => ({ path: p, exampleValue, match }));
 }
 
-describe('shadow canary (seed 002), replay path', () => {
+describe('shadow canary, replay path', () => {
   it('V2 carries every canary and the report flags each one; V3 carries none', () => {
     const [first] = outcomes;
     expect(first?.comparison.status).toBe('ok');

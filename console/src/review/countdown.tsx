@@ -1,5 +1,5 @@
 /**
- * Seed 003's auto-approval: with nothing blocking and a policy that allows it, the card counts down and then
+ * The countdown auto-approval: with nothing blocking and a policy that allows it, the card counts down and then
  * approves; the reviewer can cancel (and review by hand) or approve at once. The count is kept in ticks of a
  * one-second interval, not read from the wall clock, so it pauses with the page's timers.
  */

@@ -1,5 +1,5 @@
 /**
- * The review card (seed 003's Validation Card and Payload Editor): why the run stopped, the candidate as a form
+ * The review card (the Validation Card and Payload Editor): why the run stopped, the candidate as a form
  * from its ModelSchema, where every value came from, the published example (never used), and the decision.
  * After any decision the card stays and turns into a confirmation banner.
  */

@@ -1,5 +1,5 @@
 /**
- * Seed 004's routing policy as a small table: confidence down, impact across, the task's own cell marked, and
+ * The confidence × impact routing policy as a small table: confidence down, impact across, the task's own cell marked, and
  * the cells its type approves without a person (the type's autoApprove, as src/tasks/routing.ts reads it).
  */
 import type { Confidence, Impact, RoutingCell } from '../api/types.ts';

@@ -1,5 +1,5 @@
 /**
- * Review tasks (seed 004): what agents and apps escalate, by status (pending oldest first, as a queue) and task
+ * Review tasks: what agents and apps escalate, by status (pending oldest first, as a queue) and task
  * type, each with its confidence × impact, submitter and age. j/k move, Enter opens, as in the review queue.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';

@@ -1,4 +1,4 @@
-/** `vetted stats`: the review queue's figures per tenant, checkpoint and task type (seed 004's metrics). */
+/** `vetted stats`: the review queue's figures per tenant, checkpoint and task type. */
 import type { Command } from 'commander';
 import type { ReviewStats } from '../../stats/review-stats.ts';
 import { action, withSystem } from '../action.ts';

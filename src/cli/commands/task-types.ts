@@ -1,4 +1,4 @@
-/** `vetted task-types`: the kinds of task a tenant accepts for human review (seed 004), each with its JSON Schema. */
+/** `vetted task-types`: the kinds of task a tenant accepts for human review, each with its JSON Schema. */
 import type { Command } from 'commander';
 import { action, withSystem } from '../action.ts';
 import { inFile, readJsonFile } from '../io.ts';

@@ -1,5 +1,5 @@
 /**
- * Review tasks (seed 004): task types a tenant registered (a name and the JSON Schema its payloads meet), and
+ * Review tasks: task types a tenant registered (a name and the JSON Schema its payloads meet), and
  * the tasks apps and agents escalated for a person, with the decision, notes and operator once reviewed.
  */
 import { sql } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 /**
- * The question a review asks the person the request came from, built by code from the facts (seed 000, §9:
- * an LLM never chooses ids, options, their order or the expected input). One rule per reason, so what a
+ * The question a review asks the person the request came from, built by code from the facts (an LLM never
+ * chooses ids, options, their order or the expected input). One rule per reason, so what a
  * "yes" or a "2" will do is fixed when the question is asked:
  *
  *   reason                                     expects        options              an answer that accepts

@@ -1,5 +1,5 @@
 /**
- * Layers 1 and 2: a reply read as one of the five decisions (seed 000, §4).
+ * Layers 1 and 2: a reply read as one of the five decisions.
  *
  *   empty reply (or only invisible marks)        re_ask (nothing was said)
  *   fast path matches (fast-path.ts)             continue, with what it read            layer fast_path

@@ -1,5 +1,5 @@
 /**
- * Chat replies to a pending review (seed 000, sections 4–5): what a reply is read against, and what reading it
+ * Chat replies to a pending review: what a reply is read against, and what reading it
  * gives. Layers 1 and 2 (interpret.ts) turn the text into a typed decision; layer 3 (src/review/reply-service.ts)
  * turns the decision into a move. Everything a reply is checked against (the expected input, the options and
  * their ids and order, the fields a reply may change) is built by code from the review; no LLM produces it.
@@ -9,7 +9,7 @@ import type { ExpectedInput, ReviewSource } from '../../review-model/question/qu
 
 export type { ExpectedInput, ReviewSource };
 
-/** The five decisions a reply can come to (seed 000, layer 2). */
+/** The five decisions a reply can come to (layer 2). */
 export type ReplyDecision = 'continue' | 'continue_with_modifications' | 'switch_intent' | 'cancel' | 're_ask';
 
 /**

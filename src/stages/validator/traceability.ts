@@ -2,7 +2,8 @@
  * When is a piece of text "traceable to the user"? Shared by the provenance check (a `user_prompt` claim) and
  * the leak firewall (a match the user wrote is not a leak), so the two never disagree about the same words.
  *
- * - A word token is a maximal run of letters and digits, case-folded: `K_EULER, 16:9!` → `k`, `euler`, `16`, `9`.
+ * - A word token is a maximal run of letters and digits, case-folded: `K_EULER, 16:9!` → `k`, `euler`, `16`, `9`
+ *   (a run of Japanese ends where digits or another script begin).
  * - Text is traceable when the user's evidence holds it as a phrase (whole words, case and whitespace
  *   ignored), or when every word token of it occurs somewhere in the evidence and at least one of those tokens
  *   has a letter. The second route lets a builder drop directive phrases ("make me a picture of") and reorder
@@ -17,7 +18,11 @@ import { canonicalJson } from '../../util/canonical-hash.ts';
 import { deriveValue, isConversionName } from '../../reading/index.ts';
 import { normalizeText, type BundleEvidence } from '../bundle-evidence.ts';
 
-const WORD_TOKEN = /[\p{L}\p{N}]+/gu;
+/**
+ * A run of letters and digits; a script written without spaces (Japanese) and the others part where they meet,
+ * so `アスペクト比16:9` holds the tokens `アスペクト比`, `16` and `9`, as `aspect ratio 16:9` does.
+ */
+const WORD_TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30FC]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30FC])[\p{L}\p{N}])+/gu;
 /** Words a builder may add to the user's words without evidence; they carry no request of their own. */
 export const CONNECTIVE_WORDS: ReadonlySet<string> = new Set([
   'a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'with', 'and', 'by', 'from',

@@ -1125,7 +1125,7 @@ export interface components {
         ReviewReason: "validation_failed" | "example_leak" | "policy_requires_human" | "low_confidence" | "too_many_changes" | "safety_flags" | "nothing_to_build_from" | "request_unused" | "request_partly_unused" | "builder_failed" | "execution_uncertain" | "schema_changed" | "response_review";
         /**
          * ReviewTask
-         * @description A task an upstream app or agent escalated for human review (seed 004): a payload of a type the tenant registered, with the submitter's confidence and the impact, why it was escalated and what is missing. High confidence with normal impact is approved at once by policy; anything else waits for a person, whose decision, notes and name are kept.
+         * @description A task an upstream app or agent escalated for human review: a payload of a type the tenant registered, with the submitter's confidence and the impact, why it was escalated and what is missing. High confidence with normal impact is approved at once by policy; anything else waits for a person, whose decision, notes and name are kept.
          */
         ReviewTask: {
             /**
@@ -1273,7 +1273,7 @@ export interface components {
         TaskReviewInput: {
             /** @enum {string} */
             decision: "approved" | "rejected";
-            /** @description The short rationale (seed 004). */
+            /** @description The short rationale. */
             notes: string;
             operator?: components["schemas"]["Person"];
         };
@@ -1290,7 +1290,7 @@ export interface components {
         };
         /**
          * TaskRouting
-         * @description auto_approved: the routing policy approved it at once (seed 004: high confidence, normal impact); human_review: it waits for a person.
+         * @description auto_approved: the routing policy approved it at once (by default: high confidence, normal impact); human_review: it waits for a person.
          * @enum {string}
          */
         TaskRouting: "auto_approved" | "human_review";
@@ -1324,7 +1324,7 @@ export interface components {
             description?: string;
             /** @description A draft-07 JSON Schema for the payload (type object). Remote $refs are refused. */
             schema: Record<string, never>;
-            /** @description The confidence × impact pairs approved at once. Default (seed 004): high confidence with normal impact. [] sends everything to a person. */
+            /** @description The confidence × impact pairs approved at once. Default: high confidence with normal impact. [] sends everything to a person. */
             autoApprove?: components["schemas"]["RoutingCell"][];
         };
         /** UnusedRequest */

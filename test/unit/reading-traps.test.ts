@@ -1,0 +1,68 @@
+/**
+ * Numbers and setting words that are content, not settings, on real catalog schemas: a question about a
+ * setting (`what does temperature 0.5 mean?`) and a length that qualifies another thing (`a 30 minute pizza
+ * delivery`) set nothing, and are not reported as unplaced either; the same words said as settings still are.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
+import type { CandidatePayload, ModelSchema } from '../../src/generated/contracts.ts';
+import { extractReplicateCatalog } from '../support/replicate-catalog.ts';
+
+const MODELS = { music: 'meta/musicgen', chat: 'meta/meta-llama-3-8b-instruct' } as const;
+type Model = keyof typeof MODELS;
+const schemas = new Map<Model, ModelSchema>();
+
+beforeAll(() => {
+  const catalog = extractReplicateCatalog();
+  for (const [key, name] of Object.entries(MODELS) as [Model, string][]) {
+    const schema = catalog.find((candidate) => candidate.name === name)?.result?.modelSchema;
+    if (!schema) throw new Error(`${name} is not in the catalog`);
+    schemas.set(key, schema);
+  }
+}, 180_000);
+
+function build(model: Model, prompt: string): CandidatePayload {
+  const bundle = { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
+  return buildHeuristicPayload({ bundle, schema: schemas.get(model) as ModelSchema });
+}
+
+/** The fields set from the request (not the schema's defaults). */
+function placed(candidate: CandidatePayload): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(candidate.payload).filter(([field]) => candidate.provenance[field]?.source !== 'schema_default'));
+}
+
+describe('a question about a setting is content', () => {
+  it.each([
+    'what does temperature 0.5 mean?',
+    'explain what max tokens 500 does in an API call',
+    'what is the difference between temperature 0.2 and 0.9?',
+    '¿qué significa temperatura 0.5?',
+  ])('%s: sets nothing and reports nothing', (text) => {
+    const candidate = build('chat', text);
+    expect(placed(candidate)).toEqual({ prompt: text });
+    expect(candidate.unusedRequest ?? []).toEqual([]);
+  });
+
+  it('still reads the same setting said as one, after the question', () => {
+    const candidate = build('chat', 'Explain quantum physics, max tokens 200');
+    expect(placed(candidate)).toMatchObject({ max_tokens: 200 });
+  });
+});
+
+describe('a length that qualifies another thing is content', () => {
+  it('a 30 minute pizza delivery: the length stays in the prompt and sets no duration', () => {
+    const text = 'a cheesy jingle about a 30 minute pizza delivery guarantee';
+    const candidate = build('music', text);
+    expect(placed(candidate)).toEqual({ prompt: text });
+    expect(candidate.unusedRequest ?? []).toEqual([]);
+  });
+
+  it.each([
+    ['an 8 second ambient track', 8],
+    ['a 2-minute chill lofi track, stereo please', 120],
+    ['30 seconds slow piano', 30],
+    ['اجعله 45 ثانية وبصيغة mp3', 45],
+  ])('%s: a length of what is made, or said for itself, is still read', (text, seconds) => {
+    expect(placed(build('music', text))).toMatchObject({ duration: seconds });
+  });
+});
