@@ -17,20 +17,15 @@ import { sealerFromConfig } from '../secrets/sealer.ts';
 import { createOpenAiBuilder } from './openai/openai-builder.ts';
 import { createReplyInterpreter } from './openai/reply-interpreter.ts';
 import type { ReplyInterpreter } from '../review/reply/types.ts';
+import { createFalProvider } from './fal/fal-provider.ts';
 import { createReplicateClient } from './replicate/client.ts';
-import { createReplicateModelFetcher, type ModelFetcher } from './replicate/model-fetcher.ts';
-import { createReplicateProvider } from './replicate/replicate-provider.ts';
+import { createReplicateModelFetcher } from './replicate/model-fetcher.ts';
+import type { ModelFetcher } from '../catalog/model-fetcher.ts';
+import type { AdapterRegistry } from '../ports.ts';
 
-export interface AdapterRegistry {
-  builder(name: string): PayloadBuilder;
-  provider(name: string): ModelProvider;
-  builderNames(): BuilderName[];
-  providerNames(): ProviderName[];
-  /** Fetches models the catalog lacks (Replicate, when a token is configured); undefined otherwise. */
-  modelFetcher(): ModelFetcher | undefined;
-  /** Reads chat replies the fast path could not (an LLM, when OpenAI is configured); undefined otherwise. */
-  replyInterpreter(): ReplyInterpreter | undefined;
-}
+/** The engine's port (src/ports.ts), implemented here. */
+export type { AdapterRegistry } from '../ports.ts';
+import { createReplicateProvider } from './replicate/replicate-provider.ts';
 
 export interface AdapterOverrides {
   builders?: Partial<Record<string, PayloadBuilder>>;
@@ -91,6 +86,9 @@ function configuredAdapters(config: Config): ConfiguredAdapters {
     builders.openai = createOpenAiBuilder(config.openai);
     replyInterpreter = createReplyInterpreter({ openai: config.openai, timeoutMs: config.interpreterTimeoutMs });
   }
+  if (config.fal.apiKey) {
+    providers.fal = createFalProvider({ apiKey: config.fal.apiKey, baseUrl: config.fal.baseUrl, pollIntervalMs: config.fal.pollIntervalMs, timeoutMs: config.fal.timeoutMs });
+  }
   if (config.replicate.apiToken) {
     const client = createReplicateClient(config.replicate);
     providers.replicate = createReplicateProvider(config.replicate, { client });
@@ -100,7 +98,7 @@ function configuredAdapters(config: Config): ConfiguredAdapters {
 }
 
 function notConfigured(kind: 'builder' | 'provider', name: string, available: string[]): VettedError {
-  const hint = name === 'openai' ? ' (set OPENAI_API_KEY or OPENAI_BASE_URL)' : name === 'replicate' ? ' (set REPLICATE_API_TOKEN)' : '';
+  const hint = name === 'openai' ? ' (set OPENAI_API_KEY or OPENAI_BASE_URL)' : name === 'replicate' ? ' (set REPLICATE_API_TOKEN)' : name === 'fal' ? ' (set FAL_KEY)' : '';
   return new VettedError('INVALID_REQUEST', `${kind} "${name}" is not configured${hint}; available: ${available.join(', ')}`, {
     field: kind,
   });
