@@ -31,7 +31,7 @@ export const LEGACY_DRIVER_IMPORTS = [
   'api/plugins/dependencies.ts', 'api/routes/provider-webhooks.ts', 'api/routes/shadow.ts', 'api/routes/system.ts', 'api/routes/tasks.ts',
   'src/auth/api-keys.ts',
   'src/catalog/model-catalog.ts',
-  'src/cli/action.ts', 'src/cli/commands/demo.ts', 'src/cli/commands/dry-run.ts', 'src/cli/commands/interpret.ts', 'src/cli/commands/keys.ts', 'src/cli/commands/shadow-replay.ts',
+  'src/cli/action.ts', 'src/cli/commands/dry-run.ts', 'src/cli/commands/interpret.ts', 'src/cli/commands/shadow-replay.ts',
   'src/config.ts',
   'src/engine/engine.ts', 'src/engine/in-process.ts',
   'src/notifications/channels.ts', 'src/notifications/notify.ts', 'src/notifications/settings.ts', 'src/notifications/subject.ts',

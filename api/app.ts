@@ -45,6 +45,8 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
     loggerInstance: system.logger.child({ component: 'api' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: !options.logRequests }),
     bodyLimit: system.config.limits.bodyLimitBytes,
+    // Only listed proxies may name the client (X-Forwarded-For); anyone else could spoof their address.
+    trustProxy: system.config.trustProxy.length > 0 ? system.config.trustProxy : false,
     // Prototype-pollution shapes in a JSON body are refused, not stripped (json-body.ts names the key).
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',

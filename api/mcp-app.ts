@@ -23,6 +23,8 @@ export async function startMcpHttpServer(system: System, options: { host?: strin
     loggerInstance: system.logger.child({ component: 'mcp-http' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: system.config.limits.bodyLimitBytes,
+    // Only listed proxies may name the client (X-Forwarded-For); anyone else could spoof their address.
+    trustProxy: system.config.trustProxy.length > 0 ? system.config.trustProxy : false,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     frameworkErrors,

@@ -29,6 +29,7 @@ export const ENV_SCHEMA = {
     VETTED_MCP_ALLOWED_ORIGINS: { type: 'string', minLength: 1 },
     VETTED_MCP_ALLOWED_HOSTS: { type: 'string', minLength: 1 },
     VETTED_METRICS_TOKEN: { type: 'string', minLength: 16 },
+    VETTED_TRUST_PROXY: { type: 'string', minLength: 1 },
     VETTED_RECONCILE_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 30000 },
     VETTED_RECONCILE_GRACE_MS: { type: 'integer', minimum: 0, default: 60000 },
     VETTED_PURGE_INTERVAL_MS: { type: 'integer', minimum: 1000, default: 3600000 },

@@ -2,6 +2,7 @@
  * Configuration: parsed and checked once at start-up from the environment, then passed down frozen.
  * This is the only module that reads environment variables; nothing reads them at import time.
  */
+import { isIP } from 'node:net';
 import { VettedError } from './errors.ts';
 import type { PolicySpec, StageName } from './generated/contracts.ts';
 import { createAjv } from './schema/ajv.ts';
@@ -46,8 +47,13 @@ export interface Config {
     /** VETTED_MCP_ALLOWED_HOSTS: host names accepted in the `Host` header; unset, the server's own default. */
     allowedHosts: string[] | undefined;
   };
-  /** VETTED_METRICS_TOKEN: the bearer token /metrics asks for; unset, /metrics answers loopback callers only. */
+  /** VETTED_METRICS_TOKEN: the bearer token /metrics (API and worker --metrics-port) asks for; unset, loopback callers only. */
   metricsToken: string | undefined;
+  /**
+   * VETTED_TRUST_PROXY: the reverse proxies (addresses or CIDR ranges) whose `X-Forwarded-For` names the client;
+   * empty, the connection's address is the client (per-address limits then count the proxy, not its users).
+   */
+  trustProxy: string[];
   /** How often the maintenance worker purges documents past each tenant's retention (a repeatable job). */
   purgeIntervalMs: number;
   reconciler: {
@@ -180,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       allowedHosts: hostList(str('VETTED_MCP_ALLOWED_HOSTS')),
     },
     metricsToken: str('VETTED_METRICS_TOKEN'),
+    trustProxy: proxyList(str('VETTED_TRUST_PROXY')),
     reconciler: { intervalMs: num('VETTED_RECONCILE_INTERVAL_MS'), graceMs: num('VETTED_RECONCILE_GRACE_MS') },
     purgeIntervalMs: num('VETTED_PURGE_INTERVAL_MS'),
     shadow: { sampleRate: num('VETTED_SHADOW_SAMPLE_RATE') },
@@ -280,6 +287,20 @@ function originList(value: string | undefined): string[] {
       throw new VettedError('CONFIG_INVALID', `Environment variable VETTED_MCP_ALLOWED_ORIGINS holds "${item}", which is not an origin (scheme://host[:port])`, { field: 'VETTED_MCP_ALLOWED_ORIGINS' });
     }
     return origin;
+  });
+}
+
+/** A comma-separated list of proxy addresses or CIDR ranges (`10.0.0.0/8`, `::1`). @throws VettedError CONFIG_INVALID */
+function proxyList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean).map((item) => {
+    const [address = '', bits, extra] = item.split('/');
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsOk || extra !== undefined) {
+      throw new VettedError('CONFIG_INVALID', `Environment variable VETTED_TRUST_PROXY holds "${item}", which is not an address or a CIDR range (10.0.0.0/8)`, { field: 'VETTED_TRUST_PROXY' });
+    }
+    return item;
   });
 }
 

@@ -50,9 +50,10 @@ export function registerMcpRoutes(app: FastifyInstance, system: System): void {
 
 /**
  * One JSON-RPC message per POST. A batch would let one request carry thousands of calls past the per-key rate
- * limit; a one-element batch is still one call, so it passes.
+ * limit; a one-element batch is still one call, so it passes. An empty one holds no message at all.
  */
 function assertSingleMessage(body: unknown): void {
-  if (!Array.isArray(body) || body.length <= 1) return;
+  if (!Array.isArray(body) || body.length === 1) return;
+  if (body.length === 0) throw new VettedError('INVALID_REQUEST', 'The body is an empty JSON-RPC batch: send one JSON-RPC message per POST', { field: 'body' });
   throw new VettedError('INVALID_REQUEST', `JSON-RPC batches are not accepted (this one holds ${body.length} messages): send one message per POST, so the rate limit counts every call`, { field: 'body' });
 }

@@ -3,6 +3,9 @@
  * loads drizzle) so a command can report an unreachable PostgreSQL before loading anything heavy.
  */
 import { VettedError } from '../errors.ts';
+import { redactUrlPassword } from '../util/redact-url.ts';
+
+export { redactUrlPassword };
 
 /** A clear error for an unreachable backing service: what failed, where, and what to do next. */
 export function serviceUnavailable(service: 'PostgreSQL' | 'Redis', url: string, cause: unknown): VettedError {
@@ -13,17 +16,6 @@ export function serviceUnavailable(service: 'PostgreSQL' | 'Redis', url: string,
       : 'start it (redis-server --daemonize yes, or docker compose up -d redis) or set REDIS_URL';
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new VettedError('SERVICE_UNAVAILABLE', `${service} is not reachable at ${safeUrl} (${reason}): ${hint}`, { cause });
-}
-
-export function redactUrlPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    // Not a WHATWG URL (redis+cluster://user:secret@a:7000,b:7001 has several hosts): hide the userinfo's password.
-    return url.replace(/^([a-z+]+:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
-  }
 }
 
 /** The schema is missing or older than this build: only `vetted migrate`, the API and the workers apply it. */

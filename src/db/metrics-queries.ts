@@ -12,8 +12,14 @@ export const RATE_WINDOW = '1 hour';
 /** A run was parked at least once when its audit trail has a review.created event (found through its run_id index). */
 const WAS_PARKED = sql`exists (select 1 from run_events e where e.run_id = runs.id and e.type = 'review.created')`;
 
-/** `owner/name` without the version, `unknown` before extract (observability/metrics.ts modelLabel). */
-const MODEL = sql`coalesce(split_part(runs.model, ':', 1), 'unknown')`;
+/**
+ * `owner/name` without the version, `unknown` before extract, and `inline` for a model outside the tenant's
+ * catalog (observability/metrics.ts modelLabel): a caller-chosen name never becomes a label of its own.
+ */
+const MODEL = sql`case
+  when runs.model is null then 'unknown'
+  when exists (select 1 from models m where m.ref = runs.model and m.tenant_id in (runs.tenant_id, '*')) then split_part(runs.model, ':', 1)
+  else 'inline' end`;
 
 export interface TenantModel {
   tenantId: string;

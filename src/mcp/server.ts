@@ -11,6 +11,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../auth/api-keys.ts';
 import { assertPermission } from '../auth/principal-cache.ts';
+import { actorsAsSeenBy } from '../auth/actor-view.ts';
 import { maskAnswer } from '../catalog/secret-fields.ts';
 import { VettedError } from '../errors.ts';
 import { assertContract } from '../schema/contracts.ts';
@@ -72,9 +73,9 @@ async function callTool(system: System, tool: ToolDefinition, caller: () => Prom
     const principal = await caller();
     assertPermission(principal, tool.permission);
     const args = checkArguments(tool, rawArgs);
-    const context: ToolContext = { system, caller: principal, view: (value, runs = []) => maskedView(system, principal.tenantId, value, runs) };
+    const context: ToolContext = { system, caller: principal, view: (value, runs = []) => maskedView(system, principal, value, runs) };
     // Every tool's answer is masked here too, so a tool that forgets its view still leaks no secret input.
-    return toolResult(await maskedView(system, principal.tenantId, await tool.run(context, args), []));
+    return toolResult(await maskedView(system, principal, await tool.run(context, args), []));
   } catch (error) {
     return toolResult(failureOf(error, { args: rawArgs, idArgument: tool.idArgument, logger, tool: tool.name }));
   }
@@ -87,7 +88,11 @@ function checkArguments(tool: ToolDefinition, args: Record<string, unknown>): Re
   return assertContract<Record<string, unknown>>(tool.args.contract, args, 'arguments', tool.args.fragment);
 }
 
-/** What a tool answers, masked as the HTTP API masks (maskAnswer): the runs it names count even when not passed. */
-function maskedView<T>(system: System, tenantId: string, value: T, runs: readonly { schemaKey: string | null }[]): Promise<T> {
-  return maskAnswer(value, { models: system.models, schemaKeysOfRuns: system.runQueries.schemaKeysOfRuns }, tenantId, runs);
+/**
+ * What a tool answers, masked as the HTTP API masks (maskAnswer): the runs it names count even when not passed;
+ * and who acted hidden from a caller that may not read reviews (actorsAsSeenBy).
+ */
+async function maskedView<T>(system: System, caller: Principal, value: T, runs: readonly { schemaKey: string | null }[]): Promise<T> {
+  const masked = await maskAnswer(value, { models: system.models, schemaKeysOfRuns: system.runQueries.schemaKeysOfRuns }, caller.tenantId, runs);
+  return actorsAsSeenBy(masked, caller);
 }

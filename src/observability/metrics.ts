@@ -14,7 +14,11 @@
  */
 import { Counter, Histogram, Registry } from 'prom-client';
 
-/** Labels every run metric carries. `model` is the catalog reference (`owner/name`), or `unknown` before extract. */
+/**
+ * Labels every run metric carries. `model` is the catalog reference (`owner/name`), `unknown` before extract,
+ * or `inline` for a model sent with the request (`modelSource`): its name is the caller's choice, so each new
+ * one would add a set of series without bound.
+ */
 export type RunLabels = 'tenant' | 'model';
 
 export interface Metrics {
@@ -107,12 +111,27 @@ export function createMetrics(): Metrics {
   };
 }
 
-/** The tenant and model labels of a run. */
-export function runLabels(run: { tenantId: string; model: string | null }): Record<RunLabels, string> {
-  return { tenant: run.tenantId, model: modelLabel(run.model) };
+/** The label a model outside the tenant's catalog is counted under (db/metrics-queries.ts uses the same). */
+export const INLINE_MODEL_LABEL = 'inline';
+
+/** What decides a run's model label: the model it resolved, and whether the request named it or sent it. */
+export interface LabelledRun {
+  tenantId: string;
+  model: string | null;
+  request: { model?: string | null; modelSource?: unknown };
 }
 
-/** `owner/name` without the version, so a model's series survive a new version. */
-export function modelLabel(model: string | null): string {
-  return model ? (model.split(':')[0] ?? model) : 'unknown';
+/** The tenant and model labels of a run. */
+export function runLabels(run: LabelledRun): Record<RunLabels, string> {
+  return { tenant: run.tenantId, model: modelLabel(run) };
+}
+
+/**
+ * `owner/name` without the version, so a model's series survive a new version. Only a model the request
+ * named by reference came from the catalog; one sent inline is counted under `inline`, whatever it calls itself.
+ */
+export function modelLabel(run: Pick<LabelledRun, 'model' | 'request'>): string {
+  if (!run.model) return 'unknown';
+  const fromCatalog = Boolean(run.request.model) && run.request.modelSource === undefined;
+  return fromCatalog ? (run.model.split(':')[0] ?? run.model) : INLINE_MODEL_LABEL;
 }

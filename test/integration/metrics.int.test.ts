@@ -143,7 +143,7 @@ describe('/metrics after known runs', () => {
   });
 
   it("serves a worker process's own registry (vetted worker --metrics-port)", async () => {
-    const server = await startMetricsServer(api.system.metrics.registry, '127.0.0.1', 0);
+    const server = await startMetricsServer(api.system.metrics.registry, '127.0.0.1', 0, { token: undefined, production: false });
     try {
       const response = await fetch(`http://127.0.0.1:${server.port}/metrics`);
       expect(response.status).toBe(200);

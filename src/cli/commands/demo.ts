@@ -4,7 +4,7 @@
  * requests with a submitter key, and a reviewer resolves the runs that park, with a reviewer key.
  */
 import { commandEnv, loadConfig, type Config } from '../../config.ts';
-import { redactUrlPassword } from '../../db/client.ts';
+import { redactUrlPassword } from '../../util/redact-url.ts';
 import { isTerminal } from '../../run-states.ts';
 import { registerModel } from '../../catalog/model-catalog.ts';
 import { startSimServers, type SimServers } from '../../sim/index.ts';

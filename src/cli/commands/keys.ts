@@ -1,7 +1,6 @@
 /** `vetted keys` (API keys) and `vetted reviewers` (the people who decide). */
 import type { Command } from 'commander';
 import { ROLES } from '../../auth/api-keys.ts';
-import type { ExtraPermission, Role } from '../../db/schema/index.ts';
 import { VettedError } from '../../errors.ts';
 import type { System } from '../../system.ts';
 import { action, withSystem } from '../action.ts';
@@ -83,6 +82,9 @@ export function registerKeyCommands(program: Command): void {
     );
 }
 
+/** What a new key is made of, as the key store takes it. */
+type NewKey = Parameters<System['apiKeys']['create']>[0];
+
 async function createKey(system: System, options: CreateKeyOptions): Promise<void> {
   const reviewer = options.reviewer === undefined ? undefined : await system.reviewers.get(options.reviewer);
   if (options.reviewer !== undefined && !reviewer) throw new VettedError('INVALID_REQUEST', `--reviewer ${options.reviewer}: no such reviewer (see \`vetted reviewers list\`)`, { field: 'reviewer' });
@@ -90,8 +92,8 @@ async function createKey(system: System, options: CreateKeyOptions): Promise<voi
   const roleText = options.role ?? reviewer?.role;
   if (tenantId === undefined) throw new VettedError('INVALID_REQUEST', '--tenant is required (or --reviewer, whose tenant it takes)', { field: 'tenant' });
   if (roleText === undefined) throw new VettedError('INVALID_REQUEST', '--role is required (or --reviewer, whose role it takes)', { field: 'role' });
-  const role: Role = parseChoice('--role', roleText, ROLES);
-  const permissions: ExtraPermission[] = options.override ? ['override'] : [];
+  const role = parseChoice('--role', roleText, ROLES);
+  const permissions: NewKey['permissions'] = options.override ? ['override'] : [];
   const { key, row } = await system.apiKeys.create({ tenantId, role, permissions, label: options.label, reviewerId: reviewer?.id });
   const whose = reviewer ? `, for ${reviewer.name}` : '';
   process.stderr.write(`created key ${row.id} for tenant ${row.tenantId} (${row.role}${permissions.length ? ', override' : ''}${whose}); it is shown once:\n`);

@@ -14,7 +14,7 @@ export function registerWorkerCommands(program: Command): void {
     .command('worker')
     .description('Run stage workers until SIGINT/SIGTERM (then finish or hand back the active jobs and exit)')
     .option('--stages <list>', `comma-separated subset of ${WORK_KINDS.join(',')} (default: all)`)
-    .option('--metrics-port <port>', "serve this process's Prometheus metrics at http://HOST:<port>/metrics (stage durations, outcomes, provider errors)")
+    .option('--metrics-port <port>', "serve this process's Prometheus metrics at http://HOST:<port>/metrics (stage durations, outcomes, provider errors); callers send VETTED_METRICS_TOKEN as a bearer token, or, with it unset, must be on loopback")
     .action(
       action(async (options: { stages?: string; metricsPort?: string }) => {
         const kinds = parseKinds(options.stages);
@@ -27,7 +27,8 @@ export function registerWorkerCommands(program: Command): void {
         ]);
         const system = await createSystem(loadConfig(), { migrate: true });
         const workers = startWorkers(system, { kinds });
-        const metrics = metricsPort === undefined ? undefined : await startMetricsServer(system.metrics.registry, system.config.host, metricsPort);
+        const access = { token: system.config.metricsToken, production: system.config.production };
+        const metrics = metricsPort === undefined ? undefined : await startMetricsServer(system.metrics.registry, system.config.host, metricsPort, access);
         system.logger.info({ queues: kinds, prefix: system.config.queuePrefix, concurrency: system.config.concurrency, metricsPort: metrics?.port }, 'workers started');
         await waitForShutdownSignal();
         system.logger.info('shutting down: draining active jobs');
