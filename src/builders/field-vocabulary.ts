@@ -66,6 +66,40 @@ export function userPromptField(fields: readonly FieldSpec[]): FieldSpec | undef
   );
 }
 
+/** Names of a free-text input that holds what the model works on, when it is not called a prompt. */
+const MAIN_TEXT_NAMES = new Set([
+  'text', 'input', 'input text', 'text input', 'content', 'lyrics', 'query', 'question', 'instruction', 'instructions',
+  'instruction text', 'script', 'message', 'description', 'sentence', 'transcript',
+]);
+
+/** Words by which a field's name or description says it holds text to work on. */
+const TEXT_WORDS = /(?<![\p{L}])(?:text|prompt|instructions?|lyrics|content|query|question|script|message|sentence|words|say|speak|synthesi[sz]e)(?![\p{L}])/iu;
+
+/** A string that holds a link, a path, an id or JSON, not words a person writes. */
+const NOT_PLAIN_TEXT = /(?<![\p{L}])(?:url|uri|link|path|file|json|id|key|token)(?![\p{L}])/iu;
+
+/**
+ * The field that receives the request's text: the user-prompt field, else, for a model without one, its main
+ * free-text input read from the schema: the only required free string that says it holds text (`gen_text`,
+ * `instruction_text`: "text to generate"), else the only free string whose name or title is a plain text noun
+ * (`lyrics`, `content`). A free string has no options and no format (not a link, a colour or a date) and no
+ * special role (not a secret, a system prompt or a negative prompt).
+ */
+export function requestTextField(fields: readonly FieldSpec[]): FieldSpec | undefined {
+  const prompt = userPromptField(fields);
+  if (prompt) return prompt;
+  const free = fields.filter((field) => field.role === 'other' && field.type === 'string' && !field.enum?.length && field.format === undefined);
+  const saysText = (field: FieldSpec) =>
+    !NOT_PLAIN_TEXT.test(`${identifierWords(field.name)} ${field.description ?? ''}`) &&
+    (TEXT_WORDS.test(identifierWords(field.name)) || TEXT_WORDS.test(field.title ?? '') || TEXT_WORDS.test(field.description ?? ''));
+  const required = free.filter((field) => field.required);
+  if (required.length > 0) return required.length === 1 && required[0] && saysText(required[0]) ? required[0] : undefined;
+  const named = free.filter(
+    (field) => (MAIN_TEXT_NAMES.has(identifierWords(field.name)) || MAIN_TEXT_NAMES.has(identifierWords(field.title ?? ''))) && saysText(field),
+  );
+  return named.length === 1 ? named[0] : undefined;
+}
+
 /** The schema's fields in a stable order: `order`, then name. */
 export function orderedFields(schema: ModelSchema): FieldSpec[] {
   return [...schema.fields].sort((a, b) => a.order - b.order || compareText(a.name, b.name));

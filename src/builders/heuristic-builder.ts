@@ -19,7 +19,7 @@ import type { BuilderInput, PayloadBuilder } from '../ports.ts';
 import { matchAttachments } from './attachment-matcher.ts';
 import { applyDefaults, applyHumanEdits, finishCandidate, type FieldValue } from './candidate-assembly.ts';
 import { CONFIDENCE } from './confidence.ts';
-import { orderedFields, userPromptField } from './field-vocabulary.ts';
+import { orderedFields, requestTextField } from './field-vocabulary.ts';
 import { readingConversion } from './reading-rule.ts';
 import { readRequest, userTurns, type RequestReading } from './conversation-reading.ts';
 import type { DirectiveScan, ScannedValue } from './prompt-directives.ts';
@@ -67,7 +67,7 @@ export function buildHeuristicPayload({ bundle, schema }: BuilderInput): Candida
     applyDirectives(scan, values, notes);
     notes.push(...reading.notes);
   }
-  const promptField = userPromptField(fields);
+  const promptField = requestTextField(fields);
   if (promptField && reading) applyPrompt(promptField, reading, values, notes);
   const textUnplaced = !promptField && reading !== undefined && noteUnplacedText(reading.text, notes);
 

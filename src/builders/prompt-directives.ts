@@ -29,7 +29,7 @@ import {
   orderedFields,
   phrasePattern,
   primaryFieldForRole,
-  userPromptField,
+  requestTextField,
 } from './field-vocabulary.ts';
 import { fieldPattern } from './pattern-cache.ts';
 import { captureText, findCaptureLabels } from './text-capture.ts';
@@ -129,7 +129,7 @@ function ruleContext(text: string, schema: ModelSchema): RuleContext {
   for (const field of fields) {
     if (!primary.has(field.role)) primary.set(field.role, primaryFieldForRole(fields, field.role) ?? field);
   }
-  const promptField = userPromptField(fields);
+  const promptField = requestTextField(fields);
   if (promptField) primary.set('prompt', promptField);
   else primary.delete('prompt');
   const readable = fields.filter(
