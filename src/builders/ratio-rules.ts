@@ -5,6 +5,7 @@
  * written), so a ratio the user asked for never loses to the schema's default.
  */
 import type { FieldSpec } from '../generated/contracts.ts';
+import { anyWordPattern, readingWords } from '../reading/index.ts';
 import { clauseEndsAt, makeDirective, windowBefore } from './clause-words.ts';
 import { labelBelongsElsewhere, namedLabel } from './directive-rules.ts';
 import type { Directive, DirectiveValue, RuleContext } from './directive-types.ts';
@@ -17,6 +18,13 @@ const RATIO = /(?<![\p{L}\p{N}_:.])(\d{1,2}:\d{1,2})/gu;
  * the prompt, where they still describe it.
  */
 const RATIO_LEAD = /(?:^|[^\p{L}\p{N}_])(in|at|as|ratio|widescreen|portrait|landscape)\s+$/iu;
+/** The same in every reading language: a lead into a ratio, or an aspect word the ratio spells out (`vertical 9:16`, `横長16:9`). */
+let ratioLeads: RegExp | undefined;
+function otherRatioLead(before: string): boolean {
+  const words = readingWords().lists;
+  ratioLeads ??= new RegExp(`${anyWordPattern([...words.resolutionLeads, ...words.portrait, ...words.landscape, ...words.widescreen, ...words.square])}\\s*$`, 'iu');
+  return ratioLeads.test(before);
+}
 
 /**
  * A plain-string field has no options to check a bare ratio against, so only ratios image tools commonly
@@ -42,8 +50,8 @@ export function ratioRule(context: RuleContext): Directive[] {
     if (value === undefined || !endsToken(context.text, end)) continue;
     const before = windowBefore(context.text, match.index);
     const lead = RATIO_LEAD.exec(before);
-    const led = lead !== null && clauseEndsAt(context.text, end);
-    const start = led && lead[1]?.toLowerCase() === 'ratio' ? match.index - (before.length - before.toLowerCase().lastIndexOf('ratio')) : match.index;
+    const led = (lead !== null || otherRatioLead(before)) && clauseEndsAt(context.text, end);
+    const start = led && lead !== null && lead[1]?.toLowerCase() === 'ratio' ? match.index - (before.length - before.toLowerCase().lastIndexOf('ratio')) : match.index;
     const ratio = makeDirective(context.text, start, end, 'loose', 'ratio', [{ field: field.name, value, fit: 'ok' }]);
     found.push({ ...ratio, needsOwnClause: !led });
   }

@@ -229,6 +229,11 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       const noun = foldWord(groups.noun ?? '');
       const genre = words.aspectGenres.includes(foldWord(groups.word ?? ''));
       if (noun !== '' && (words.orientationNouns.includes(noun) || !genre)) return true;
+      // `un video vertical`, `une photo carrée`: where the adjective follows what is made, the noun before it.
+      if (!genre && precededBy(text, start, words.mediaNouns)) return true;
+      // A phrase (`phone wallpaper`, `обои на телефон`) or a word of a script without spaces (`縦長`) says it alone.
+      const written = foldWord(groups.word ?? '');
+      if (!genre && (written.includes(' ') || isUnspaced(written))) return true;
       return precededBy(text, start, words.formatLeads);
     }
     case 'resolution_word':

@@ -5,4 +5,4 @@
 export { CONVERSION_NAMES, deriveValue, isConversionName, type ConversionName, type Converted } from './conversions.ts';
 export { findSettingPhrases, fillerWords, isAskedAbout, isContentAt, isFiller, readSettings, shownTextSpans, type Reading, type SettingPhrase } from './find.ts';
 export { READING_LANGUAGES, readingWords, wordFileProblem, type ReadingLanguage } from './words.ts';
-export { isUnspaced } from './patterns.ts';
+export { anyWord as anyWordPattern, isUnspaced } from './patterns.ts';
