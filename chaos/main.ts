@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { createDb } from '../src/db/client.ts';
 import { createQueues, type QueueSet } from '../src/queue/queues.ts';
-import { parseRedisUrl } from '../src/queue/redis-target.ts';
+import { parseRedisUrl } from '../src/redis-url.ts';
 import { createApiKeysRepository } from '../src/db/api-keys-repository.ts';
 import { startSimServers, type CreatedPrediction, type SimServers } from '../src/sim/index.ts';
 import { guardOutput, type OutputGuard } from '../src/util/output-guard.ts';

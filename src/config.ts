@@ -7,7 +7,7 @@ import { VettedError } from './errors.ts';
 import type { PolicySpec, StageName } from './generated/contracts.ts';
 import { createAjv } from './schema/ajv.ts';
 import { describeAjvErrors } from './schema/contracts.ts';
-import { parseRedisUrl, type RedisTarget } from './queue/redis-target.ts';
+import { parseRedisUrl, type RedisTarget } from './redis-url.ts';
 import { parseDataKey, parsePreviousKeys } from './secrets/sealer.ts';
 import { ENV_SCHEMA } from './config-env.ts';
 
@@ -18,7 +18,7 @@ export interface Config {
   databaseUrl: string;
   /** REDIS_URL as given (for messages; redact its password before printing). */
   redisUrl: string;
-  /** REDIS_URL read: one server, or the seed nodes of a Redis Cluster (src/queue/redis-target.ts). */
+  /** REDIS_URL read: one server, or the seed nodes of a Redis Cluster (src/redis-url.ts). */
   redis: RedisTarget;
   /** BullMQ key prefix, so several installations or test runs can share one Redis. */
   queuePrefix: string;

@@ -8,6 +8,9 @@ import type {
   ModelSchema,
   RequestBundle,
 } from './generated/contracts.ts';
+import type { ModelFetcher } from './catalog/model-fetcher.ts';
+import type { BuilderName, ProviderName } from './config.ts';
+import type { ReplyInterpreter } from './review/reply/types.ts';
 
 /**
  * What a payload builder may see: the user's bundle and the blueprint. Nothing else.
@@ -71,3 +74,19 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * Which builders and providers this process can use, and the optional helpers (the catalog's model fetcher, the
+ * chat-reply interpreter): the engine's adapters. src/adapters/registry.ts builds one from the configuration; the
+ * composition roots hand it to the engine.
+ */
+export interface AdapterRegistry {
+  builder(name: string): PayloadBuilder;
+  provider(name: string): ModelProvider;
+  builderNames(): BuilderName[];
+  providerNames(): ProviderName[];
+  /** Fetches models the catalog lacks (Replicate, when a token is configured); undefined otherwise. */
+  modelFetcher(): ModelFetcher | undefined;
+  /** Reads chat replies the fast path could not (an LLM, when OpenAI is configured); undefined otherwise. */
+  replyInterpreter(): ReplyInterpreter | undefined;
+}

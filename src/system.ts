@@ -9,12 +9,14 @@ import { createApiKeysRepository, type ApiKeysRepository } from './db/api-keys-r
 import { openDatabase, pingDatabase, serviceUnavailable, type Database } from './db/client.ts';
 import { createEventHub, eventHubSource } from './db/event-hub.ts';
 import type { EventHub } from './engine/event-hub.ts';
-import { createMetricsQueries, type MetricsQueries } from './db/metrics-queries.ts';
+import { createMetricsQueries } from './db/metrics-queries.ts';
+import type { MetricsQueries } from './observability/scrape-queries.ts';
 import { createNotificationsRepository, type NotificationsRepository } from './db/notifications-repository.ts';
 import { createModelsRepository } from './db/models-repository.ts';
 import { createPolicyPreviewQueries, type PolicyPreviewQueries } from './db/policy-preview-queries.ts';
 import { createPgRunStore } from './db/pg-run-store.ts';
-import { createReviewStatsQueries, type ReviewStatsQueries } from './db/review-stats-queries.ts';
+import { createReviewStatsQueries } from './db/review-stats-queries.ts';
+import type { ReviewStatsQueries } from './stats/review-stats-queries.ts';
 import type { RunSealing } from './db/run-sealing.ts';
 import { createRetentionRepository, type RetentionRepository } from './db/retention-repository.ts';
 import { rotateSealedValues, type RotationReport } from './db/secrets-rotation.ts';
@@ -38,7 +40,8 @@ import type { Telemetry } from 'bullmq';
 import { BullMQOtel } from 'bullmq-otel';
 import { systemClock, type Clock } from './ports.ts';
 import { createQueues, type QueueSet } from './queue/queues.ts';
-import { createRedisClient, type RedisTarget } from './queue/redis-target.ts';
+import { createRedisClient } from './queue/redis-target.ts';
+import type { RedisTarget } from './redis-url.ts';
 import { triggerShadow } from './shadow/trigger.ts';
 import { withTimeout } from './util/with-timeout.ts';
 

@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { VettedError } from '../../src/errors.ts';
-import { parseRedisUrl, redisPorts } from '../../src/queue/redis-target.ts';
+import { parseRedisUrl, redisPorts } from '../../src/redis-url.ts';
 import type { System } from '../../src/system.ts';
 
 export type Dependency = 'postgres' | 'redis';

@@ -5,9 +5,9 @@
  * refused before that, and so are deliveries whose timestamp is more than five minutes off (replays).
  */
 import type { FastifyInstance } from 'fastify';
-import { handleReplicateWebhook } from '../../src/adapters/replicate/webhook-waiters.ts';
 import { webhookRefusal } from '../../src/auth/webhook-signature.ts';
 import { VettedError } from '../../src/errors.ts';
+import { handleReplicateWebhook } from '../../src/provider-webhooks.ts';
 import type { System } from '../../src/system.ts';
 import { ref } from '../schemas.ts';
 
@@ -17,7 +17,7 @@ const webhookHeaders = {
   properties: { 'webhook-id': signatureHeader, 'webhook-timestamp': signatureHeader, 'webhook-signature': signatureHeader },
 } as const;
 
-/** What a delivery did (src/adapters/replicate/webhook-waiters.ts WebhookDelivery). */
+/** What a delivery did (src/provider-webhooks.ts WebhookDelivery). */
 const deliveryAnswer = {
   type: 'object',
   description: 'What the delivery did: woke the execution waiting on the prediction, found none waiting here, or ignored it',

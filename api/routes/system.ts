@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import { prometheusContentType } from 'prom-client';
 import { VettedError } from '../../src/errors.ts';
-import type { QueueSet } from '../../src/queue/queues.ts';
 import type { System } from '../../src/system.ts';
 import { commonErrors, healthAnswer, providersAnswer, readinessAnswer, ref } from '../schemas.ts';
 import { withTimeout } from '../../src/util/with-timeout.ts';
@@ -91,8 +90,14 @@ export function registerSystemRoutes(app: FastifyInstance, system: System): void
   });
 }
 
+/** The queues' Redis connection, as much of it as readiness asks about (ioredis, one server or a cluster). */
+interface RedisConnection {
+  readonly status: string;
+  ping(): Promise<unknown>;
+}
+
 /** Redis answers PING, without waiting in the client's offline queue while it is away. */
-async function pingRedis(queues: QueueSet): Promise<unknown> {
+async function pingRedis(queues: { readonly connection: RedisConnection }): Promise<unknown> {
   const { connection } = queues;
   if (connection.status !== 'ready') throw new Error(`not connected (${connection.status})`);
   return connection.ping();

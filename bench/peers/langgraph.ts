@@ -21,6 +21,7 @@ import { Annotation, Command, END, interrupt, START, StateGraph } from '@langcha
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import pg from 'pg';
 import { createDryProvider } from '../../src/adapters/dry-provider.ts';
+import { createAdapterRegistry } from '../../src/adapters/registry.ts';
 import { createHeuristicBuilder } from '../../src/builders/heuristic-builder.ts';
 import { registerModel, resolveRunModel } from '../../src/catalog/model-catalog.ts';
 import { SHARED_TENANT } from '../../src/catalog/catalog-store.ts';
@@ -134,7 +135,8 @@ export async function start(options: Record<string, unknown>): Promise<{ call(me
 }
 
 async function buildGraph(checkpointer: PostgresSaver) {
-  const engine = createInProcessEngine({ config: loadConfig({ VETTED_POLICY: 'auto' }) });
+  const config = loadConfig({ VETTED_POLICY: 'auto' });
+  const engine = createInProcessEngine({ config, adapters: createAdapterRegistry(config) });
   for (const model of BENCH_MODELS) await registerModel(engine, { tenantId: SHARED_TENANT, source: await readModelSource(model.file), ref: model.ref });
   const builder = createHeuristicBuilder();
   const provider = createDryProvider();

@@ -18,19 +18,13 @@ import { createOpenAiBuilder } from './openai/openai-builder.ts';
 import { createReplyInterpreter } from './openai/reply-interpreter.ts';
 import type { ReplyInterpreter } from '../review/reply/types.ts';
 import { createReplicateClient } from './replicate/client.ts';
-import { createReplicateModelFetcher, type ModelFetcher } from './replicate/model-fetcher.ts';
-import { createReplicateProvider } from './replicate/replicate-provider.ts';
+import { createReplicateModelFetcher } from './replicate/model-fetcher.ts';
+import type { ModelFetcher } from '../catalog/model-fetcher.ts';
+import type { AdapterRegistry } from '../ports.ts';
 
-export interface AdapterRegistry {
-  builder(name: string): PayloadBuilder;
-  provider(name: string): ModelProvider;
-  builderNames(): BuilderName[];
-  providerNames(): ProviderName[];
-  /** Fetches models the catalog lacks (Replicate, when a token is configured); undefined otherwise. */
-  modelFetcher(): ModelFetcher | undefined;
-  /** Reads chat replies the fast path could not (an LLM, when OpenAI is configured); undefined otherwise. */
-  replyInterpreter(): ReplyInterpreter | undefined;
-}
+/** The engine's port (src/ports.ts), implemented here. */
+export type { AdapterRegistry } from '../ports.ts';
+import { createReplicateProvider } from './replicate/replicate-provider.ts';
 
 export interface AdapterOverrides {
   builders?: Partial<Record<string, PayloadBuilder>>;

@@ -4,7 +4,7 @@
  * This module holds the rules (roles, permissions, the key's shape); src/db/api-keys-repository.ts stores them.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ApiKeyRow, ExtraPermission, Role } from '../db/schema/index.ts';
+import type { ApiKeyRow, ExtraPermission, Role } from './key-rows.ts';
 import { VettedError } from '../errors.ts';
 import { assertTenantId } from '../tenants.ts';
 

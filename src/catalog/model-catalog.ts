@@ -6,14 +6,14 @@ import { isVettedError, VettedError } from '../errors.ts';
 import type { GenerationRequest, ModelSchema } from '../generated/contracts.ts';
 import { isModelReference } from '../schema/contracts.ts';
 import { extractModelSchema, extractionCacheKey } from '../stages/schema-extractor/index.ts';
-import type { AdapterRegistry } from '../adapters/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { CatalogRef, CatalogStore } from './catalog-store.ts';
+import type { ModelFetcher } from './model-fetcher.ts';
 
 /** What the catalog's functions need: the store, the model fetcher (Replicate), and a logger. */
 export interface CatalogDeps {
   models: CatalogStore;
-  adapters: Pick<AdapterRegistry, 'modelFetcher'>;
+  adapters: { modelFetcher(): ModelFetcher | undefined };
   logger: Logger;
 }
 

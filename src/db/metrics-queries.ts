@@ -4,10 +4,8 @@
  * pending reviews with the age of the oldest, per checkpoint.
  */
 import { sql } from 'drizzle-orm';
+import { RATE_WINDOW, type MetricsQueries, type PendingReviewStats, type RunRates, type TenantModel } from '../observability/scrape-queries.ts';
 import type { Db } from './client.ts';
-
-/** The window the rates are computed over. */
-export const RATE_WINDOW = '1 hour';
 
 /** A run was parked at least once when its audit trail has a review.created event (found through its run_id index). */
 const WAS_PARKED = sql`exists (select 1 from run_events e where e.run_id = runs.id and e.type = 'review.created')`;
@@ -21,27 +19,8 @@ const MODEL = sql`case
   when exists (select 1 from models m where m.ref = runs.model and m.tenant_id in (runs.tenant_id, '*')) then split_part(runs.model, ':', 1)
   else 'inline' end`;
 
-export interface TenantModel {
-  tenantId: string;
-  model: string;
-}
 
-export interface RunRates extends TenantModel {
-  /** Share of the runs that ended in the window which were parked for a person at least once. */
-  hitlRate: number;
-  /** Share of the runs completed in the window that never needed a person. */
-  autoPassRate: number;
-}
-
-export interface PendingReviewStats extends TenantModel {
-  checkpoint: string;
-  count: number;
-  oldestSeconds: number;
-}
-
-export type MetricsQueries = ReturnType<typeof createMetricsQueries>;
-
-export function createMetricsQueries(db: Db) {
+export function createMetricsQueries(db: Db): MetricsQueries {
   return {
     async runsByStatus(): Promise<(TenantModel & { status: string; count: number })[]> {
       const rows = await db.execute<{ tenant_id: string; model: string; status: string; n: string }>(

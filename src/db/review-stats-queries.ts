@@ -5,37 +5,14 @@
  * queue's metrics). `vetted stats` prints them; /metrics serves them as gauges (src/stats/review-stats.ts).
  */
 import { sql } from 'drizzle-orm';
+import type { DecisionRow, DepthRow, ReviewStatsQueries, TaskShareRow } from '../stats/review-stats-queries.ts';
 import type { Db } from './client.ts';
 
 /** Decisions a person made (not the system's expiry or an operator's cancel, nor a reply that was asked again). */
 const HUMAN_ACTIONS = sql`('approve', 'edit', 'reject', 'retry')`;
 
-export interface DepthRow {
-  tenantId: string;
-  /** A checkpoint (reviews) or a task type (tasks). */
-  key: string;
-  pending: number;
-  oldest: Date | null;
-}
 
-export interface DecisionRow {
-  tenantId: string;
-  key: string;
-  decisions: number;
-  p50Seconds: number | null;
-  p90Seconds: number | null;
-}
-
-export interface TaskShareRow {
-  tenantId: string;
-  key: string;
-  submitted: number;
-  autoApproved: number;
-}
-
-export type ReviewStatsQueries = ReturnType<typeof createReviewStatsQueries>;
-
-export function createReviewStatsQueries(db: Db) {
+export function createReviewStatsQueries(db: Db): ReviewStatsQueries {
   const tenantFilter = (column: ReturnType<typeof sql>, tenantId: string | undefined) => (tenantId === undefined ? sql`true` : sql`${column} = ${tenantId}`);
   const interval = (minutes: number) => sql`${`${minutes} minutes`}::interval`;
   const asDate = (value: unknown) => (value === null || value === undefined ? null : new Date(String(value)));

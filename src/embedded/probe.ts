@@ -4,7 +4,7 @@
  */
 import { redactUrlPassword } from '../db/client.ts';
 import { probePostgres } from '../db/probe.ts';
-import type { RedisTarget } from '../queue/redis-target.ts';
+import type { RedisTarget } from '../redis-url.ts';
 import { probeRedis } from '../system.ts';
 
 export interface UnreachableService {

@@ -5,13 +5,12 @@
  * service that changes runs (intake, decisions, control, expiry, recovery) takes an Engine, so the HTTP API,
  * the CLI, the workers and the tests all go through the same rules.
  */
-import type { AdapterRegistry } from '../adapters/registry.ts';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Redactor } from '../observability/redact.ts';
-import type { Clock } from '../ports.ts';
+import type { AdapterRegistry, Clock } from '../ports.ts';
 import type { Dispatch } from './dispatch.ts';
 import type { RunRow, RunStore } from './store.ts';
 

@@ -4,14 +4,13 @@
  * in-process phase and the fast tests run the same stage table, moves and commit as the workers, on it.
  */
 import { randomUUID } from 'node:crypto';
-import { createAdapterRegistry, type AdapterRegistry } from '../adapters/registry.ts';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
 import { createMemoryCatalog } from '../catalog/memory-catalog.ts';
 import type { Config } from '../config.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
 import { createRedactor } from '../observability/redact.ts';
-import { systemClock, type Clock } from '../ports.ts';
+import { systemClock, type AdapterRegistry, type Clock } from '../ports.ts';
 import type { Dispatch, NotificationJob, StageJob, WebhookJob } from './dispatch.ts';
 import type { Engine } from './engine.ts';
 import { createMemoryRunStore } from './memory-store.ts';
@@ -35,7 +34,8 @@ export interface InProcessEngine extends Engine {
 
 export interface InProcessOptions {
   config: Readonly<Config>;
-  adapters?: AdapterRegistry;
+  /** The builders and providers, built by the caller (a root) from the configuration: src/adapters/registry.ts. */
+  adapters: AdapterRegistry;
   models?: CatalogStore;
   clock?: Clock;
   /** Default: a logger that writes nothing (a dry run's stdout is its answer). */
@@ -51,7 +51,7 @@ export function createInProcessEngine(options: InProcessOptions): InProcessEngin
     store: createMemoryRunStore(clock),
     dispatch: createListDispatch(),
     models: options.models ?? createMemoryCatalog(),
-    adapters: options.adapters ?? createAdapterRegistry(options.config),
+    adapters: options.adapters,
     logger: options.logger ?? createLogger({ level: 'silent', redact }),
     metrics: createMetrics(),
     redact,

@@ -5,9 +5,9 @@
  * scrape. Times to decision are histograms observed where decisions happen (metrics.ts).
  */
 import { Gauge } from 'prom-client';
-import type { ReviewStatsQueries } from '../db/review-stats-queries.ts';
 import type { Clock } from '../ports.ts';
 import { reviewStats, type ReviewStats } from '../stats/review-stats.ts';
+import type { ReviewStatsQueries } from '../stats/review-stats-queries.ts';
 import type { Metrics } from './metrics.ts';
 
 /** Decisions per minute and the auto-approved share are over this many minutes. */

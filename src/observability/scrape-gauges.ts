@@ -5,12 +5,11 @@
  * listening (Redis).
  */
 import { Gauge, collectDefaultMetrics } from 'prom-client';
-import { RATE_WINDOW, type MetricsQueries } from '../db/metrics-queries.ts';
-import type { QueueSet } from '../queue/queues.ts';
 import type { Metrics } from './metrics.ts';
+import { RATE_WINDOW, type CountedQueues, type MetricsQueries } from './scrape-queries.ts';
 
 /** Gauges computed from the shared stores when Prometheus scrapes; registered by the API only. */
-export function registerScrapeGauges(metrics: Metrics, queries: MetricsQueries, queues: QueueSet | undefined, now: () => number = Date.now): void {
+export function registerScrapeGauges(metrics: Metrics, queries: MetricsQueries, queues: CountedQueues | undefined, now: () => number = Date.now): void {
   const registers = [metrics.registry];
   collectDefaultMetrics({ register: metrics.registry, prefix: 'vetted_process_' });
   new Gauge({
@@ -76,7 +75,7 @@ function registerReviewGauges(metrics: Metrics, queries: MetricsQueries): void {
   });
 }
 
-function registerQueueGauges(metrics: Metrics, queues: QueueSet, now: () => number): void {
+function registerQueueGauges(metrics: Metrics, queues: CountedQueues, now: () => number): void {
   const registers = [metrics.registry];
   new Gauge({
     name: 'vetted_queue_depth',

@@ -5,7 +5,7 @@
  * `executing` with nothing executed; one that would park rests `awaiting_human` with its review. So every
  * outcome a worker can reach (a builder that gives up, a leak, a policy) is the outcome dry-run reports.
  */
-import type { AdapterRegistry } from '../adapters/registry.ts';
+import type { AdapterRegistry } from '../ports.ts';
 import { extractAndStore } from '../catalog/model-catalog.ts';
 import type { Config } from '../config.ts';
 import { createInProcessEngine } from '../engine/in-process.ts';

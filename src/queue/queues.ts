@@ -8,7 +8,8 @@ import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/
 import type { CarriedWork } from '../engine/reconciler.ts';
 import { STAGES, stageNamed, type StageName } from '../engine/stages.ts';
 import { VettedError } from '../errors.ts';
-import { createRedisClient, parseRedisUrl, redisOptionsFromUrl, type RedisClient, type RedisTarget } from './redis-target.ts';
+import { parseRedisUrl, type RedisTarget } from '../redis-url.ts';
+import { createRedisClient, redisOptionsFromUrl, type RedisClient } from './redis-target.ts';
 
 export { redisOptionsFromUrl };
 

@@ -4,7 +4,7 @@
  * (median, 90th percentile), and the share of tasks the routing policy approved at once. One computation for
  * both places that show them: `vetted stats` and the /metrics gauges (observability/review-gauges.ts).
  */
-import type { DecisionRow, DepthRow, ReviewStatsQueries, TaskShareRow } from '../db/review-stats-queries.ts';
+import type { DecisionRow, DepthRow, ReviewStatsQueries, TaskShareRow } from './review-stats-queries.ts';
 
 export interface StatsOptions {
   /** Only this tenant (default: every tenant). */

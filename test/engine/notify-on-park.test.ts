@@ -4,12 +4,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { createAdapterRegistry } from '../../src/adapters/registry.ts';
 import { registerModel } from '../../src/catalog/model-catalog.ts';
 import { loadConfig } from '../../src/config.ts';
 import { expireDueReviews } from '../../src/engine/expiry.ts';
 import { createInProcessEngine, type InProcessEngine } from '../../src/engine/in-process.ts';
 import { runToRest } from '../../src/engine/in-process-runner.ts';
 import { submitRun } from '../../src/intake/submit-run.ts';
+
+function inProcessEngine(): InProcessEngine {
+  const config = loadConfig({});
+  return createInProcessEngine({ config, adapters: createAdapterRegistry(config) });
+}
 
 async function parkedRun(engine: InProcessEngine) {
   const source = JSON.parse(readFileSync('examples/models/flux-schnell.model.json', 'utf8')) as Record<string, unknown>;
@@ -20,7 +26,7 @@ async function parkedRun(engine: InProcessEngine) {
 
 describe('notifications from the engine', () => {
   it('a parked run asks for a "waiting" notification, an expired one for "expired"', async () => {
-    const engine = createInProcessEngine({ config: loadConfig({}) });
+    const engine = inProcessEngine();
     const run = await parkedRun(engine);
     expect(run.status).toBe('awaiting_human');
     const reviewId = run.pendingReview!.reviewId;
@@ -30,7 +36,7 @@ describe('notifications from the engine', () => {
   });
 
   it('a notification that cannot be queued holds nothing up', async () => {
-    const engine = createInProcessEngine({ config: loadConfig({}) });
+    const engine = inProcessEngine();
     let asked = 0;
     engine.dispatch.enqueueNotification = async () => {
       asked++;

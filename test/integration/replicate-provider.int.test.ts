@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReplicateProvider, type ReplicateProvider } from '../../src/adapters/replicate/replicate-provider.ts';
-import { handleReplicateWebhook, type WebhookDelivery } from '../../src/adapters/replicate/webhook-waiters.ts';
+import { handleReplicateWebhook, type WebhookDelivery } from '../../src/provider-webhooks.ts';
 import type { ExecutionHandle, ExecutionRequest } from '../../src/ports.ts';
 import { decide } from '../../src/review/decide-on-run.ts';
 import { startReplicateSim, type ReplicateSim } from '../../src/sim/index.ts';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { MetricsQueries } from '../../src/db/metrics-queries.ts';
+import type { MetricsQueries } from '../../src/observability/scrape-queries.ts';
 import { createMetrics } from '../../src/observability/metrics.ts';
 import { registerScrapeGauges } from '../../src/observability/scrape-gauges.ts';
 import type { QueueSet } from '../../src/queue/queues.ts';

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { redactUrlPassword } from '../../src/db/client.ts';
 import { VettedError } from '../../src/errors.ts';
 import { bullQueueName, stageQueueName } from '../../src/queue/queues.ts';
-import { parseRedisUrl, redisPorts } from '../../src/queue/redis-target.ts';
+import { parseRedisUrl, redisPorts } from '../../src/redis-url.ts';
 
 function refusal(run: () => unknown): VettedError {
   try {

@@ -7,25 +7,7 @@
 import type Replicate from 'replicate';
 import { VettedError } from '../../errors.ts';
 import { classifyReplicateError, describeFailure } from './api-errors.ts';
-
-/** A model source fetched from a provider, in one of the shapes the SchemaExtractor accepts. */
-export interface FetchedModel {
-  kind: 'model' | 'version';
-  /** owner/name */
-  model: string;
-  version: string | null;
-  source: Record<string, unknown>;
-}
-
-/** Fetches model sources by reference; the catalog falls back to it for models it does not know. */
-export interface ModelFetcher {
-  readonly provider: string;
-  /**
-   * @throws VettedError MODEL_NOT_FOUND (field `model`) for an unknown model or version, MODEL_SOURCE_INVALID
-   *   for a version without openapi_schema, PROVIDER_UNAVAILABLE (retryable) when Replicate cannot answer.
-   */
-  fetch(ref: string, options?: { signal?: AbortSignal }): Promise<FetchedModel>;
-}
+import type { ModelFetcher } from '../../catalog/model-fetcher.ts';
 
 const MODEL_REFERENCE = /^([A-Za-z0-9][\w.-]*)\/([\w.-]+)(?::([\w.-]+))?$/;
 

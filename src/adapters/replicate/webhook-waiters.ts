@@ -8,23 +8,12 @@
  *
  * Mounting (the API's job): verify the signature and its timestamp first (src/auth/webhook-signature.ts)
  * (the secret is `GET /v1/webhooks/default/secret`), then call
- * `handleReplicateWebhook(system.adapters.provider('replicate'), body)` and answer 200 whatever it returns:
+ * `handleReplicateWebhook(system.adapters.provider('replicate'), body)` (src/provider-webhooks.ts) and answer 200 whatever it returns:
  * a webhook for a prediction waited on by another process is normal (that process polls), not an error.
  * Set VETTED_REPLICATE_WEBHOOK_URL to the route's public URL so predictions are created with it.
  */
 import { LRUCache } from 'lru-cache';
-import type { ModelProvider } from '../../ports.ts';
-
-export type WebhookDelivery =
-  /** A waiter in this process was woken; it re-reads the prediction now. */
-  | { status: 'woken'; predictionId: string; waiters: number }
-  /**
-   * Nobody here waits on it right now (another worker does, the execution is over, or this process is between
-   * a poll and its sleep). The id is remembered for a minute, so a sleep on it that starts just after ends at once.
-   */
-  | { status: 'not_waiting'; predictionId: string }
-  /** Not a prediction body, or no replicate provider in this process. */
-  | { status: 'ignored'; reason: string };
+import type { WebhookDelivery } from '../../provider-webhooks.ts';
 
 export interface WebhookWaiters {
   /** Resolves after `ms`, or earlier when a webhook names the prediction or the signal aborts. */
@@ -88,21 +77,6 @@ export function createWebhookWaiters(): WebhookWaiters {
 /** A provider that can take webhooks (the replicate provider). */
 export interface WebhookReceiver {
   readonly webhooks: WebhookWaiters;
-}
-
-/**
- * Hands a Replicate webhook body to the waiting execution, if it waits in this process.
- * @param provider `system.adapters.provider('replicate')`
- * @param body the parsed JSON body of the webhook request (a prediction object), after signature checks
- */
-export function handleReplicateWebhook(provider: ModelProvider, body: unknown): WebhookDelivery {
-  if (!isWebhookReceiver(provider)) return { status: 'ignored', reason: `provider ${provider.name} takes no webhooks` };
-  return provider.webhooks.deliver(body);
-}
-
-function isWebhookReceiver(provider: ModelProvider): provider is ModelProvider & WebhookReceiver {
-  const webhooks = (provider as Partial<WebhookReceiver>).webhooks;
-  return typeof webhooks?.deliver === 'function';
 }
 
 function predictionIdOf(body: unknown): string | undefined {

@@ -3,9 +3,10 @@
  * to one tenant and one role, and, for a person's key, to that person).
  */
 import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { ApiKeyRow, ExtraPermission, ReviewerRow, Role } from '../../auth/key-rows.ts';
+import type { SameShape } from './same-shape.ts';
 
-export type Role = 'submitter' | 'reviewer' | 'admin';
-export type ExtraPermission = 'override';
+export type { ApiKeyRow, ExtraPermission, ReviewerRow, Role } from '../../auth/key-rows.ts';
 
 export const reviewers = pgTable(
   'reviewers',
@@ -21,7 +22,7 @@ export const reviewers = pgTable(
   (t) => [index('reviewers_tenant_idx').on(t.tenantId, t.name)],
 );
 
-export type ReviewerRow = typeof reviewers.$inferSelect;
+export const reviewersHoldReviewerRow: SameShape<typeof reviewers.$inferSelect, ReviewerRow> = true;
 
 export const apiKeys = pgTable('api_keys', {
   /** The public part of the key (`vt_<id>.<secret>`), used to find the row. */
@@ -39,4 +40,4 @@ export const apiKeys = pgTable('api_keys', {
   revokedAt: timestamp({ withTimezone: true, mode: 'date' }),
 });
 
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export const apiKeysHoldApiKeyRow: SameShape<typeof apiKeys.$inferSelect, ApiKeyRow> = true;

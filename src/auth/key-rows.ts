@@ -1,0 +1,34 @@
+/**
+ * The rows the auth room works with: people who review (reviewers) and API keys, each bound to one tenant and
+ * one role. Defined here, by the room that uses them; the tables (src/db/schema/auth.ts) are checked against
+ * these types at compile time (SameShape), not the other way round.
+ */
+
+export type Role = 'submitter' | 'reviewer' | 'admin';
+export type ExtraPermission = 'override';
+
+export interface ReviewerRow {
+  /** `rv_<12>`: what decisions record as their actor (`reviewer:<id>`). */
+  id: string;
+  tenantId: string;
+  name: string;
+  role: Role;
+  team: string | null;
+  createdAt: Date;
+}
+
+export interface ApiKeyRow {
+  /** The public part of the key (`vt_<id>.<secret>`), used to find the row. */
+  id: string;
+  tenantId: string;
+  role: Role;
+  /** Permissions beyond the role's own, e.g. `override` (approve over blocking issues). */
+  permissions: ExtraPermission[];
+  /** sha256 of the secret part: keys are long random strings, so a fast hash is enough. */
+  secretHash: string;
+  label: string | null;
+  /** The person the key belongs to; null for a service's key (an upstream app). */
+  reviewerId: string | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
