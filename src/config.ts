@@ -12,7 +12,7 @@ import { parseDataKey, parsePreviousKeys } from './secrets/sealer.ts';
 import { ENV_SCHEMA } from './config-env.ts';
 
 export type BuilderName = 'heuristic' | 'openai';
-export type ProviderName = 'dry' | 'replicate';
+export type ProviderName = 'dry' | 'replicate' | 'fal' | 'openai';
 
 export interface Config {
   databaseUrl: string;
@@ -107,6 +107,8 @@ export interface Config {
   dataKeys: { current?: { id: string; key: string }; previous: { id: string; key: string }[] };
   /** OpenTelemetry: spans go to OTLP/HTTP at `<otlpEndpoint>/v1/traces` when it is set (src/observability/tracing.ts). */
   tracing: { otlpEndpoint?: string; serviceName: string };
+  /** The fal provider, enabled by FAL_KEY (src/adapters/fal). */
+  fal: { apiKey?: string; baseUrl?: string; pollIntervalMs: number; timeoutMs: number };
   replicate: {
     apiToken?: string;
     baseUrl?: string;
@@ -215,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     production: str('NODE_ENV') === 'production' || bool('VETTED_PRODUCTION'),
     dataKeys: dataKeysFrom(str('VETTED_DATA_KEY'), String(e.VETTED_DATA_KEY_ID), str('VETTED_DATA_KEYS_PREVIOUS')),
     tracing: { otlpEndpoint: str('OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: String(e.OTEL_SERVICE_NAME) },
+    fal: { apiKey: str('FAL_KEY'), baseUrl: str('FAL_BASE_URL'), pollIntervalMs: num('VETTED_FAL_POLL_MS'), timeoutMs: num('VETTED_FAL_TIMEOUT_MS') },
     replicate: {
       apiToken: str('REPLICATE_API_TOKEN'),
       baseUrl: str('REPLICATE_BASE_URL'),
@@ -242,7 +245,7 @@ export function commandEnv(defaults: Partial<Record<EnvKey, string>>, over: Read
 /** Secrets in the configuration, for the redactor: they must never reach a stored snapshot or a log line. */
 export function configSecrets(config: Config): string[] {
   const dataKeys = [config.dataKeys.current, ...config.dataKeys.previous].map((key) => key?.key);
-  return [config.openai.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey, config.metricsToken, smtpPassword(config.notifications.smtpUrl), ...dataKeys].filter((s): s is string => Boolean(s));
+  return [config.openai.apiKey, config.fal.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey, config.metricsToken, smtpPassword(config.notifications.smtpUrl), ...dataKeys].filter((s): s is string => Boolean(s));
 }
 
 /** The password inside VETTED_SMTP_URL, if any, so the redactor scrubs it from logs. */

@@ -17,6 +17,7 @@ import { sealerFromConfig } from '../secrets/sealer.ts';
 import { createOpenAiBuilder } from './openai/openai-builder.ts';
 import { createReplyInterpreter } from './openai/reply-interpreter.ts';
 import type { ReplyInterpreter } from '../review/reply/types.ts';
+import { createFalProvider } from './fal/fal-provider.ts';
 import { createReplicateClient } from './replicate/client.ts';
 import { createReplicateModelFetcher } from './replicate/model-fetcher.ts';
 import type { ModelFetcher } from '../catalog/model-fetcher.ts';
@@ -85,6 +86,9 @@ function configuredAdapters(config: Config): ConfiguredAdapters {
     builders.openai = createOpenAiBuilder(config.openai);
     replyInterpreter = createReplyInterpreter({ openai: config.openai, timeoutMs: config.interpreterTimeoutMs });
   }
+  if (config.fal.apiKey) {
+    providers.fal = createFalProvider({ apiKey: config.fal.apiKey, baseUrl: config.fal.baseUrl, pollIntervalMs: config.fal.pollIntervalMs, timeoutMs: config.fal.timeoutMs });
+  }
   if (config.replicate.apiToken) {
     const client = createReplicateClient(config.replicate);
     providers.replicate = createReplicateProvider(config.replicate, { client });
@@ -94,7 +98,7 @@ function configuredAdapters(config: Config): ConfiguredAdapters {
 }
 
 function notConfigured(kind: 'builder' | 'provider', name: string, available: string[]): VettedError {
-  const hint = name === 'openai' ? ' (set OPENAI_API_KEY or OPENAI_BASE_URL)' : name === 'replicate' ? ' (set REPLICATE_API_TOKEN)' : '';
+  const hint = name === 'openai' ? ' (set OPENAI_API_KEY or OPENAI_BASE_URL)' : name === 'replicate' ? ' (set REPLICATE_API_TOKEN)' : name === 'fal' ? ' (set FAL_KEY)' : '';
   return new VettedError('INVALID_REQUEST', `${kind} "${name}" is not configured${hint}; available: ${available.join(', ')}`, {
     field: kind,
   });

@@ -24,7 +24,7 @@ export type Identifier = string;
  */
 export type FieldName = string;
 /**
- * A model named as owner/name, or owner/name:version.
+ * A model named as owner/name or owner/name:version; a provider's endpoint may have more segments (fal-ai/flux/dev).
  *
  * This interface was referenced by `Common`'s JSON-Schema
  * via the `definition` "ModelReference".
@@ -465,7 +465,10 @@ export interface GenerationRequest {
    */
   locale?: string;
   builder?: 'heuristic' | 'openai';
-  provider?: 'dry' | 'replicate';
+  /**
+   * The provider that executes the run. Default: the model's own provider (fal, openai) for a model read from a provider document, else the configured default. `dry` never calls a provider.
+   */
+  provider?: 'dry' | 'replicate' | 'fal' | 'openai';
   callbackUrl?: string;
   /**
    * Run the legacy V2 builder beside this run for comparison (never executed).
@@ -1214,7 +1217,7 @@ export interface ModelSchema {
    */
   model: string | null;
   version: string | null;
-  source: 'replicate_model' | 'replicate_version' | 'example_input';
+  source: 'replicate_model' | 'replicate_version' | 'example_input' | 'provider_openapi';
   /**
    * Strict draft-07 JSON Schema of the input object (additionalProperties false).
    */
@@ -1228,6 +1231,33 @@ export interface ModelSchema {
    */
   publishedSchema?: {
     [k: string]: unknown | undefined;
+  };
+  /**
+   * For a model read from a provider's published OpenAPI document (fal, OpenAI): the provider and the operation a run calls.
+   */
+  provider?: {
+    /**
+     * The provider that runs the model.
+     */
+    name: 'fal' | 'openai';
+    /**
+     * The fal endpoint, e.g. fal-ai/flux/dev.
+     */
+    endpoint?: string;
+    /**
+     * The OpenAI operationId, e.g. createImage.
+     */
+    operation?: string;
+    method: string;
+    /**
+     * The operation's path in the published document.
+     */
+    path: string;
+    contentType: 'application/json' | 'multipart/form-data';
+    /**
+     * Fields that were multipart file parts: payloads carry a URL and the provider uploads the file.
+     */
+    uploads: string[];
   };
 }
 /**

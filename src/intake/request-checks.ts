@@ -24,7 +24,7 @@ import { findUnstorableText } from '../util/storable-text.ts';
  * @throws VettedError INVALID_REQUEST (naming the field), ATTACHMENT_REJECTED (`attachments[i].…`),
  *   MODEL_NOT_FOUND (`model`), MODEL_SOURCE_INVALID or SCHEMA_UNSUPPORTED (`modelSource.…`).
  */
-export async function checkRequest(engine: Engine, tenantId: string, request: GenerationRequest): Promise<void> {
+export async function checkRequest(engine: Engine, tenantId: string, request: GenerationRequest): Promise<string> {
   const unstorable = findUnstorableText(request);
   if (unstorable) throw new VettedError('INVALID_REQUEST', `request: ${unstorable.path} ${unstorable.reason}`, { field: unstorable.path });
   if (!request.model && !request.modelSource) {
@@ -32,9 +32,27 @@ export async function checkRequest(engine: Engine, tenantId: string, request: Ge
   }
   if (request.callbackUrl) checkCallbackUrl(engine, request.callbackUrl);
   engine.adapters.builder(request.builder ?? engine.config.defaults.builder);
-  engine.adapters.provider(request.provider ?? engine.config.defaults.provider);
   checkAttachments(request.attachments ?? [], engine.config.limits.maxAttachmentBytes);
-  await checkModel(engine, tenantId, request);
+  const provider = runProvider(engine, request, await checkModel(engine, tenantId, request));
+  engine.adapters.provider(provider);
+  return provider;
+}
+
+/**
+ * The provider a run executes on: the one the request names, else the model's own (a fal endpoint runs on
+ * fal, an OpenAI operation on openai), else the configured default. A model read from a provider's document
+ * runs on that provider or on `dry` (which calls nothing); any other provider would be sent a payload shaped
+ * for another API.
+ * @throws VettedError INVALID_REQUEST (field `provider`) for a provider that cannot run the model.
+ */
+function runProvider(engine: Engine, request: GenerationRequest, modelProvider: string | undefined): string {
+  const named = request.provider;
+  if (named !== undefined && modelProvider !== undefined && named !== modelProvider && named !== 'dry') {
+    throw new VettedError('INVALID_REQUEST', `request: provider "${named}" cannot run this model, which is served by ${modelProvider}; name ${modelProvider} or dry, or leave provider out`, {
+      field: 'provider',
+    });
+  }
+  return named ?? modelProvider ?? engine.config.defaults.provider;
 }
 
 function checkCallbackUrl(engine: Engine, url: string): void {
@@ -46,13 +64,16 @@ function checkCallbackUrl(engine: Engine, url: string): void {
   assertCallbackUrl(url, { allowPrivate: engine.config.webhookAllowPrivate });
 }
 
-async function checkModel(engine: Engine, tenantId: string, request: GenerationRequest): Promise<void> {
+/** Checks the model exists; answers the provider that serves it, when its schema names one. */
+async function checkModel(engine: Engine, tenantId: string, request: GenerationRequest): Promise<string | undefined> {
   if (request.modelSource !== undefined) {
     const schema = await inlineSchema(engine, request.modelSource);
     if (request.model) assertSameModel(request.model, schema);
-    return;
+    return schema.provider?.name;
   }
-  if (request.model && !engine.adapters.modelFetcher() && !(await engine.models.resolveRef(tenantId, request.model))) {
+  const entry = request.model ? await engine.models.resolveRef(tenantId, request.model) : undefined;
+  if (entry) return (await engine.models.getSchema(entry.schemaKey))?.provider?.name;
+  if (request.model && !engine.adapters.modelFetcher()) {
     throw new VettedError(
       'MODEL_NOT_FOUND',
       `model "${request.model}" is not in the catalog; register it with \`vetted models add <file>\` or send it inline as "modelSource"`,

@@ -38,9 +38,8 @@ export interface SubmitResult {
  */
 export async function submitRun(engine: Engine, input: SubmitInput): Promise<SubmitResult> {
   const request = assertContract<GenerationRequest>('generation-request', input.request, 'request');
-  await checkRequest(engine, input.tenantId, request);
+  const provider = await checkRequest(engine, input.tenantId, request);
   const builder = request.builder ?? engine.config.defaults.builder;
-  const provider = request.provider ?? engine.config.defaults.provider;
   const id = engine.newId();
   const masked = (await engine.piiMasking?.(input.tenantId)) ? maskRequestPii(request) : request;
   const stored = redactRequest(engine, masked);

@@ -56,7 +56,8 @@ export async function dryRun(input: DryRunInput): Promise<DryRunResult> {
   const builder = input.builder ?? request.builder ?? input.config.defaults.builder;
   const { run } = await submitRun(engine, {
     tenantId: DRY_RUN_TENANT,
-    request: { ...request, builder, modelSource: input.modelSource },
+    // Held before execute, so no provider is ever called; `dry` lets a model of an unconfigured provider be previewed.
+    request: { ...request, builder, provider: request.provider ?? 'dry', modelSource: input.modelSource },
     actor: 'cli:dry-run',
   });
   return resultOf(await runToRest(engine, run.id, { hold: ['execute'] }), modelSchema);

@@ -39,13 +39,15 @@ describe('option parsers', () => {
     expect(refusal(() => parseChoiceList('--stages', 'build,bild', ['build']))).toMatchObject({ message: '--stages bild: choose one of build' });
   });
 
-  it.each(['acme', 'acme/', '/x', 'acme/x/y', 'acme/x:', 'acme/x:-v1', 'acme/x:v 1', 'acme /x'])('parseModelRef refuses %j', async (value) => {
+  it.each(['acme', 'acme/', '/x', 'acme//y', 'acme/x:', 'acme/x:-v1', 'acme/x:v 1', 'acme /x'])('parseModelRef refuses %j', async (value) => {
     await expect(parseModelRef('--ref', value)).rejects.toMatchObject({ code: 'INVALID_REQUEST', field: 'ref', message: expect.stringContaining(`--ref ${value}: must look like owner/name or owner/name:version`) });
   });
 
   it('parseModelRef takes owner/name and owner/name:version', async () => {
     await expect(parseModelRef('--ref', 'acme/my-sdxl')).resolves.toBe('acme/my-sdxl');
     await expect(parseModelRef('--ref', 'acme/my_sdxl.v2:abc123')).resolves.toBe('acme/my_sdxl.v2:abc123');
+    // A provider's endpoint has more segments.
+    await expect(parseModelRef('--ref', 'fal-ai/flux/dev')).resolves.toBe('fal-ai/flux/dev');
   });
 });
 

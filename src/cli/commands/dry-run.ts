@@ -8,7 +8,7 @@ export function registerDryRunCommands(program: Command): void {
   program
     .command('dry-run')
     .description('Extract → assemble → build → validate in process (no Redis, no database) and print the result as JSON')
-    .requiredOption('--model <file>', 'model file: a Replicate model object, a version object, or { model, example_input }')
+    .requiredOption('--model <file>', 'model file: a Replicate model object, a version object, { model, example_input }, or a provider model file { provider, endpoint | operation, openapi } (docs/providers.md)')
     .requiredOption('--request <file>', 'GenerationRequest JSON file, e.g. { "prompt": "..." }')
     .option('--builder <name>', 'payload builder: heuristic | openai (default from the configuration)')
     .action(
@@ -35,7 +35,7 @@ export function registerDryRunCommands(program: Command): void {
   program
     .command('extract')
     .description('Print the ModelSchema extracted from a model file (example values are never in it)')
-    .requiredOption('--model <file>', 'model file: a Replicate model object, a version object, or { model, example_input }')
+    .requiredOption('--model <file>', 'model file: a Replicate model object, a version object, { model, example_input }, or a provider model file { provider, endpoint | operation, openapi } (docs/providers.md)')
     .option('--strict-report', 'print instead the OpenAI strict schema the openai builder sends and the residual rules AJV still enforces')
     .action(
       action(async (options: { model: string; strictReport?: boolean }) => {

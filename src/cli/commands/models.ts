@@ -28,7 +28,7 @@ export function registerModelsCommand(program: Command): void {
 
   models
     .command('add <file>')
-    .description('Extract a model file (any of the three shapes) and register it as owner/name and owner/name:version')
+    .description('Extract a model file (a Replicate model, version or tool config, or a provider model file for fal or OpenAI) and register it under its name: owner/name and owner/name:version, fal-ai/flux/dev, openai/createImage')
     .option('--ref <owner/name>', 'register under this reference instead of the name the file gives (owner/name, or owner/name:version for that version only)')
     .option('--tenant <id>', 'register for one tenant only (default: shared by all tenants)', SHARED_TENANT)
     .action(

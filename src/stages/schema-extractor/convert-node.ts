@@ -11,7 +11,7 @@ import { isPlainObject, jsonTypeOf, typeList, typeValue } from './json.ts';
 import type { JsonObject } from './json.ts';
 import { refuseUnsupported, warnUnknownKeywords } from './keywords.ts';
 import { inlineRefs } from './refs.ts';
-import { convertUnion } from './union.ts';
+import { convertDiscriminated, convertUnion } from './union.ts';
 import { childPath, itemsPath, unsupported } from './warnings.ts';
 
 /** Deeper nesting than any real model input; the limit keeps a hostile schema from exhausting the stack. */
@@ -26,6 +26,7 @@ export function convertNode(raw: unknown, path: string, ctx: ConvertContext, ref
   if (raw === true) return {};
   if (!isPlainObject(raw)) throw unsupported('non-object schema', path, `the schema is ${jsonTypeOf(raw)}`);
   const { node, refs: chain } = inlineRefs(raw, path, ctx, refs);
+  if (Object.hasOwn(node, 'discriminator')) return convertDiscriminated(node, path, ctx, chain, convertNode);
   refuseUnsupported(node, path);
   if (Object.hasOwn(node, 'anyOf') || Object.hasOwn(node, 'oneOf')) return convertUnion(node, path, ctx, chain, convertNode);
   return convertPlain(node, path, ctx, chain);

@@ -10,6 +10,10 @@ import type { JsonObject } from './json.ts';
 
 /** True when `value` validates against the strict `node`. */
 export function matchesNode(value: unknown, node: JsonObject): boolean {
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    const branches = node[keyword];
+    if (Array.isArray(branches) && !branches.some((branch) => isPlainObject(branch) && matchesNode(value, branch))) return false;
+  }
   return (
     matchesType(value, typeList(node)) &&
     matchesEnum(value, node) &&

@@ -11,6 +11,7 @@ import type { QuarantinedValue } from '../example-quarantine.ts';
 import type { FieldSpec, ModelSchema } from '../../generated/contracts.ts';
 import { canonicalHash } from '../../util/canonical-hash.ts';
 import { findUnstorableText } from '../../util/storable-text.ts';
+import { quarantineExampleDefaults } from './example-defaults.ts';
 import { inferProperties } from './example-inference.ts';
 import { primaryPromptName } from './field-roles.ts';
 import { buildFieldSpecs, orderedNames } from './field-specs.ts';
@@ -89,6 +90,7 @@ export function extractModelSchema(source: unknown, options: ExtractOptions = {}
     fields,
     warnings: warnings.toArray(),
     ...(published ? { publishedSchema: published } : {}),
+    ...(parsed.provider ? { provider: parsed.provider } : {}),
   };
   // The example's distinctive pieces, minus what the published schema itself says, kept with the quarantine.
   const schemaText = `${publishedSchemaText(parsed.openapi?.document ?? null, parsed.model)}\n${modelSchemaText(modelSchema)}`;
@@ -138,6 +140,8 @@ function cacheKeyOf(parsed: ParsedSource): string {
     version: parsed.version,
     schema: parsed.openapi?.document ?? null,
     example: parsed.example,
+    // A provider file's enabled fields and operation change the result, not only its document.
+    ...(parsed.provider ? { provider: parsed.provider, input: parsed.openapi?.input ?? null } : {}),
   });
   return parsed.kind !== 'tool_config' && parsed.version !== null ? `version:${parsed.version}@${hash}` : `sha256:${hash}`;
 }
@@ -145,6 +149,7 @@ function cacheKeyOf(parsed: ParsedSource): string {
 /** Where the blueprint came from: a model without a schema was inferred from its example. */
 function blueprintSource(parsed: ParsedSource): ModelSchema['source'] {
   if (parsed.openapi === null) return 'example_input';
+  if (parsed.kind === 'provider_openapi') return 'provider_openapi';
   return parsed.kind === 'replicate_version' ? 'replicate_version' : 'replicate_model';
 }
 
@@ -156,7 +161,9 @@ function fromOpenApi(parsed: ParsedSource, warnings: WarningList): Blueprint {
       warnings.add(key, 'example_extra_key', `${parsed.exampleField} has a key the schema does not declare; ignored`);
     }
   }
-  return { properties: converted.properties, raw: converted.raw, required: converted.required, schemaExamples: converted.examples };
+  // Provider documents give sample prompts as defaults; Replicate's Cog schemas keep real defaults only.
+  const sampleDefaults = parsed.kind === 'provider_openapi' ? quarantineExampleDefaults(converted.properties, warnings) : [];
+  return { properties: converted.properties, raw: converted.raw, required: converted.required, schemaExamples: [...converted.examples, ...sampleDefaults] };
 }
 
 function fromExample(parsed: ParsedSource, warnings: WarningList): Blueprint {

@@ -1,15 +1,19 @@
 /**
- * The three source shapes the extractor accepts, told apart by their keys, and checked field by field so a
+ * The source shapes the extractor accepts, told apart by their keys, and checked field by field so a
  * malformed source is refused naming the field instead of failing somewhere deeper:
  *  - a Replicate model object (`GET /v1/models/{owner}/{name}`): owner, name, latest_version, default_example;
  *  - a Replicate version object: id, openapi_schema;
- *  - a bare tool config: { model: "owner/name", example_input: {...} }.
+ *  - a bare tool config: { model: "owner/name", example_input: {...} };
+ *  - a provider model file: { provider, endpoint | operation, openapi } (provider-document.ts).
  */
+import type { ModelSchema } from '../../generated/contracts.ts';
 import { isPlainObject } from './json.ts';
 import type { JsonObject } from './json.ts';
 import { invalidSource } from './warnings.ts';
 
-export type SourceKind = 'replicate_model' | 'replicate_version' | 'tool_config';
+import { isProviderSource, parseProviderDocument } from './provider-document.ts';
+
+export type SourceKind = 'replicate_model' | 'replicate_version' | 'tool_config' | 'provider_openapi';
 
 export interface ParsedSource {
   kind: SourceKind;
@@ -21,12 +25,15 @@ export interface ParsedSource {
   example: JsonObject | null;
   /** Where the example sits in the source, for messages. */
   exampleField: string;
+  /** The provider and operation, for a provider model file. */
+  provider?: NonNullable<ModelSchema['provider']>;
 }
 
 const MODEL_REFERENCE = /^([A-Za-z0-9][\w.-]*\/[\w.-]+)(?::([\w.-]+))?$/;
 
 export function parseSource(source: unknown, givenModel: string | null): ParsedSource {
   if (!isPlainObject(source)) throw invalidSource('source', 'The model source is not a JSON object');
+  if (isProviderSource(source)) return parseProviderSource(source);
   if (Object.hasOwn(source, 'example_input') && Object.hasOwn(source, 'openapi_schema')) {
     // Read as either shape, half of it would be dropped without a word: the schema, or the example to quarantine.
     throw invalidSource('source', 'The model source holds both "example_input" (a tool config) and "openapi_schema" (a version object); send one shape');
@@ -39,8 +46,21 @@ export function parseSource(source: unknown, givenModel: string | null): ParsedS
   throw invalidSource(
     'source',
     'The model source is none of: a Replicate model (owner, name, latest_version), ' +
-      'a version (id, openapi_schema), or { model, example_input }',
+      'a version (id, openapi_schema), { model, example_input }, or { provider, endpoint | operation, openapi }',
   );
+}
+
+function parseProviderSource(source: JsonObject): ParsedSource {
+  const parsed = parseProviderDocument(source);
+  return {
+    kind: 'provider_openapi',
+    model: parsed.model,
+    version: null,
+    openapi: { document: parsed.document, input: parsed.input, inputField: parsed.inputField },
+    example: null,
+    exampleField: 'example',
+    provider: parsed.provider,
+  };
 }
 
 function parseModel(source: JsonObject): ParsedSource {

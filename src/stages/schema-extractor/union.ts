@@ -1,8 +1,12 @@
 /**
  * `anyOf` / `oneOf`, in the forms that have a faithful strict equivalent:
  *  - one real branch plus `{type: "null"}` (pydantic's Optional[X]) → that branch, also accepting null;
+ *  - an open string enum (`anyOf: [{type: string, enum: [...]}, {type: string}]`, OpenAI's model names) →
+ *    any string, the listed members being suggestions only;
  *  - branches of different JSON types whose keywords only apply to their own type (string or array of
- *    strings) → one node with a union `type` and each branch's keywords side by side.
+ *    strings) → one node with a union `type` and each branch's keywords side by side;
+ *  - a `discriminator` over object branches → those branches kept as a `oneOf` the validator checks, each
+ *    pinned to its tag value.
  * Anything else would change what validates, so it is refused.
  */
 import { allowNull, applyDefault, copyAnnotations } from './annotations.ts';
@@ -28,12 +32,58 @@ export function convertUnion(node: JsonObject, path: string, ctx: ConvertContext
 
   const converted = branches.map((branch) => stripAnnotations(convert(branch, path, ctx, refs)));
   const isNull = (branch: JsonObject): boolean => typeValue(typeList(branch)) === 'null' && Object.keys(branch).length === 1;
-  const real = converted.filter((branch) => !isNull(branch));
+  const nonNull = converted.filter((branch) => !isNull(branch));
+  const real = openStringEnum(nonNull, path, ctx);
   const out = real.length === 1 ? (real[0] as JsonObject) : mergeDisjoint(real, keyword, path);
-  if (real.length < converted.length || node.nullable === true) allowNull(out);
+  if (nonNull.length < converted.length || node.nullable === true) allowNull(out);
   copyAnnotations(node, out, path, ctx.warnings);
   applyDefault(node, out, path, ctx.warnings);
   return out;
+}
+
+/**
+ * An unconstrained `{type: "string"}` branch accepts every other string branch's values, so those branches
+ * (an enum of known names, usually) say nothing more about validity: they are folded into it.
+ */
+function openStringEnum(branches: JsonObject[], path: string, ctx: ConvertContext): JsonObject[] {
+  const isString = (branch: JsonObject): boolean => branch.type === 'string';
+  const open = branches.find((branch) => isString(branch) && Object.keys(branch).length === 1);
+  const folded = branches.filter((branch) => branch !== open && isString(branch));
+  if (open === undefined || folded.length === 0) return branches;
+  ctx.warnings.add(path, 'keyword_dropped', 'an open enum (any string, or one of the listed values) read as any string');
+  return branches.filter((branch) => !folded.includes(branch));
+}
+
+/**
+ * A discriminated union of objects (`oneOf` + `discriminator.propertyName`): each branch must be an object
+ * declaring the tag property with a fixed value, so exactly one branch fits a payload. The `discriminator`
+ * keyword itself only speeds up validation and is dropped.
+ */
+export function convertDiscriminated(node: JsonObject, path: string, ctx: ConvertContext, refs: readonly string[], convert: ConvertFn): JsonObject {
+  const keyword = Object.hasOwn(node, 'oneOf') ? 'oneOf' : Object.hasOwn(node, 'anyOf') ? 'anyOf' : undefined;
+  const discriminator = node.discriminator;
+  const tag = discriminator !== null && typeof discriminator === 'object' ? (discriminator as JsonObject).propertyName : undefined;
+  if (keyword === undefined) throw unsupported('discriminator', path, 'a discriminator without oneOf or anyOf');
+  if (typeof tag !== 'string') throw unsupported('discriminator', path, 'discriminator.propertyName is not a string');
+  const branches = node[keyword];
+  if (!Array.isArray(branches) || branches.length === 0) throw unsupported(keyword, path, `${keyword} is not a non-empty array`);
+  const extra = Object.keys(node).find((key) => key !== keyword && key !== 'discriminator' && key !== 'type' && !isAnnotation(key));
+  if (extra !== undefined) throw unsupported('discriminator', path, `"${extra}" beside a discriminated ${keyword} is not supported`);
+  const converted = branches.map((branch) => stripAnnotations(convert(branch, path, ctx, refs)));
+  for (const branch of converted) requireTag(branch, tag, path);
+  const out: JsonObject = { type: 'object', oneOf: converted };
+  copyAnnotations(node, out, path, ctx.warnings);
+  return out;
+}
+
+function requireTag(branch: JsonObject, tag: string, path: string): void {
+  const properties = branch.properties as Record<string, JsonObject> | undefined;
+  const tagNode = properties?.[tag];
+  const fixed = tagNode !== undefined && (Object.hasOwn(tagNode, 'const') || (Array.isArray(tagNode.enum) && tagNode.enum.length === 1));
+  const required = Array.isArray(branch.required) && branch.required.includes(tag);
+  if (branch.type !== 'object' || !fixed || !required) {
+    throw unsupported('discriminator', path, `every branch must be an object that requires "${tag}" with one fixed value`);
+  }
 }
 
 /** Words in a field's name that say its values are files (sent as URLs). */
@@ -65,11 +115,17 @@ function stripAnnotations(branch: JsonObject): JsonObject {
   return copy;
 }
 
-/** Merges branches of pairwise different type groups; refuses when a keyword would leak across branches. */
+/**
+ * Merges branches of pairwise different type groups; refuses when a keyword would leak across branches.
+ * A branch with an `enum` or `const` (fal's `image_size`: explicit sizes, or one of the preset names) cannot
+ * share a node with the others, so then the branches stay side by side as an `anyOf` (disjoint types: at
+ * most one branch ever fits).
+ */
 function mergeDisjoint(branches: JsonObject[], keyword: string, path: string): JsonObject {
   if (branches.length === 0) throw unsupported(keyword, path, 'every branch is null');
   const merged: JsonObject = { type: [] as string[] };
   const seenGroups = new Set<string>();
+  let pinned = false;
   for (const branch of branches) {
     const types = typeList(branch);
     if (types.length !== 1) throw unsupported(keyword, path, 'a branch without exactly one type');
@@ -80,11 +136,16 @@ function mergeDisjoint(branches: JsonObject[], keyword: string, path: string): J
     const own: readonly string[] = group in KEYWORDS_BY_GROUP ? KEYWORDS_BY_GROUP[group as keyof typeof KEYWORDS_BY_GROUP] : [];
     for (const [key, value] of Object.entries(branch)) {
       if (key === 'type') continue;
+      if (key === 'enum' || key === 'const') {
+        pinned = true;
+        continue;
+      }
       if (!own.includes(key)) throw unsupported(keyword, path, `"${key}" in one branch would constrain the others`);
       merged[key] = value;
     }
     (merged.type as string[]).push(...types);
   }
+  if (pinned) return { type: typeValue(merged.type as string[]), anyOf: branches };
   merged.type = typeValue(merged.type as string[]);
   return merged;
 }

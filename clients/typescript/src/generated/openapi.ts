@@ -871,8 +871,11 @@ export interface components {
             locale?: string;
             /** @enum {string} */
             builder?: "heuristic" | "openai";
-            /** @enum {string} */
-            provider?: "dry" | "replicate";
+            /**
+             * @description The provider that executes the run. Default: the model's own provider (fal, openai) for a model read from a provider document, else the configured default. `dry` never calls a provider.
+             * @enum {string}
+             */
+            provider?: "dry" | "replicate" | "fal" | "openai";
             callbackUrl?: string;
             /** @description Run the legacy V2 builder beside this run for comparison (never executed). */
             shadow?: boolean;
@@ -899,7 +902,7 @@ export interface components {
         MissingInformation: string[];
         /**
          * ModelReference
-         * @description A model named as owner/name, or owner/name:version.
+         * @description A model named as owner/name or owner/name:version; a provider's endpoint may have more segments (fal-ai/flux/dev).
          */
         ModelReference: string;
         /**
@@ -912,7 +915,7 @@ export interface components {
             model: string | null;
             version: string | null;
             /** @enum {string} */
-            source: "replicate_model" | "replicate_version" | "example_input";
+            source: "replicate_model" | "replicate_version" | "example_input" | "provider_openapi";
             /** @description Strict draft-07 JSON Schema of the input object (additionalProperties false). */
             jsonSchema: {
                 [key: string]: unknown;
@@ -922,6 +925,25 @@ export interface components {
             /** @description The model's published input schema (OpenAPI 3.0 dialect, its local $refs kept under components), with its validation keywords only: no titles, descriptions, defaults, examples or patterns. The final guard validates every payload against it as well as against jsonSchema. Absent for a model known only by its example. */
             publishedSchema?: {
                 [key: string]: unknown;
+            };
+            /** @description For a model read from a provider's published OpenAPI document (fal, OpenAI): the provider and the operation a run calls. */
+            provider?: {
+                /**
+                 * @description The provider that runs the model.
+                 * @enum {string}
+                 */
+                name: "fal" | "openai";
+                /** @description The fal endpoint, e.g. fal-ai/flux/dev. */
+                endpoint?: string;
+                /** @description The OpenAI operationId, e.g. createImage. */
+                operation?: string;
+                method: string;
+                /** @description The operation's path in the published document. */
+                path: string;
+                /** @enum {string} */
+                contentType: "application/json" | "multipart/form-data";
+                /** @description Fields that were multipart file parts: payloads carry a URL and the provider uploads the file. */
+                uploads: string[];
             };
         };
         /**
