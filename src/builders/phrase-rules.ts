@@ -171,3 +171,28 @@ export function multipleRule(context: RuleContext): Directive[] {
   }
   return found;
 }
+
+/** A verb asking for a translation, in the reading languages (`translate`, `traduce`, `übersetze`, `翻訳して`). */
+const TRANSLATE_VERB = /(?<![\p{L}])(?:translat\p{L}*|tradu[iz]\p{L}*|traduce|übersetz\p{L}*|תתרגם|תרגם|перевед\p{L}*|ترجم\p{L}*)(?![\p{L}])|翻訳|訳して/giu;
+
+/**
+ * `translate this German podcast into English` on a model with a `translate` switch turns the switch on. The
+ * language it names as the target is not the source language (see targetLanguage).
+ */
+export function translateRule(context: RuleContext): Directive[] {
+  const field = translateSwitch(context);
+  if (!field) return [];
+  return [...context.text.matchAll(TRANSLATE_VERB)].map((match) =>
+    makeDirective(context.text, match.index, match.index + match[0].length, 'named', 'translate', [{ field: field.name, value: true, fit: 'ok' }]),
+  );
+}
+
+/** The model's boolean `translate` switch, when it has one. */
+export function translateSwitch(context: RuleContext): FieldSpec | undefined {
+  return context.typedFields.find((candidate) => candidate.type === 'boolean' && identifierWords(candidate.name) === 'translate');
+}
+
+/** The language code a translate switch always translates into, from its description (`to English` → en). */
+export function translationTarget(field: FieldSpec): string | undefined {
+  return /\b(?:to|into)\s+english\b/i.test(field.description ?? '') ? 'en' : undefined;
+}

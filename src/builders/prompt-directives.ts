@@ -16,7 +16,7 @@ import {
 } from './directive-rules.ts';
 import { findInstructionLead } from './instruction-prefix.ts';
 import { findLeftovers } from './leftover-notes.ts';
-import { countRule, multipleRule, scaleRule, stepsRule, toggleRule } from './phrase-rules.ts';
+import { countRule, multipleRule, scaleRule, stepsRule, toggleRule, translateRule, translateSwitch, translationTarget } from './phrase-rules.ts';
 import { findRequestPhrases, requestTableRule, unplacedReason } from './request-table.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
 import { isAskedAbout, shownTextSpans } from '../reading/index.ts';
@@ -70,7 +70,7 @@ export interface DirectiveScan {
  */
 const NEVER_FROM_TEXT = new Set<FieldRole>(['secret', 'system_prompt']);
 
-const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, multipleRule, requestTableRule, readingRule];
+const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, multipleRule, translateRule, requestTableRule, readingRule];
 
 /**
  * Scans the prompt for explicit values for the schema's fields. Never reads secrets, system prompts or file
@@ -78,7 +78,7 @@ const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, s
  */
 export function scanPromptDirectives(text: string, schema: ModelSchema): DirectiveScan {
   const context = ruleContext(text, schema);
-  const candidates = RULES.flatMap((rule) => rule(context));
+  const candidates = withoutTranslationTarget(RULES.flatMap((rule) => rule(context)), context);
   const breaks = clauseBreaks(text);
   const byStart = new SpanIndex(candidates);
   // Quoted text and text to show (`a sign that reads PNG ONLY`) are the picture's words, never settings.
@@ -111,6 +111,17 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
     .concat(unplacedSettings(text, accepted, quoted, tablePhrases))
     .concat(lead?.unused ?? []);
   return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, unused, notes };
+}
+
+/**
+ * `translate this German podcast into English`: with the switch on, the language the translation goes into is
+ * the switch's, not the recording's, so a reading of it never sets the source-language field.
+ */
+function withoutTranslationTarget(candidates: Directive[], context: RuleContext): Directive[] {
+  const field = translateSwitch(context);
+  const target = field && translationTarget(field);
+  if (!target || !candidates.some((candidate) => candidate.rule === 'translate')) return candidates;
+  return candidates.filter((candidate) => !candidate.values.some((value) => value.field !== field.name && value.value === target && /language/.test(candidate.rule)));
 }
 
 /** `a sign reading "width 768"`: quoted text (double, curly, single or 「」) is the picture's, never a setting. */

@@ -3,15 +3,22 @@
  * than that are purged (src/db/retention-repository.ts says what goes and what stays), a batch at a time.
  * Run by `vetted purge` and by the maintenance worker's repeatable job (workers/maintenance-processor.ts).
  */
-import type { RetentionRepository } from '../db/retention-repository.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Clock } from '../ports.ts';
 
 const BATCH = 200;
 const DAY_MS = 86_400_000;
 
+/** The retention room's port for the purge: the tenants' settings, and the purge itself (PostgreSQL's, src/db). */
+export interface RetentionPurgeStore {
+  /** Every tenant's retention setting; `documentsDays` null keeps documents forever. */
+  list(): Promise<{ tenantId: string; documentsDays: number | null }[]>;
+  /** Purges the documents of up to `limit` runs that ended before `endedBefore`; the ids of the runs purged. */
+  purgeEndedRuns(tenantId: string, endedBefore: Date, limit: number): Promise<string[]>;
+}
+
 export interface PurgeDeps {
-  retention: RetentionRepository;
+  retention: RetentionPurgeStore;
   clock: Clock;
   logger: Logger;
 }

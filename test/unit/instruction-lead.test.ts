@@ -67,3 +67,27 @@ describe('a quote after a speech verb', () => {
     expect(build(SPEECH, "say 'hello' to the grumpy neighbour over the fence").payload.text).toBe("say 'hello' to the grumpy neighbour over the fence");
   });
 });
+
+describe('a request to translate', () => {
+  const WHISPER = catalogSchema('openai/whisper');
+  const audio = { url: 'https://files.example.com/talk.mp3', mimeType: 'audio/mpeg' };
+
+  function transcribe(prompt: string) {
+    return buildHeuristicPayload({ bundle: bundle({ prompt, attachments: [audio] }), schema: WHISPER });
+  }
+
+  it('turns the translate switch on and never sets the source language to the target', () => {
+    for (const prompt of ['translate this German podcast into English', 'traduis ce podcast italien en anglais', 'переведи на английский это интервью']) {
+      const result = transcribe(prompt);
+      expect(result.payload.translate, prompt).toBe(true);
+      expect(result.provenance.translate?.source, prompt).toBe('user_prompt');
+      expect(result.payload.language, prompt).not.toBe('en');
+    }
+  });
+
+  it('leaves the switch off, and reads the spoken language, when nothing asks for a translation', () => {
+    const result = transcribe('transcribe this, it is in English');
+    expect(result.payload.translate).toBe(false);
+    expect(result.payload.language).toBe('en');
+  });
+});

@@ -7,6 +7,7 @@ import type { Decision, RunStatus } from '../../generated/contracts.ts';
 import { TRANSITIONS } from '../../run-states.ts';
 import { isPlainObject } from '../../stages/example-quarantine.ts';
 import { action, withSystem } from '../action.ts';
+import { apiClientFor, withApiOptions, type ApiClient, type ThroughApiOptions } from '../through-api.ts';
 import { parseChoice, parseInteger, parseTenant } from '../option-parsers.ts';
 import { inFile, printJson, readJsonFile } from '../io.ts';
 
@@ -48,71 +49,82 @@ export function registerRunCommands(program: Command): void {
       }),
     );
 
-  program
-    .command('runs')
-    .description('List recent runs')
-    .option('--status <status>', `only runs in this status: ${RUN_STATUSES.join(' | ')}`)
-    .option('--limit <n>', `how many, 1 to ${MAX_LIMIT}`, '50')
-    .action(
-      action(async (options: { status?: string; limit: string }) => {
-        const statuses = options.status === undefined ? RUN_STATUSES : [parseChoice('--status', options.status, RUN_STATUSES)];
-        const limit = parseInteger('--limit', options.limit, { min: 1, max: MAX_LIMIT });
-        await withSystem(async (system) => {
-          const rows = await system.store.list({ kind: 'recent', statuses, limit });
-          if (rows.length === 0) return console.log('No runs.');
-          console.table(rows.map((r) => ({ id: r.id, status: r.status, stage: r.stage, model: r.model, created: r.createdAt.toISOString() })));
-        });
-      }),
-    );
+  withApiOptions(
+    program
+      .command('runs')
+      .description("List recent runs (through a running API: the runs of its key's tenant)")
+      .option('--status <status>', `only runs in this status: ${RUN_STATUSES.join(' | ')}`)
+      .option('--limit <n>', `how many, 1 to ${MAX_LIMIT}`, '50'),
+  ).action(
+    action(async (options: { status?: string; limit: string } & ThroughApiOptions) => {
+      const statuses = options.status === undefined ? RUN_STATUSES : [parseChoice('--status', options.status, RUN_STATUSES)];
+      const limit = parseInteger('--limit', options.limit, { min: 1, max: MAX_LIMIT });
+      const api = await apiClientFor(options);
+      if (api) return printRuns(await recentRunsThroughApi(api, options.status, limit));
+      await withSystem(async (system) => {
+        const rows = await system.store.list({ kind: 'recent', statuses, limit });
+        printRuns(rows.map((r) => ({ id: r.id, status: r.status, stage: r.stage, model: r.model, createdAt: r.createdAt.toISOString() })));
+      });
+    }),
+  );
 
-  program
-    .command('run <id>')
-    .description('Show one run as JSON (with --events, its audit trail too)')
-    .option('--events', 'include the run events')
-    .action(
-      action(async (id: string, options: { events?: boolean }) => {
-        await withSystem(async (system) => {
-          const row = await system.store.get(assertRunId(id));
-          if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${id}`, { field: 'id' });
-          const events = options.events ? (await system.store.events(row.id)).map((e) => ({ ...e, id: String(e.id) })) : undefined;
-          printJson(events ? { run: toRunView(row), events } : toRunView(row));
-        });
-      }),
-    );
+  withApiOptions(
+    program
+      .command('run <id>')
+      .description('Show one run as JSON (with --events, its audit trail too)')
+      .option('--events', 'include the run events'),
+  ).action(
+    action(async (id: string, options: { events?: boolean } & ThroughApiOptions) => {
+      const api = await apiClientFor(options);
+      if (api) return printJson(await runThroughApi(api, assertRunId(id), options.events === true));
+      await withSystem(async (system) => {
+        const row = await system.store.get(assertRunId(id));
+        if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${id}`, { field: 'id' });
+        const events = options.events ? (await system.store.events(row.id)).map((e) => ({ ...e, id: String(e.id) })) : undefined;
+        printJson(events ? { run: toRunView(row), events } : toRunView(row));
+      });
+    }),
+  );
 
-  program
-    .command('decide <runId>')
-    .description('Resolve a parked run: approve, edit (with --set field=value), reject, retry (a response review), change_model (with --model owner/name: build it for another catalog model), or edit_text (with --text: the text a response review accepts instead of the provider\'s)')
-    .requiredOption('--action <action>', DECISION_ACTIONS.join(' | '))
-    .option('--review <id>', "the review being answered (default: the run's pending review; `vetted run <id>` shows it)")
-    .option('--set <field=value...>', 'field edits for --action edit; values are JSON when they parse, else strings')
-    .option('--reason <text>', 'why (kept in the audit trail)')
-    .option('--override', 'approve despite blocking issues')
-    .option('--text <text>', 'for --action edit_text (a response review of a text output): the text the upstream app gets instead of the provider\'s')
-    .option('--model <ref>', "for --action change_model: the catalog model (owner/name[:version]) of the run's tenant to build it for instead")
-    .action(
-      action(async (runId: string, options: { action: string; review?: string; set?: string[]; reason?: string; override?: boolean; model?: string; text?: string }) => {
-        const decisionAction = parseChoice('--action', options.action, DECISION_ACTIONS);
-        await withSystem(async (system) => {
-          const run = await system.store.get(assertRunId(runId));
-          if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${runId}`, { field: 'runId' });
-          if (options.review !== undefined && !UUID.test(options.review)) throw new VettedError('INVALID_ID', `--review "${options.review}" is not a review id (a UUID)`, { field: 'review' });
-          const reviewId = options.review ?? run.pendingReview?.reviewId;
-          if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} is ${run.status}, with no pending review to decide`, { field: 'runId' });
-          const body = {
-            reviewId, action: decisionAction,
-            ...(options.set ? { edits: parseEdits(options.set) } : {}),
-            ...(options.reason ? { reason: options.reason } : {}),
-            ...(options.override ? { override: true } : {}),
-            ...(options.model !== undefined ? { model: options.model } : {}),
-            ...(options.text !== undefined ? { text: options.text, ...(run.pendingReview?.outputHash ? { outputHash: run.pendingReview.outputHash } : {}) } : {}),
-          };
-          const { decide } = await import('../../review/decide-on-run.ts');
-          const { run: updated, plan } = await decide(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: true, canChangeModel: true } });
-          console.log(`${plan.route}: run ${updated.id} is now ${updated.status}`);
-        });
-      }),
-    );
+  withApiOptions(
+    program
+      .command('decide <runId>')
+      .description('Resolve a parked run: approve, edit (with --set field=value), reject, retry (a response review), or change_model (with --model owner/name: build it for another catalog model)')
+      .requiredOption('--action <action>', DECISION_ACTIONS.join(' | '))
+      .option('--review <id>', "the review being answered (default: the run's pending review; `vetted run <id>` shows it)")
+      .option('--set <field=value...>', 'field edits for --action edit; values are JSON when they parse, else strings')
+      .option('--reason <text>', 'why (kept in the audit trail)')
+      .option('--override', 'approve despite blocking issues (through the API: when its key may override)')
+      .option('--model <ref>', "for --action change_model: the catalog model (owner/name[:version]) of the run's tenant to build it for instead"),
+  ).action(
+    action(async (runId: string, options: DecideOptions) => {
+      const decisionAction = parseChoice('--action', options.action, DECISION_ACTIONS);
+      assertRunId(runId);
+      if (options.review !== undefined && !UUID.test(options.review)) throw new VettedError('INVALID_ID', `--review "${options.review}" is not a review id (a UUID)`, { field: 'review' });
+      const decision = {
+        action: decisionAction,
+        ...(options.set ? { edits: parseEdits(options.set) } : {}),
+        ...(options.reason ? { reason: options.reason } : {}),
+        ...(options.override ? { override: true } : {}),
+        ...(options.model !== undefined ? { model: options.model } : {}),
+      };
+      const api = await apiClientFor(options);
+      if (api) {
+        const { route, run } = await decideThroughApi(api, runId, options.review, decision);
+        return console.log(`${route}: run ${run.id} is now ${run.status}`);
+      }
+      await withSystem(async (system) => {
+        const run = await system.store.get(runId);
+        if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${runId}`, { field: 'runId' });
+        const reviewId = options.review ?? run.pendingReview?.reviewId;
+        if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} is ${run.status}, with no pending review to decide`, { field: 'runId' });
+        const { decide } = await import('../../review/decide-on-run.ts');
+        const body = { reviewId, ...decision };
+        const { run: updated, plan } = await decide(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: true, canChangeModel: true } });
+        console.log(`${plan.route}: run ${updated.id} is now ${updated.status}`);
+      });
+    }),
+  );
 
   program
     .command('reply <runId> <text>')
@@ -138,6 +150,58 @@ export function registerRunCommands(program: Command): void {
         });
       }),
     );
+}
+
+interface DecideOptions extends ThroughApiOptions {
+  action: string;
+  review?: string;
+  set?: string[];
+  reason?: string;
+  override?: boolean;
+  model?: string;
+}
+
+interface RunLine {
+  id: string;
+  status: string;
+  stage: string;
+  model: string | null;
+  createdAt: string;
+}
+
+function printRuns(rows: readonly RunLine[]): void {
+  if (rows.length === 0) return console.log('No runs.');
+  console.table(rows.map((r) => ({ id: r.id, status: r.status, stage: r.stage, model: r.model, created: r.createdAt })));
+}
+
+/** The API pages by 200 at most: read pages until `limit` runs or the last page. */
+async function recentRunsThroughApi(api: ApiClient, status: string | undefined, limit: number): Promise<RunLine[]> {
+  const rows: RunLine[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams({ limit: String(Math.min(200, limit - rows.length)), ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) });
+    const page: { items: RunLine[]; nextCursor: string | null } = await api.get(`/api/runs?${query}`);
+    rows.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor && rows.length < limit);
+  return rows.slice(0, limit);
+}
+
+/** The run as `vetted run` prints it from the store: the API's resource without its links and timings. */
+async function runThroughApi(api: ApiClient, id: string, withEvents: boolean): Promise<unknown> {
+  const strip = ({ links: _links, timings: _timings, ...view }: Record<string, unknown>) => view;
+  if (!withEvents) return strip(await api.get(`/api/runs/${id}`));
+  const state: { run: Record<string, unknown>; events: unknown[] } = await api.get(`/api/runs/${id}/state`);
+  return { run: strip(state.run), events: state.events };
+}
+
+/** A decision through the API, bound (as the API requires) to the payload the run's pending review shows. */
+async function decideThroughApi(api: ApiClient, runId: string, review: string | undefined, decision: Record<string, unknown>): Promise<{ route: string; run: { id: string; status: string } }> {
+  const run: { status: string; pendingReview?: { reviewId: string; payloadHash?: string } | null } = await api.get(`/api/runs/${runId}`);
+  const reviewId = review ?? run.pendingReview?.reviewId;
+  if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} is ${run.status}, with no pending review to decide`, { field: 'runId' });
+  const payloadHash = run.pendingReview?.reviewId === reviewId ? run.pendingReview.payloadHash : undefined;
+  return api.post(`/api/runs/${runId}/decision`, { reviewId, ...decision, ...(payloadHash ? { payloadHash } : {}) });
 }
 
 /** The file a refusal is about: `--model`'s for what the inline model source holds, else the request file's. */
