@@ -638,7 +638,7 @@ describe('every public Replicate model', () => {
   let catalog: readonly ExtractedCatalogModel[];
   beforeAll(() => {
     catalog = extractReplicateCatalog().filter((entry) => entry.result !== undefined);
-  }, 120_000);
+  }, 480_000);
 
   it('builds a contract-valid candidate whose every claim holds and which leaks no example value', () => {
     const bundle = bundleOf('a fox in the snow, 16:9, 2 images, seed 7, as png, negative prompt: blurry, 30 steps, with face enhance', {
@@ -654,5 +654,5 @@ describe('every public Replicate model', () => {
       expect(provenanceIssues(candidate, fields, evidence), entry.name).toEqual([]);
       expect(findExampleLeaks(candidate.payload, quarantine, { schema, bundle: evidence }), entry.name).toEqual([]);
     }
-  }, 120_000);
+  }, 480_000);
 });

@@ -52,7 +52,7 @@ function declaredStrings(document: unknown, out: string[] = []): string[] {
 
 // Each test walks 3,000+ models; on two cores shared with PostgreSQL, Redis and the other fork a pass has taken
 // over a minute under load, so these get three (the unit default is one).
-describe('every public Replicate model', { timeout: 180_000 }, () => {
+describe('every public Replicate model', { timeout: 480_000 }, () => {
   it('is in the catalog (the dependency is installed and complete)', () => {
     expect(catalog.length).toBeGreaterThan(3000);
   });
@@ -86,7 +86,7 @@ describe('every public Replicate model', { timeout: 180_000 }, () => {
       const problems = (validate.errors ?? []).filter((e) => e.keyword !== 'required');
       expect(problems, name).toEqual([]);
     }
-  }, 120_000);
+  }, 480_000);
 
   it('keeps each published input schema, which compiles for the final guard and accepts the defaults builders place', () => {
     const cache = new CompiledSchemaCache(catalog.length);
@@ -105,7 +105,7 @@ describe('every public Replicate model', { timeout: 180_000 }, () => {
     expect(unsatisfiable).toContain('mistake0316/style-transfer-clip.resize_flag');
     expect(unsatisfiable).toContain('laion-ai/laionide-v2.side_x');
     expect(unsatisfiable).toHaveLength(10);
-  }, 120_000);
+  }, 480_000);
 
   it('keeps example strings (8+ characters) out of the ModelSchema unless the schema declares them', () => {
     for (const { name, model, result } of catalog) {

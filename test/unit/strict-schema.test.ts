@@ -154,5 +154,5 @@ describe('every public Replicate model', () => {
       converted += 1;
     }
     expect(converted).toBeGreaterThan(1000);
-  }, 120_000);
+  }, 480_000);
 });
