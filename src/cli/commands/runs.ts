@@ -8,6 +8,7 @@ import { TRANSITIONS } from '../../run-states.ts';
 import { isPlainObject } from '../../stages/example-quarantine.ts';
 import { action, withSystem } from '../action.ts';
 import { apiClientFor, withApiOptions, type ApiClient, type ThroughApiOptions } from '../through-api.ts';
+import { bindDecision } from '../decision-binding.ts';
 import { parseChoice, parseInteger, parseTenant } from '../option-parsers.ts';
 import { inFile, printJson, readJsonFile } from '../io.ts';
 
@@ -89,13 +90,14 @@ export function registerRunCommands(program: Command): void {
   withApiOptions(
     program
       .command('decide <runId>')
-      .description('Resolve a parked run: approve, edit (with --set field=value), reject, retry (a response review), or change_model (with --model owner/name: build it for another catalog model)')
+      .description('Resolve a parked run: approve, edit (with --set field=value), reject, retry (a response review; with --set, retry with those changes), change_model (with --model owner/name: build it for another catalog model), or edit_text (with --text: the text a response review of a text output delivers instead)')
       .requiredOption('--action <action>', DECISION_ACTIONS.join(' | '))
       .option('--review <id>', "the review being answered (default: the run's pending review; `vetted run <id>` shows it)")
       .option('--set <field=value...>', 'field edits for --action edit; values are JSON when they parse, else strings')
       .option('--reason <text>', 'why (kept in the audit trail)')
       .option('--override', 'approve despite blocking issues (through the API: when its key may override)')
-      .option('--model <ref>', "for --action change_model: the catalog model (owner/name[:version]) of the run's tenant to build it for instead"),
+      .option('--model <ref>', "for --action change_model: the catalog model (owner/name[:version]) of the run's tenant to build it for instead")
+      .option('--text <text>', "for --action edit_text: the text the upstream app gets instead of the provider's (the original is kept beside it)"),
   ).action(
     action(async (runId: string, options: DecideOptions) => {
       const decisionAction = parseChoice('--action', options.action, DECISION_ACTIONS);
@@ -107,6 +109,7 @@ export function registerRunCommands(program: Command): void {
         ...(options.reason ? { reason: options.reason } : {}),
         ...(options.override ? { override: true } : {}),
         ...(options.model !== undefined ? { model: options.model } : {}),
+        ...(options.text !== undefined ? { text: options.text } : {}),
       };
       const api = await apiClientFor(options);
       if (api) {
@@ -119,7 +122,7 @@ export function registerRunCommands(program: Command): void {
         const reviewId = options.review ?? run.pendingReview?.reviewId;
         if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} is ${run.status}, with no pending review to decide`, { field: 'runId' });
         const { decide } = await import('../../review/decide-on-run.ts');
-        const body = { reviewId, ...decision };
+        const body = bindDecision(reviewId, decision, run.pendingReview) as unknown as Decision;
         const { run: updated, plan } = await decide(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: true, canChangeModel: true } });
         console.log(`${plan.route}: run ${updated.id} is now ${updated.status}`);
       });
@@ -159,6 +162,7 @@ interface DecideOptions extends ThroughApiOptions {
   reason?: string;
   override?: boolean;
   model?: string;
+  text?: string;
 }
 
 interface RunLine {
@@ -197,11 +201,10 @@ async function runThroughApi(api: ApiClient, id: string, withEvents: boolean): P
 
 /** A decision through the API, bound (as the API requires) to the payload the run's pending review shows. */
 async function decideThroughApi(api: ApiClient, runId: string, review: string | undefined, decision: Record<string, unknown>): Promise<{ route: string; run: { id: string; status: string } }> {
-  const run: { status: string; pendingReview?: { reviewId: string; payloadHash?: string } | null } = await api.get(`/api/runs/${runId}`);
+  const run: { status: string; pendingReview?: { reviewId: string; payloadHash?: string; outputHash?: string } | null } = await api.get(`/api/runs/${runId}`);
   const reviewId = review ?? run.pendingReview?.reviewId;
   if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} is ${run.status}, with no pending review to decide`, { field: 'runId' });
-  const payloadHash = run.pendingReview?.reviewId === reviewId ? run.pendingReview.payloadHash : undefined;
-  return api.post(`/api/runs/${runId}/decision`, { reviewId, ...decision, ...(payloadHash ? { payloadHash } : {}) });
+  return api.post(`/api/runs/${runId}/decision`, bindDecision(reviewId, decision, run.pendingReview));
 }
 
 /** The file a refusal is about: `--model`'s for what the inline model source holds, else the request file's. */
