@@ -194,8 +194,30 @@ describe('followRun', () => {
     // Approving binds the decision to the payload the reviewer saw: without its hash there is nothing to bind to.
     const { decideReview } = vetted;
     expect(await failure(decideReview({ runId: RUN_ID, reviewId: RUN_ID, payloadHash: '' }, { action: 'approve' }))).toMatchObject({ code: 'INVALID_OPTION', field: 'payloadHash' });
+    // An edit of the output binds to the output shown: a review without its outputHash has nothing to bind to.
+    expect(await failure(decideReview({ runId: RUN_ID, reviewId: RUN_ID, payloadHash: 'p' }, { action: 'edit_text', text: 'Blue.' }))).toMatchObject({ code: 'INVALID_OPTION', field: 'outputHash' });
     expect(() => createVettedClient({ baseUrl: 'localhost:3000', apiKey: 'k' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', field: 'baseUrl' }));
     expect(() => createVettedClient({ baseUrl: 'http://localhost:3000', apiKey: ' ' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', field: 'apiKey' }));
+  });
+
+  it('an edit of the output echoes the output hash of the review shown', async () => {
+    const bodies: unknown[] = [];
+    const { baseUrl } = await serve((_n, _after, request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        bodies.push(JSON.parse(body));
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ route: 'complete', run: { id: RUN_ID, status: 'completed' } }));
+      });
+    });
+    const shown = { runId: RUN_ID, reviewId: RUN_ID, payloadHash: 'p'.repeat(64), outputHash: 'o'.repeat(64) };
+    await client(baseUrl).decideReview(shown, { action: 'edit_text', text: 'Blue.' });
+    await client(baseUrl).decideReview(shown, { action: 'approve' });
+    expect(bodies).toEqual([
+      { action: 'edit_text', text: 'Blue.', reviewId: RUN_ID, outputHash: shown.outputHash },
+      { action: 'approve', reviewId: RUN_ID, payloadHash: shown.payloadHash },
+    ]);
   });
 
   it('gives up on an unreachable API after its attempts, with the network error as the cause', async () => {

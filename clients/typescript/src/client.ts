@@ -24,8 +24,11 @@ export interface VettedClientOptions {
   headers?: Record<string, string>;
 }
 
-/** What a reviewer decides, bound by {@link VettedClient.decideReview} to the review and payload they saw. */
-export type ReviewDecision = Omit<DecisionBody, 'reviewId' | 'payloadHash'>;
+/** What a reviewer decides, bound by {@link VettedClient.decideReview} to the review, payload and output they saw. */
+export type ReviewDecision = Omit<DecisionBody, 'reviewId' | 'payloadHash' | 'outputHash'>;
+
+/** The review as the reviewer was shown it: an edit of the output (edit_text) also needs the output's hash. */
+export type ShownReview = Pick<PendingReviewItem, 'runId' | 'reviewId' | 'payloadHash'> & { outputHash?: string | null };
 
 export interface VettedClient {
   /** Every operation in the API's OpenAPI document, typed: `client.api.GET('/api/runs/{id}', …)`. */
@@ -37,11 +40,11 @@ export interface VettedClient {
   /** GET /api/reviews/pending: the tenant's pending reviews, oldest first, one page. */
   listPendingReviews(query?: PendingReviewsQuery, init?: CallInit): Promise<PendingReviewsPage>;
   /**
-   * POST /api/runs/:id/decision for a review as the reviewer saw it: the reviewId and payloadHash come from
-   * the review, so an approval or edit is refused (409 PAYLOAD_HASH_MISMATCH / REVIEW_STALE) if the payload or
-   * the review changed since.
+   * POST /api/runs/:id/decision for a review as the reviewer saw it: the reviewId and payloadHash (and, for
+   * edit_text, the outputHash) come from the review, so a decision is refused (409 PAYLOAD_HASH_MISMATCH /
+   * REVIEW_STALE) if the payload, the output or the review changed since.
    */
-  decideReview(review: Pick<PendingReviewItem, 'runId' | 'reviewId' | 'payloadHash'>, decision: ReviewDecision, init?: CallInit): Promise<DecisionResult>;
+  decideReview(review: ShownReview, decision: ReviewDecision, init?: CallInit): Promise<DecisionResult>;
   /** POST /api/runs/:id/decision with a body you assemble yourself. */
   decide(runId: string, decision: DecisionBody, init?: CallInit): Promise<DecisionResult>;
   /** The run's events over SSE, once each and in order, resuming with Last-Event-ID, until its terminal event. */
@@ -100,7 +103,16 @@ export function createVettedClient(options: VettedClientOptions): VettedClient {
       if (binds && !review.payloadHash) {
         throw new VettedClientError('INVALID_OPTION', `To ${decision.action} a review, pass the review as you were shown it: its payloadHash is missing`, { field: 'payloadHash' });
       }
-      return decide(review.runId, { ...decision, reviewId: review.reviewId, ...(binds ? { payloadHash: review.payloadHash } : {}) }, init);
+      const editsOutput = decision.action === 'edit_text';
+      if (editsOutput && !review.outputHash) {
+        throw new VettedClientError('INVALID_OPTION', 'To edit_text a review, pass the review as you were shown it: its outputHash is missing (only a response review of a text output has one)', { field: 'outputHash' });
+      }
+      return decide(review.runId, {
+        ...decision,
+        reviewId: review.reviewId,
+        ...(binds ? { payloadHash: review.payloadHash } : {}),
+        ...(editsOutput && review.outputHash ? { outputHash: review.outputHash } : {}),
+      }, init);
     },
     followRun(runId, followOptions = {}) {
       return followRunEvents(events(runId), followOptions);
