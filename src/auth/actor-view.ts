@@ -3,7 +3,8 @@
  * `reviewer:<id>` for a person), and reviewers and admins see it. A caller that may not read reviews (a
  * submitter, a chat app) sees every actor but itself as an opaque pseudonym (`hidden:<10 hex>`): the same actor
  * always gets the same pseudonym within a tenant, so two approvals still read as two people, but a key id never
- * reaches a submitter. Applied where answers leave the server (the API's JSON hook and event streams, MCP tools).
+ * reaches a submitter. Applied where answers leave the server (the API's JSON hook and event streams, MCP tools,
+ * the webhooks to a run's callback URL).
  */
 import { createHash } from 'node:crypto';
 import { actorOf, type Principal } from './api-keys.ts';
@@ -27,6 +28,14 @@ export function actorsAsSeenBy<T>(value: T, viewer: Principal | undefined): T {
   const own = actorOf(viewer);
   const hide = (text: string) => text.replace(IDENTIFYING_ACTOR, (actor) => (actor === own ? actor : actorPseudonym(viewer.tenantId, actor)));
   return rewriteStrings(value, hide, 0) as T;
+}
+
+/**
+ * `value` with every identifying actor of `tenantId` hidden: for what leaves the server to a receiver that is no
+ * caller of ours (the run's callback URL is the submitting app's, which may not see who reviewed).
+ */
+export function actorsHidden<T>(value: T, tenantId: string): T {
+  return rewriteStrings(value, (text) => text.replace(IDENTIFYING_ACTOR, (actor) => actorPseudonym(tenantId, actor)), 0) as T;
 }
 
 /** Every string (values and keys) of plain objects and arrays passed through `rewrite`; anything else kept as is. */

@@ -4,6 +4,7 @@
  * private targets (SSRF), are in callback-delivery.ts.
  */
 import { UnrecoverableError } from 'bullmq';
+import { actorsHidden } from '../auth/actor-view.ts';
 import type { WebhookJob } from '../engine/dispatch.ts';
 import type { Engine } from '../engine/engine.ts';
 import { isVettedError } from '../errors.ts';
@@ -25,7 +26,8 @@ export async function deliverWebhook(system: Engine, job: WebhookJob): Promise<n
   // Masked as the API masks what it shows (maskForView): a webhook is one more view of the run, so the model's
   // secret-role inputs are masked whatever their names (a provider's output may echo them).
   const secretFields = new Set(secretFieldNames(run.schemaKey ? await system.models.getSchema(run.schemaKey) : undefined));
-  const body = JSON.stringify(maskForView({
+  // The callback URL is the submitting app's: like a submitter reading the run, it sees reviewers as pseudonyms.
+  const body = JSON.stringify(actorsHidden(maskForView({
     id: String(event.id),
     type: event.type,
     at: event.at.toISOString(),
@@ -35,7 +37,7 @@ export async function deliverWebhook(system: Engine, job: WebhookJob): Promise<n
       pendingReview: run.pendingReview ? { reviewId: run.pendingReview.reviewId, checkpoint: run.pendingReview.checkpoint, reason: run.pendingReview.reason, question: run.pendingReview.question, expiresAt: run.pendingReview.expiresAt } : null,
       result: run.result, error: run.error,
     },
-  }, secretFields));
+  }, secretFields), run.tenantId));
   const timestamp = Math.floor(Date.now() / 1000);
   const headers = {
     'content-type': 'application/json',

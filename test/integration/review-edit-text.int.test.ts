@@ -107,6 +107,9 @@ describe('edit_text at a response review', () => {
 
     const completed = await eventually(async () => deliveries.find((d) => d.type === 'run.completed' && (d.run as { id: string }).id === id), 15_000, 'the run.completed webhook');
     expect(completed).toMatchObject({ data: { outputSource: 'human_edit' }, run: { result: { output: 'Blue.', outputSource: 'human_edit', providerOutput: ['Here is ', 'my answer to: ', 'name a colour'] } } });
+    // The callback URL is the submitting app's: it sees the reviewer as a pseudonym, never a key id.
+    expect(completed).toMatchObject({ run: { result: { outputEdit: { by: expect.stringMatching(/^hidden:[0-9a-f]{10}$/) } } } });
+    expect(JSON.stringify(completed)).not.toMatch(/key:[a-z0-9]{12}/);
     expect((await api.call('GET', `/api/runs/${id}`, { key: api.keys.submitter })).json()).toMatchObject({ result: { output: 'Blue.', outputSource: 'human_edit' } });
   });
 
