@@ -256,8 +256,10 @@ function parkWrite(move: AtVisit & { park: ParkRequest }, ctx: MoveContext): Sto
 function completeWrite(run: RunRow, executed: ExecutionResult, ctx: MoveContext, binding: Binding): StoreWrite {
   // The result says which output the upstream app gets: the provider's, unless a reviewer edited the text.
   const result: ExecutionResult = { ...executed, outputSource: executed.outputSource ?? 'provider' };
+  // The step recorded with this move says what the run says: the provider's output, named as such.
+  const ledger = binding.ledger && { ...binding.ledger, result: { ...binding.ledger.result, outputSource: binding.ledger.result.outputSource ?? 'provider' } };
   return {
-    runId: run.id, from: binding.from, to: 'completed', guard: binding.guard, decision: binding.decision, ledger: binding.ledger, seen: run,
+    runId: run.id, from: binding.from, to: 'completed', guard: binding.guard, decision: binding.decision, ledger, seen: run,
     set: { ...CLEARED_REVIEW, result, completedAt: ctx.now },
     event: { type: 'run.completed', actor: binding.actor, data: { provider: result.provider, predictionId: result.predictionId ?? null, outputSource: result.outputSource ?? 'provider' } },
   };
