@@ -31,7 +31,6 @@ export const LEGACY_DRIVER_IMPORTS = [
   'api/routes/shadow.ts', 'api/routes/tasks.ts',
   'src/cli/action.ts', 'src/cli/commands/dry-run.ts', 'src/cli/commands/interpret.ts', 'src/cli/commands/shadow-replay.ts',
   'src/notifications/channels.ts', 'src/notifications/notify.ts', 'src/notifications/settings.ts', 'src/notifications/subject.ts',
-  'src/policy/preview.ts',
   'src/shadow/corpus-replay.ts', 'src/shadow/shadow-run.ts', 'src/shadow/trigger.ts',
   'src/tasks/task-types.ts', 'src/tasks/tasks.ts',
 ];

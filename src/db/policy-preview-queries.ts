@@ -1,46 +1,14 @@
 /**
- * What a policy preview replays (src/policy/preview.ts): a tenant's runs created in a window, page by page
- * (oldest first), each with what the gate reads (bundle, candidate, issues, its schema key) and the reviews
- * it actually raised (from its review.created events). Read-only: nothing here writes.
+ * The policy preview's port (src/policy/preview-queries.ts) on PostgreSQL: a tenant's runs created in a window,
+ * page by page (oldest first), each with what the gate reads (bundle, candidate, issues, its schema key) and the
+ * reviews it actually raised (from its review.created events). Read-only: nothing here writes.
  */
 import { sql } from 'drizzle-orm';
-import type { CandidatePayload, RequestBundle, ValidationIssue } from '../generated/contracts.ts';
+import type { PolicyPreviewQueries, PreviewRun, PreviewRunsFilter, RaisedReview } from '../policy/preview-queries.ts';
 import type { Db } from './client.ts';
 import { documentsFrom, documentsSql } from './run-documents.ts';
 
-/** A review the run raised, as its review.created event recorded it. */
-export interface RaisedReview {
-  checkpoint: string;
-  reason: string;
-}
-
-export interface PreviewRun {
-  id: string;
-  createdAt: Date;
-  status: string;
-  model: string | null;
-  schemaKey: string | null;
-  bundle: RequestBundle | null;
-  candidate: CandidatePayload | null;
-  issues: ValidationIssue[];
-  /** The provider ran it (a result is stored). */
-  executed: boolean;
-  reviews: RaisedReview[];
-}
-
-export interface PreviewRunsFilter {
-  tenantId: string;
-  since: Date;
-  until: Date;
-  /** owner/name (every version) or owner/name:version. */
-  model?: string;
-  after?: { createdAt: Date; id: string };
-  limit: number;
-}
-
-export type PolicyPreviewQueries = ReturnType<typeof createPolicyPreviewQueries>;
-
-export function createPolicyPreviewQueries(db: Db) {
+export function createPolicyPreviewQueries(db: Db): PolicyPreviewQueries {
   return {
     /** One page of the tenant's runs in the window, oldest first, after `after`. */
     async page(filter: PreviewRunsFilter): Promise<PreviewRun[]> {

@@ -6,7 +6,7 @@
  * both this function).
  */
 import type { CatalogStore } from '../catalog/catalog-store.ts';
-import type { PolicyPreviewQueries, PreviewRun } from '../db/policy-preview-queries.ts';
+import type { PolicyPreviewQueries, PreviewRun } from './preview-queries.ts';
 import { VettedError } from '../errors.ts';
 import type { PolicySpec, RunPolicy } from '../generated/contracts.ts';
 import { normalizePolicy } from '../intake/submit-run.ts';
