@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli as runCliIn, VETTED_BIN as BIN } from '../support/cli-process.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createEmbeddedSystem } from '../../src/embedded/embedded-system.ts';
 import { exampleModel, settle, submit } from '../support/pipeline.ts';
@@ -16,17 +17,9 @@ import { eventually } from '../support/test-system.ts';
 
 const home = mkdtempSync(path.join(tmpdir(), 'vetted-cli-api-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
-const BIN = path.resolve('bin/vetted.mjs');
 const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://127.0.0.1:1/unused', REDIS_URL: 'redis://127.0.0.1:1' });
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('node', [BIN, ...args], { env: { ...process.env, HOME: home, LOG_LEVEL: 'warn', VETTED_API_KEY: '', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const runCli = (args: string[], env: Record<string, string> = {}) => runCliIn(home, args, env);
 
 describe('the CLI through a running embedded API', () => {
   it('lists runs, shows one and decides a parked review through the API found from --data-dir', async () => {

@@ -10,29 +10,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/cli/demo/api-client.ts';
+import { finished as finish, VETTED_BIN as BIN } from '../support/cli-process.ts';
 import { eventually } from '../support/test-system.ts';
 
-const BIN = path.resolve('bin/vetted.mjs');
 const NOWHERE = { DATABASE_URL: 'postgres://127.0.0.1:1/nowhere', REDIS_URL: 'redis://127.0.0.1:1' };
 const home = mkdtempSync(path.join(tmpdir(), 'vetted-embedded-'));
 // HOME too: nothing may land in the real ~/.vetted.
 const env = { ...process.env, ...NOWHERE, HOME: home, LOG_LEVEL: 'info', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function finish(child: ChildProcessWithoutNullStreams): Promise<Finished> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
 
 describe('vetted demo with nothing but Node', () => {
   it('falls back to embedded, says what it tried, and runs the whole story: parked runs resolved, all ended', async () => {

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli as runCliIn, VETTED_BIN as BIN } from '../support/cli-process.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createEmbeddedSystem } from '../../src/embedded/embedded-system.ts';
 import { backupStore, checkStore, moveStore, restoreStore } from '../../src/embedded/store.ts';
@@ -22,7 +23,6 @@ const home = mkdtempSync(path.join(tmpdir(), 'vetted-store-move-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 const embeddedConfig = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://127.0.0.1:1/unused', REDIS_URL: 'redis://127.0.0.1:1' });
-const BIN = path.resolve('bin/vetted.mjs');
 
 /** A small team's store: a completed run, a parked one, a reviewer and a key. @returns the parked run's id. */
 async function fillEmbeddedStore(dataDir: string): Promise<string> {
@@ -41,14 +41,7 @@ async function fillEmbeddedStore(dataDir: string): Promise<string> {
   }
 }
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('node', [BIN, ...args], { env: { ...process.env, HOME: home, LOG_LEVEL: 'warn', VETTED_API_KEY: '', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const runCli = (args: string[], env: Record<string, string> = {}) => runCliIn(home, args, env);
 
 describe('vetted store move', () => {
   it('moves an embedded store to PostgreSQL, where the queued system decides a review parked before the move', async () => {
