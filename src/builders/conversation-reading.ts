@@ -9,6 +9,7 @@
  * Nothing is invented: the prompt is made only of the user's own words, turn by turn, without the setting phrases.
  */
 import type { ModelSchema, RequestBundle, UnusedRequest } from '../generated/contracts.ts';
+import { askedField, readAnswer } from './answer-reading.ts';
 import { isFollowUpOnly, refersBack } from './follow-up-words.ts';
 import { removeSpans } from './prompt-cleanup.ts';
 import { scanPromptDirectives, type DirectiveScan, type ScannedValue } from './prompt-directives.ts';
@@ -31,20 +32,29 @@ export interface RequestReading {
  * message (the assembler copies the last user turn into an empty prompt; that copy is not a turn of its own).
  */
 export function userTurns(bundle: RequestBundle): string[] {
-  const turns = bundle.conversation.filter((turn) => turn.role === 'user' && turn.content.trim() !== '').map((turn) => turn.content);
+  return questionedTurns(bundle).map((turn) => turn.text);
+}
+
+/** The user's turns, each with the assistant's turn right before it (what the user may be answering). */
+function questionedTurns(bundle: RequestBundle): { text: string; question?: string }[] {
+  const turns: { text: string; question?: string }[] = [];
+  let question: string | undefined;
+  for (const turn of bundle.conversation) {
+    if (turn.role === 'assistant') question = turn.content;
+    if (turn.role !== 'user') continue;
+    if (turn.content.trim() !== '') turns.push({ text: turn.content, ...(question === undefined ? {} : { question }) });
+    question = undefined;
+  }
   const prompt = bundle.prompt.trim();
-  if (prompt !== '' && turns[turns.length - 1]?.trim() !== prompt) turns.push(bundle.prompt);
+  if (prompt !== '' && turns[turns.length - 1]?.text.trim() !== prompt) turns.push({ text: bundle.prompt, ...(question === undefined ? {} : { question }) });
   return turns;
 }
 
 /** Reads the turns in order. Undefined when the user wrote nothing. */
 export function readRequest(bundle: RequestBundle, schema: ModelSchema): RequestReading | undefined {
-  const turns = userTurns(bundle);
+  const turns = questionedTurns(bundle);
   if (turns.length === 0) return undefined;
-  const read = turns.map((text) => {
-    const scan = scanPromptDirectives(text, schema);
-    return { written: text, scan, rest: removeSpans(text, scan.cuts) };
-  });
+  const read = turns.map(({ text, question }, index) => (index > 0 ? withBareNumbers(readTurn(text, question, schema, true)) : readTurn(text, undefined, schema, false)));
   const notes: string[] = [];
   const subject = composeSubject(read, notes);
   return {
@@ -60,6 +70,39 @@ interface ReadTurn {
   written: string;
   scan: DirectiveScan;
   rest: string;
+  /** The turn replies to the assistant's question about a setting: it adds to the subject at most, never replaces it. */
+  answers: boolean;
+}
+
+/** One turn's settings, with a reply to the assistant's question about a setting read for that setting. */
+function readTurn(text: string, question: string | undefined, schema: ModelSchema, later: boolean): ReadTurn {
+  const scan = scanPromptDirectives(text, schema);
+  // In a later turn a shape word asks for a change (`make it vertical`); in the first it may describe the picture.
+  const own = later ? [...scan.cuts, ...scan.directives.filter((directive) => directive.keepInPrompt)] : scan.cuts;
+  const field = question === undefined ? undefined : askedField(question, schema);
+  if (!field) return { written: text, scan, rest: removeSpans(text, own), answers: false };
+  const answer = readAnswer(text, field, scan.directives, scan.values.some((value) => value.field === field.name));
+  const cuts = answer.span ? [...own, answer.span] : own;
+  const read: DirectiveScan = {
+    ...scan,
+    values: answer.value ? [...scan.values, answer.value] : scan.values,
+    unused: answer.unused ? [...scan.unused, answer.unused] : scan.unused,
+    notes: answer.value ? [...scan.notes, `${field.name}: "${answer.value.phrase}" answers the assistant's question about it`] : scan.notes,
+  };
+  return { written: text, scan: read, rest: removeSpans(text, cuts), answers: true };
+}
+
+const BARE_NUMBER = /(?<![\p{L}\p{N}_.,])\d+(?:[.,]\d+)?(?![\p{L}\p{N}_])/gu;
+
+/**
+ * `slower, 110, and just 3`: a later turn of only follow-up words and numbers no rule read changes settings it
+ * does not name. It is no new subject, and each number is reported as unplaced, so a person says what it sets.
+ */
+function withBareNumbers(turn: ReadTurn): ReadTurn {
+  const numbers = [...turn.rest.matchAll(BARE_NUMBER)];
+  if (numbers.length === 0 || !isFollowUpOnly(turn.rest.replace(BARE_NUMBER, ' '))) return turn;
+  const unused = numbers.map((match) => ({ phrase: match[0], reason: 'a number given without naming the setting it is for' }));
+  return { ...turn, scan: { ...turn.scan, unused: [...turn.scan.unused, ...unused] }, rest: '' };
 }
 
 function composeSubject(turns: readonly ReadTurn[], notes: string[]): { text: string; written: string; fromEarlier: boolean } {
@@ -68,8 +111,9 @@ function composeSubject(turns: readonly ReadTurn[], notes: string[]): { text: st
     if (turn.rest === '' || (parts.length > 0 && isFollowUpOnly(turn.rest))) continue;
     // A first turn of only filler (`yes`) still beats an empty prompt; a later subject replaces it.
     if (parts.length === 1 && isFollowUpOnly(parts[0]?.rest ?? '')) parts = [];
-    if (parts.length > 0 && refersBack(turn.rest)) parts.push(turn);
-    else parts = [turn];
+    // Judged on the words as written: `make it wide, and as png` points back even once `wide` is read.
+    if (parts.length > 0 && refersBack(turn.written)) parts.push(turn);
+    else if (parts.length === 0 || !turn.answers) parts = [turn];
   }
   if (parts.length > 1) notes.push(`the prompt joins ${parts.length} user turns that build on each other`);
   const last = turns[turns.length - 1];

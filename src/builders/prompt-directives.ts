@@ -20,7 +20,7 @@ import { countRule, multipleRule, scaleRule, stepsRule, toggleRule, translateRul
 import { findRequestPhrases, requestTableRule, unplacedReason } from './request-table.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
 import { isAskedAbout, shownTextSpans } from '../reading/index.ts';
-import { readingRule, unplacedSettings } from './reading-rule.ts';
+import { READING_RULE_PREFIX, readingRule, unplacedSettings } from './reading-rule.ts';
 import { FORM_RANK, overlaps, type Directive, type DirectiveForm, type RuleContext, type Span } from './directive-types.ts';
 import {
   compareText,
@@ -210,12 +210,38 @@ function chooseValues(accepted: readonly Directive[]): ScannedValue[] {
         chosen.set(field, entry);
         continue;
       }
-      const conflicted = previous.conflicted || !Object.is(previous.value, value);
-      const later = FORM_RANK[entry.form] >= FORM_RANK[previous.form] ? entry : previous;
-      chosen.set(field, { ...later, conflicted });
+      const conflicted = previous.conflicted || !(Object.is(previous.value, value) || sameOrientation(previous, entry));
+      chosen.set(field, { ...stronger(previous, entry), conflicted });
     }
   }
   return [...chosen.values()];
+}
+
+/**
+ * Of two values for one field in the same text: the plainer form wins, then a value written out beats one a word
+ * only approximates (`make it 3:4 vertical` is 3:4: `vertical` could be 2:3, 3:4 or 9:16), then the later one.
+ */
+function stronger(previous: ScannedValue, entry: ScannedValue): ScannedValue {
+  const byForm = FORM_RANK[entry.form] - FORM_RANK[previous.form];
+  if (byForm !== 0) return byForm > 0 ? entry : previous;
+  const byExactness = Number(!approximates(previous.rule)) - Number(!approximates(entry.rule));
+  if (byExactness !== 0) return byExactness > 0 ? previous : entry;
+  return entry;
+}
+
+/** Rules whose value is one reading of a word that several values fit (an aspect word picks a ratio). */
+function approximates(rule: string): boolean {
+  return rule === `${READING_RULE_PREFIX}aspect_word`;
+}
+
+/** `3:4 vertical`: the word says the shape the ratio spells out, so the two agree rather than conflict. */
+function sameOrientation(a: ScannedValue, b: ScannedValue): boolean {
+  if (!approximates(a.rule) && !approximates(b.rule)) return false;
+  const sign = (value: unknown) => {
+    const match = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(String(value));
+    return match ? Math.sign(Number(match[1]) - Number(match[2])) : Number.NaN;
+  };
+  return sign(a.value) === sign(b.value);
 }
 
 function valueNotes(value: ScannedValue, schema: ModelSchema): string[] {

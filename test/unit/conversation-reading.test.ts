@@ -77,3 +77,43 @@ describe('a conversation on a real schema', () => {
     expect(result.decision).toBe('execute');
   });
 });
+
+describe("a reply to the assistant's question about a setting", () => {
+  const ideogram = schemaOf('ideogram-ai/ideogram-v2-turbo');
+  const sd = schemaOf('stability-ai/stable-diffusion');
+
+  it("sets the field the question names from the user's own word, and keeps the earlier subject", () => {
+    const conversation = [user('a logo for a coffee roaster called Ember & Oak'), assistant('Which style would you like: realistic, design or anime?'), user('design, and make it wide 16:9')];
+    const result = buildHeuristicPayload({ bundle: bundleOf(conversation), schema: ideogram });
+    expect(result.payload).toMatchObject({ prompt: 'a logo for a coffee roaster called Ember & Oak', style_type: 'Design', aspect_ratio: '16:9' });
+    expect(result.provenance.style_type?.evidence).toBe('design');
+  });
+
+  it('reads a number after a question asking how many, in any reading language', () => {
+    const english = buildHeuristicPayload({ bundle: bundleOf([user('a koala reading a newspaper'), assistant('Want more than one?'), user('yes, 4 please, and seed 31')]), schema: sd });
+    expect(english.payload).toMatchObject({ prompt: 'a koala reading a newspaper', num_outputs: 4, seed: 31 });
+    const german = buildHeuristicPayload({ bundle: bundleOf([user('eine Kuckucksuhr'), assistant('Wie viele Bilder möchtest du?'), user('3, und Seed 2718')]), schema: sd });
+    expect(german.payload).toMatchObject({ prompt: 'eine Kuckucksuhr', num_outputs: 3, seed: 2718 });
+  });
+
+  it('takes no value from the question itself, and reports a reply it cannot read instead of making it the prompt', () => {
+    const offered = buildHeuristicPayload({ bundle: bundleOf([user('a lighthouse'), assistant('Should I use the anime style?'), user('yes')]), schema: ideogram });
+    expect(offered.payload.style_type).toBe('None');
+    const unread = buildHeuristicPayload({ bundle: bundleOf([user('a logo for El Rincón'), assistant('¿Qué estilo prefieres?'), user('algo sobrio')]), schema: ideogram });
+    expect(unread.payload.prompt).toBe('a logo for El Rincón');
+    expect(unread.unusedRequest).toContainEqual(expect.objectContaining({ phrase: 'algo sobrio' }));
+  });
+
+  it('lets a ratio the user writes out beat the aspect word beside it, without calling them a conflict', () => {
+    const result = buildHeuristicPayload({ bundle: bundleOf([user('a chess poster'), assistant('Here it is!'), user('make it 3:4 vertical')]), schema: ideogram });
+    expect(result.payload.aspect_ratio).toBe('3:4');
+    expect(result.provenance.aspect_ratio?.confidence).toBeGreaterThan(0.5);
+  });
+
+  it('reports numbers a follow-up gives without naming their setting, and keeps the subject', () => {
+    const looper = schemaOf('andreasjansson/musicgen-looper');
+    const result = buildHeuristicPayload({ bundle: bundleOf([user('a techno loop'), assistant('Here it is.'), user('slower, 110, and just 3')]), schema: looper });
+    expect(result.payload.prompt).toBe('a techno loop');
+    expect(result.unusedRequest?.map((entry) => entry.phrase)).toEqual(expect.arrayContaining(['110', '3']));
+  });
+});
