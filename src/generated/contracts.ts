@@ -333,7 +333,9 @@ export interface FieldProvenance {
     | 'format_word'
     | 'language_name'
     | 'negated_switch'
-    | 'enum_synonym';
+    | 'enum_synonym'
+    | 'unit_number'
+    | 'decimal_comma';
 }
 /**
  * This interface was referenced by `CandidatePayload`'s JSON-Schema

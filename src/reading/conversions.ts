@@ -6,10 +6,14 @@
  * `vertical` → `9:16`) is still checkable against what the user wrote.
  */
 import type { FieldSpec } from '../generated/contracts.ts';
-import { hasOptions, nameWords, numericOptions } from './fields.ts';
+import { numberForField, type Converted } from './field-values.ts';
+import { hasOptions, nameWords } from './fields.ts';
+import { decimalComma, unitNumber } from './quantities.ts';
 import { numberSource, parseWrittenNumber } from './numbers.ts';
 import { anyWord, escapeRegExp, isUnspaced } from './patterns.ts';
 import { foldWord, readingWords } from './words.ts';
+
+export { numberForField, type Converted } from './field-values.ts';
 
 export const CONVERSION_NAMES = [
   'duration',
@@ -21,14 +25,10 @@ export const CONVERSION_NAMES = [
   'language_name',
   'negated_switch',
   'enum_synonym',
+  'unit_number',
+  'decimal_comma',
 ] as const;
 export type ConversionName = (typeof CONVERSION_NAMES)[number];
-
-/** A value for a field and whether the field takes it as it stands. */
-export interface Converted {
-  value: unknown;
-  fit: 'ok' | 'not_an_option' | 'out_of_range';
-}
 
 type Groups = Record<string, string | undefined>;
 
@@ -105,23 +105,6 @@ function secondsOf(groups: Groups): number | undefined {
   if (number === undefined) return undefined;
   const minutes = readingWords().lists.minutes.includes(foldWord(groups.unit ?? ''));
   return minutes ? number * 60 : number;
-}
-
-/** A number of seconds (or frames, or outputs) as the field takes it: a member by value, a string like its default. */
-export function numberForField(value: number, field: FieldSpec): Converted {
-  if (hasOptions(field)) {
-    const member = field.enum.find((option) => option !== null && option !== '' && Number(option) === value);
-    if (member !== undefined) return { value: member, fit: 'ok' };
-    return { value: numericOptions(field) && field.enum.every((option) => typeof option === 'string') ? String(value) : value, fit: 'not_an_option' };
-  }
-  if (field.type === 'string') {
-    // `"5.0"` as the default: the field is a string of a number written with that many decimals.
-    const decimals = typeof field.default === 'string' ? (/\.(\d+)$/.exec(field.default)?.[1]?.length ?? 0) : 0;
-    return { value: decimals > 0 ? value.toFixed(decimals) : String(value), fit: 'ok' };
-  }
-  if (field.type === 'integer' && !Number.isInteger(value)) return { value, fit: 'out_of_range' };
-  const outside = (field.minimum !== undefined && value < field.minimum) || (field.maximum !== undefined && value > field.maximum);
-  return { value, fit: outside ? 'out_of_range' : 'ok' };
 }
 
 const duration: Conversion = {
@@ -452,4 +435,6 @@ const CONVERSIONS: Record<ConversionName, Conversion> = {
   language_name: language,
   negated_switch: negatedSwitch,
   enum_synonym: enumSynonym,
+  unit_number: unitNumber,
+  decimal_comma: decimalComma,
 };

@@ -24,6 +24,7 @@ import {
 } from './conversions.ts';
 import { aspectField, countField, durationField, framesField, isNumericField, languageField, resolutionField } from './fields.ts';
 import { anyWord, isUnspaced } from './patterns.ts';
+import { anyUnitNumberPattern, isFirmUnitNumber, unitKeyOf, unitOfField } from './quantities.ts';
 import { foldWord, readingWords } from './words.ts';
 
 /** A value read for a field, with the user's words it came from and the conversion that gives it. */
@@ -86,6 +87,7 @@ export function findSettingPhrases(text: string): SettingPhrase[] {
     ['format_word', formatPattern(KNOWN_FORMATS)],
     ['language_name', languagePattern()],
     ['negated_switch', switchPattern([...readingWords().features.keys()])],
+    ['unit_number', anyUnitNumberPattern()],
   ];
   const shown = shownTextSpans(text);
   for (const [kind, pattern] of kinds) {
@@ -119,6 +121,7 @@ function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, Fiel
   for (const field of fields) {
     if (field.role === 'output_format') pairs.push(['format_word', field]);
     if (field.type === 'boolean') pairs.push(['negated_switch', field]);
+    if (unitOfField(field) !== undefined) pairs.push(['unit_number', field]);
     if (field.type === 'string' && Array.isArray(field.enum) && field.enum.length > 0) pairs.push(['enum_synonym', field]);
   }
   return pairs.filter((pair): pair is [ConversionName, FieldSpec] => pair[1] !== undefined);
@@ -246,6 +249,10 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       return groups.verb !== undefined || groups.state2 !== undefined;
     case 'enum_synonym':
       return /[:=]/.test(groups.sep ?? '');
+    case 'unit_number':
+      return isFirmUnitNumber(groups, unitKeyOf(groups.unit ?? '') ?? '');
+    case 'decimal_comma':
+      return true;
   }
 }
 
