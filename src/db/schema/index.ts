@@ -7,3 +7,4 @@ export * from './shadow.ts';
 export * from './tasks.ts';
 export * from './notifications.ts';
 export * from './retention.ts';
+export * from './decision-links.ts';
