@@ -7,7 +7,8 @@
  */
 import { ROLE_PERMISSIONS, reviewerActor } from '../auth/api-keys.ts';
 import type { ReviewerRow } from '../auth/key-rows.ts';
-import { isVettedError, VettedError } from '../errors.ts';
+import type { VettedError } from '../errors.ts';
+import { isVettedError } from '../errors.ts';
 import { decideReview } from '../review/decide-by-review-id.ts';
 import { getReview } from '../review/review-queue.ts';
 import type { System } from '../system.ts';
@@ -54,15 +55,14 @@ async function refusalOf(system: System, tenantId: string, reviewId: string, err
   return { kind: 'refused', code: error.code, why: plainReason(error) };
 }
 
+/** What a person outside the console needs to hear, for the refusals they can meet; others say what they say. */
+const PLAIN: Partial<Record<VettedError['code'], string>> = {
+  PAYLOAD_HASH_MISMATCH: 'the payload changed since this was sent; open the review in the console to see the new one',
+  BLOCKING_ISSUES: 'the payload has blocking issues; fix or override them in the console',
+};
+
 function plainReason(error: VettedError): string {
-  switch (error.code) {
-    case 'PAYLOAD_HASH_MISMATCH':
-      return 'the payload changed since this was sent; open the review in the console to see the new one';
-    case 'BLOCKING_ISSUES':
-      return 'the payload has blocking issues; fix or override them in the console';
-    default:
-      return error.message;
-  }
+  return PLAIN[error.code] ?? error.message;
 }
 
 /** "approved by Ada Lovelace", or how the review ended; undefined while it is pending or unknown. */
@@ -87,18 +87,4 @@ const PAST: Record<string, string> = { approve: 'approved', reject: 'rejected', 
 
 export function pastTense(action: string): string {
   return PAST[action] ?? `decided (${action})`;
-}
-
-/** @throws VettedError INVALID_REQUEST naming `field` when the value is not a review id. */
-export function assertReviewId(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
-    throw new VettedError('INVALID_REQUEST', `${field} must be a review id (a UUID)`, { field });
-  }
-  return value;
-}
-
-/** @throws VettedError INVALID_REQUEST naming `field` when the value is not a payload hash (64 hex digits). */
-export function assertPayloadHash(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !/^[0-9a-f]{64}$/.test(value)) throw new VettedError('INVALID_REQUEST', `${field} must be a payload hash (64 hex digits)`, { field });
-  return value;
 }

@@ -4,7 +4,7 @@
  * reject; and the message as it reads once decided. The action ids are what the interactions route dispatches on.
  */
 import { assertTenantId } from '../tenants.ts';
-import { assertPayloadHash, assertReviewId } from './person-decision.ts';
+import { assertPayloadHash, assertReviewId } from './ids.ts';
 
 export const APPROVE_ACTION = 'vetted_approve';
 export const REJECT_ACTION = 'vetted_reject';
