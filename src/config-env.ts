@@ -17,6 +17,7 @@ export const ENV_SCHEMA = {
     VETTED_CONCURRENCY_BUILD: { type: 'integer', minimum: 1, maximum: 1000 },
     VETTED_CONCURRENCY_VALIDATE: { type: 'integer', minimum: 1, maximum: 1000 },
     VETTED_CONCURRENCY_EXECUTE: { type: 'integer', minimum: 1, maximum: 1000 },
+    VETTED_LOCAL_STAGES: { type: 'string', minLength: 1, maxLength: 200, default: 'default' },
     VETTED_MAX_ATTACHMENT_BYTES: { type: 'integer', minimum: 1, default: 100 * 1024 * 1024 },
     VETTED_BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, default: 1024 * 1024 },
     VETTED_BUILDER: { enum: ['heuristic', 'openai'] },

@@ -27,6 +27,12 @@ export interface Config {
   port: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   concurrency: Record<StageName, number>;
+  /**
+   * VETTED_LOCAL_STAGES: the stages that may run locally, in the job of the stage before them, with no queue hop
+   * (src/engine/local-stages.ts). `default`: every stage the stage table allows (build only with a
+   * deterministic builder; execute never); `none`: every stage is a job of its own queue; or a list.
+   */
+  localStages: readonly StageName[];
   limits: {
     maxAttachmentBytes: number;
     /** Largest HTTP body the API accepts. */
@@ -189,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       validate: stageConcurrency('VETTED_CONCURRENCY_VALIDATE'),
       execute: stageConcurrency('VETTED_CONCURRENCY_EXECUTE'),
     },
+    localStages: localStageList(String(e.VETTED_LOCAL_STAGES)),
     limits: {
       maxAttachmentBytes: num('VETTED_MAX_ATTACHMENT_BYTES'),
       bodyLimitBytes: num('VETTED_BODY_LIMIT_BYTES'),
@@ -244,6 +251,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
   };
   return deepFreeze({ ...config, ...overrides });
+}
+
+const LOCAL_ABLE: readonly StageName[] = ['extract', 'assemble', 'build', 'validate'];
+
+/** VETTED_LOCAL_STAGES read: `default`, `none`, or stage names (execute is refused: it waits on the provider). */
+function localStageList(value: string): readonly StageName[] {
+  if (value === 'default') return LOCAL_ABLE;
+  if (value === 'none') return [];
+  const names = value.split(',').map((name) => name.trim());
+  for (const name of names) {
+    if (LOCAL_ABLE.includes(name as StageName)) continue;
+    const reason = name === 'execute'
+      ? 'names execute, which never runs locally: it calls the provider and keeps its own queue and rate limit'
+      : `names "${name}", which is not a stage that may run locally (${LOCAL_ABLE.join(', ')}); or give default or none`;
+    throw new VettedError('CONFIG_INVALID', `Environment variable VETTED_LOCAL_STAGES ${reason}`, { field: 'VETTED_LOCAL_STAGES' });
+  }
+  return LOCAL_ABLE.filter((name) => names.includes(name));
 }
 
 /**

@@ -10,7 +10,7 @@ import type {
 } from './generated/contracts.ts';
 import type { ModelFetcher } from './catalog/model-fetcher.ts';
 import type { BuilderName, ProviderName } from './config.ts';
-import type { ReplyInterpreter } from './review/reply/types.ts';
+import type { ReplyInterpreter } from './review-model/reply-question.ts';
 
 /**
  * What a payload builder may see: the user's bundle and the blueprint. Nothing else.

@@ -4,7 +4,7 @@
  * payloads and the example values V2 leaked, which submitting apps have no need to read.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ShadowReportRow } from '../../src/db/schema/index.ts';
+import type { ShadowReportRow } from '../../src/shadow/shadow-rows.ts';
 import { DEFAULT_WINDOWS, parseWindows } from '../../src/shadow/since.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';

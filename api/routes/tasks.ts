@@ -3,8 +3,8 @@
  * list, read and review them. Handlers parse, authorize and call src/tasks, as the MCP tools do.
  */
 import type { FastifyInstance } from 'fastify';
-import type { TaskTypeRow } from '../../src/db/schema/index.ts';
 import type { TaskStatus } from '../../src/generated/contracts.ts';
+import type { TaskTypeRow } from '../../src/tasks/task-rows.ts';
 import { registerTaskType } from '../../src/tasks/task-types.ts';
 import { getTask, listTasks, recordTaskReview, submitTask, taskView } from '../../src/tasks/tasks.ts';
 import type { System } from '../../src/system.ts';

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { QueuedSystem, SystemOptions } from '../system.ts';
 import { reportError } from './io.ts';
+import { preflightPostgres } from './local-root.ts';
 
 /** Wraps a command action: errors are printed for a person and become the exit code. */
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
@@ -23,7 +24,7 @@ export async function withSystem<T>(fn: (system: QueuedSystem, config: Config) =
   const { loadConfig } = await import('../config.ts');
   const config = loadConfig();
   // One connection first, so an unreachable or missing database fails before the system's modules load.
-  await (await import('../db/preflight.ts')).preflightPostgres(config.databaseUrl);
+  await preflightPostgres(config.databaseUrl);
   const { createSystem } = await import('../system.ts');
   const system = await createSystem(config, { logDestination: process.stderr, migrate: false, ...options });
   try {

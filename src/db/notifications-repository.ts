@@ -5,24 +5,15 @@
  * once is never claimed again.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { NotificationEvent } from '../generated/contracts.ts';
+import type {
+  DeliveryKey, DeliveryOutcome, NotificationDeliveryRow, NotificationSettingsRow, NotificationsRepository, SubjectKind,
+} from '../notifications/notification-rows.ts';
 import type { Db } from './client.ts';
-import {
-  notificationDeliveries, notificationSettings,
-  type NotificationChannel, type NotificationDeliveryRow, type NotificationSettingsRow, type SubjectKind,
-} from './schema/index.ts';
+import { notificationDeliveries, notificationSettings } from './schema/index.ts';
 
-export interface DeliveryKey {
-  tenantId: string;
-  subjectKind: SubjectKind;
-  subjectId: string;
-  event: NotificationEvent;
-  channel: NotificationChannel;
-}
+export type { DeliveryKey, NotificationsRepository } from '../notifications/notification-rows.ts';
 
-export type NotificationsRepository = ReturnType<typeof createNotificationsRepository>;
-
-export function createNotificationsRepository(db: Db) {
+export function createNotificationsRepository(db: Db): NotificationsRepository {
   return {
     async getSettings(tenantId: string): Promise<NotificationSettingsRow | undefined> {
       const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, tenantId));
@@ -40,10 +31,6 @@ export function createNotificationsRepository(db: Db) {
       return saved;
     },
 
-    /**
-     * Claims one delivery for `leaseMs`: the row is new, or its last attempt failed, or the worker that held it
-     * let the lease run out. Undefined when it was sent already, is refused, or another worker holds it now.
-     */
     async claimDelivery(key: DeliveryKey, leaseMs: number): Promise<NotificationDeliveryRow | undefined> {
       const leaseUntil = sql`now() + ${`${leaseMs} milliseconds`}::interval`;
       const [row] = await db
@@ -58,7 +45,7 @@ export function createNotificationsRepository(db: Db) {
       return row;
     },
 
-    async finishDelivery(id: bigint, outcome: { status: 'sent' } | { status: 'failed' | 'refused'; error: string }): Promise<void> {
+    async finishDelivery(id: bigint, outcome: DeliveryOutcome): Promise<void> {
       const set = outcome.status === 'sent'
         ? { status: 'sent' as const, sentAt: sql`now()`, leaseUntil: null, lastError: null, updatedAt: sql`now()` }
         : { status: outcome.status, lastError: outcome.error.slice(0, 2000), leaseUntil: null, updatedAt: sql`now()` };

@@ -9,20 +9,12 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { tenantRetention, type TenantRetentionRow } from './schema/index.ts';
+import type { RetentionRepository, RetentionSettingsInput, TenantRetentionRow } from '../retention/retention-rows.ts';
+import { tenantRetention } from './schema/index.ts';
 
-export type { TenantRetentionRow };
+export type { RetentionRepository, RetentionSettingsInput, TenantRetentionRow } from '../retention/retention-rows.ts';
 
-export interface RetentionSettingsInput {
-  tenantId: string;
-  documentsDays: number | null;
-  maskPii: boolean;
-  updatedBy: string;
-}
-
-export type RetentionRepository = ReturnType<typeof createRetentionRepository>;
-
-export function createRetentionRepository(db: Db) {
+export function createRetentionRepository(db: Db): RetentionRepository {
   return {
     async get(tenantId: string): Promise<TenantRetentionRow | undefined> {
       const [row] = await db.select().from(tenantRetention).where(eq(tenantRetention.tenantId, tenantId));

@@ -6,21 +6,14 @@
 import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { LookBack } from '../shadow/since.ts';
 import { buildSummary, INLINE_MODEL, type FieldCounts, type ModelCounts } from '../shadow/summary.ts';
-import type { ShadowComparison, ShadowSummary } from '../shadow/types.ts';
+import type { ShadowSummary } from '../shadow/types.ts';
 import type { LeakMatch } from '../stages/leak-firewall.ts';
 import type { Db } from './client.ts';
 import { decodeCursor, encodeCursor, type Page } from './run-queries.ts';
-import { shadowReports, type ShadowReportRow } from './schema/index.ts';
+import { shadowReports } from './schema/index.ts';
+import type { ShadowReportInput, ShadowReportRow } from '../shadow/shadow-rows.ts';
 
-export interface ShadowReportInput {
-  id: string;
-  runId: string;
-  runAttempt: number;
-  tenantId: string;
-  model: string | null;
-  builder: string;
-  comparison: ShadowComparison;
-}
+export type { ShadowReportInput } from '../shadow/shadow-rows.ts';
 
 export interface ShadowReportFilters {
   /** `owner/name` (every version) or `owner/name:version`. */

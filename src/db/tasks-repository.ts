@@ -4,21 +4,15 @@
  * rules (validation, routing, who the operator is) are in src/tasks.
  */
 import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { TaskReviewRecord, TaskStatus } from '../generated/contracts.ts';
+import type { TaskReviewRecord } from '../generated/contracts.ts';
 import type { Db } from './client.ts';
 import { decodeCursor, encodeCursor, type Page } from './run-queries.ts';
-import { tasks, taskTypes, type NewTaskRow, type TaskRow, type TaskTypeRow } from './schema/index.ts';
+import { tasks, taskTypes } from './schema/index.ts';
+import type { NewTaskRow, TaskFilters, TaskRow, TasksRepository, TaskTypeRow } from '../tasks/task-rows.ts';
 
-export interface TaskFilters {
-  status?: TaskStatus;
-  taskType?: string;
-  limit: number;
-  cursor?: string;
-}
+export type { TaskFilters, TasksRepository } from '../tasks/task-rows.ts';
 
-export type TasksRepository = ReturnType<typeof createTasksRepository>;
-
-export function createTasksRepository(db: Db) {
+export function createTasksRepository(db: Db): TasksRepository {
   const filtersOf = (tenantId: string, filters: Omit<TaskFilters, 'limit' | 'cursor'>): (SQL | undefined)[] => [
     eq(tasks.tenantId, tenantId),
     filters.status ? eq(tasks.status, filters.status) : undefined,

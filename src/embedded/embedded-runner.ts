@@ -16,7 +16,8 @@ import { expireDueReviews } from '../engine/expiry.ts';
 import { reconcile, type CarriedWork } from '../engine/reconciler.ts';
 import { stageNamed } from '../engine/stages.ts';
 import type { RunRow } from '../engine/store.ts';
-import { openVisit, performVisit } from '../engine/visit.ts';
+import { recoverHandoff, runChain } from '../engine/local-stages.ts';
+import { openVisit } from '../engine/visit.ts';
 import { deliverWebhook } from '../delivery/webhook-delivery.ts';
 import type { Logger } from '../observability/logger.ts';
 import { expiryBucket, notificationJobId, stageJobId, type ShadowJobData } from '../queue/queues.ts';
@@ -75,8 +76,12 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
     const stage = stageNamed(job.stage);
     const work = async (made: number) => {
       const run = await openVisit(engine, stage, job);
-      if (!run) return;
-      const result = await performVisit(engine, stage, run, { made, first: made === 0 });
+      if (!run) {
+        await recoverHandoff(engine, job);
+        return;
+      }
+      // Local stages after this one run in this job, as the BullMQ processor runs them (local-stages.ts).
+      const result = await runChain(engine, { stage, run, attempt: { made, first: made === 0 } });
       if (result.kind === 'retry') throw result.error;
     };
     // The id stays taken through the retries' backoffs, as a BullMQ job id does until the job is removed.

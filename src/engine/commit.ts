@@ -51,7 +51,8 @@ async function applyEffects(engine: Engine, move: Move, committed: Committed): P
     case 'start':
       return;
     case 'advance':
-      await enqueueVisit(engine, moved);
+      // A local next stage runs in the job that made this move (local-stages.ts): no job to add.
+      if (!move.continues) await enqueueVisit(engine, moved);
       // Shadow mode compares V2 with the candidate this build stored; it cannot hold up or fail the run.
       if (move.run.stage === 'build') engine.onBuilt?.(moved, move.run.attempt);
       return;

@@ -67,7 +67,8 @@ export interface DecisionInput {
 
 export type Move =
   | { kind: 'start'; visit: StageVisit }
-  | (AtVisit & { kind: 'advance'; set?: RunPatch; data: Record<string, unknown> })
+  /** `continues`: the job that made the visit runs the next stage itself (local-stages.ts), so no job is added. */
+  | (AtVisit & { kind: 'advance'; set?: RunPatch; data: Record<string, unknown>; continues?: boolean })
   | (AtVisit & { kind: 'park'; park: ParkRequest })
   | (AtVisit & { kind: 'complete'; result: ExecutionResult })
   | (AtVisit & { kind: 'fail'; error: RunError })

@@ -1,29 +1,42 @@
 /**
- * The BullMQ processor over the stage table: one job is one try of one stage visit (visit.ts). A transient
- * error is rethrown so BullMQ retries it with the stage's backoff; everything else ends in a committed move.
+ * The BullMQ processor over the stage table: one job is one try of one stage visit (visit.ts), and of the local
+ * stages after it when the visit advances into them (local-stages.ts), each in its own span. A transient error
+ * is rethrown so BullMQ retries it with the stage's backoff; everything else ends in a committed move.
  */
 import type { Job } from 'bullmq';
 import { inRunSpan } from '../observability/tracing.ts';
-import { isInFlight } from '../run-states.ts';
 import type { StageJob } from './dispatch.ts';
 import type { Engine } from './engine.ts';
+import { recoverHandoff, runChain, type ChainVisit } from './local-stages.ts';
 import { stageNamed } from './stages.ts';
-import { openVisit, performVisit } from './visit.ts';
+import { openVisit, performVisit, type VisitResult } from './visit.ts';
 
 export type JobResult = 'done' | 'stale' | 'superseded';
 
 export async function processStageJob(engine: Engine, job: Job<StageJob>): Promise<JobResult> {
   const stage = stageNamed(job.data.stage);
   const run = await openVisit(engine, stage, job.data);
-  if (!run) return recoverHandoff(engine, job.data);
-  const attributes = { 'vetted.stage': stage.name, 'vetted.attempt': job.attemptsMade + 1, 'vetted.tenant': run.tenantId, 'vetted.model': run.model ?? 'unknown' };
-  const result = await inRunSpan(run, `stage ${stage.name}`, attributes, async (span) => {
-    const visit = await performVisit(engine, stage, run, { made: job.attemptsMade, first: isFirstTry(job) });
+  if (!run) {
+    // The job's visit is over: if the run waits at a later visit whose job went missing, it gets it back.
+    await recoverHandoff(engine, job.data);
+    return 'stale';
+  }
+  const result = await runChain(engine, { stage, run, attempt: { made: job.attemptsMade, first: isFirstTry(job) } }, (visit) => visitInSpan(engine, visit, job));
+  if (result.kind === 'retry') throw result.error;
+  return result.kind;
+}
+
+/** One visit in its `stage <name>` span, as a stage's own job makes it. */
+function visitInSpan(engine: Engine, { stage, run, attempt, continues }: ChainVisit, job: Job<StageJob>): Promise<VisitResult> {
+  const attributes = {
+    'vetted.stage': stage.name, 'vetted.attempt': attempt.made + 1, 'vetted.tenant': run.tenantId, 'vetted.model': run.model ?? 'unknown',
+    ...(stage.name === job.data.stage ? {} : { 'vetted.local_after': job.data.stage }),
+  };
+  return inRunSpan(run, `stage ${stage.name}`, attributes, async (span) => {
+    const visit = await performVisit(engine, stage, run, attempt, { continues });
     span.setAttribute('vetted.outcome', visit.kind === 'done' ? visit.outcome : visit.kind);
     return visit;
   });
-  if (result.kind === 'retry') throw result.error;
-  return result.kind;
 }
 
 /**
@@ -32,16 +45,4 @@ export async function processStageJob(engine: Engine, job: Job<StageJob>): Promi
  */
 function isFirstTry(job: Job<StageJob>): boolean {
   return job.attemptsMade === 0 && (job.attemptsStarted ?? 0) <= 1;
-}
-
-/**
- * The job's visit is over. If the run waits at a later visit whose job went missing (a crash between the
- * commit and the enqueue), add that job again: ids are deterministic, so this never duplicates one.
- */
-async function recoverHandoff(engine: Engine, job: StageJob): Promise<JobResult> {
-  const run = await engine.store.get(job.runId);
-  if (run && isInFlight(run.status) && run.attempt > job.attempt) {
-    await engine.dispatch.enqueueStage({ runId: run.id, stage: run.stage, attempt: run.attempt });
-  }
-  return 'stale';
 }

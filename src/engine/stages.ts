@@ -11,7 +11,8 @@
  * visit; what it loads and its step (stage-steps.ts); its queue (name, attempts, backoff; concurrency is
  * VETTED_CONCURRENCY_<STAGE>, else VETTED_CONCURRENCY); and what happens when a transient error outlives the
  * attempts: the run fails, or a person is asked (a builder or provider that keeps failing is a question for a
- * person, not a reason to drop the run). Every state change a stage causes is a move (moves.ts).
+ * person, not a reason to drop the run); and whether it may run locally, in the job of the stage before it
+ * (local-stages.ts). Every state change a stage causes is a move (moves.ts).
  */
 import { VettedError } from '../errors.ts';
 import type { RunStatus, StageName } from '../generated/contracts.ts';
@@ -47,6 +48,13 @@ export interface StageDefinition {
   onExhausted: 'fail' | 'ask_person';
   /** What the stage loads, and its step: input → outcome (never writes the run). */
   steps: StageSteps<unknown>;
+  /**
+   * Whether the stage may run *locally*: in the job whose visit of the stage before it ended in `advance`,
+   * without a queue hop (local-stages.ts). `pure`: deterministic CPU work, so a replay after a crash is
+   * harmless. `deterministic_builder`: only when the run's builder is deterministic and offline (the heuristic
+   * one; an LLM builder waits on the outside world). `never`: it calls out and keeps its own queue.
+   */
+  local: 'pure' | 'deterministic_builder' | 'never';
 }
 
 const quick = { type: 'exponential', delay: 500 } as const;
@@ -55,23 +63,23 @@ const patient = { type: 'exponential', delay: 1000 } as const;
 export const STAGES: readonly StageDefinition[] = [
   {
     name: 'extract', summary: 'SchemaExtractor: model → strict ModelSchema, examples quarantined', status: 'extracting', next: 'assemble',
-    opens: 'start', queue: { name: 'vetted-extract', attempts: 5, backoff: quick, rateLimited: false }, onExhausted: 'fail', steps: extractSteps,
+    opens: 'start', queue: { name: 'vetted-extract', attempts: 5, backoff: quick, rateLimited: false }, onExhausted: 'fail', steps: extractSteps, local: 'pure',
   },
   {
     name: 'assemble', summary: 'ContextAssembler: request → RequestBundle', status: 'assembling', next: 'build',
-    opens: 'claim', queue: { name: 'vetted-assemble', attempts: 5, backoff: quick, rateLimited: false }, onExhausted: 'fail', steps: assembleSteps,
+    opens: 'claim', queue: { name: 'vetted-assemble', attempts: 5, backoff: quick, rateLimited: false }, onExhausted: 'fail', steps: assembleSteps, local: 'pure',
   },
   {
     name: 'build', summary: 'PayloadBuilder: bundle + schema → CandidatePayload with provenance', status: 'building', next: 'validate',
-    opens: 'claim', queue: { name: 'vetted-build', attempts: 6, backoff: patient, rateLimited: false }, onExhausted: 'ask_person', steps: buildSteps,
+    opens: 'claim', queue: { name: 'vetted-build', attempts: 6, backoff: patient, rateLimited: false }, onExhausted: 'ask_person', steps: buildSteps, local: 'deterministic_builder',
   },
   {
     name: 'validate', summary: 'Validator + gate: AJV, provenance, leak firewall → execute or park', status: 'validating', next: 'execute',
-    opens: 'claim', queue: { name: 'vetted-validate', attempts: 5, backoff: quick, rateLimited: false }, onExhausted: 'fail', steps: validateSteps,
+    opens: 'claim', queue: { name: 'vetted-validate', attempts: 5, backoff: quick, rateLimited: false }, onExhausted: 'fail', steps: validateSteps, local: 'pure',
   },
   {
     name: 'execute', summary: 'Executor: run the payload on the provider, once (idempotency ledger)', status: 'executing', next: null,
-    opens: 'claim', queue: { name: 'vetted-execute', attempts: 8, backoff: patient, rateLimited: true }, onExhausted: 'ask_person', steps: executeSteps,
+    opens: 'claim', queue: { name: 'vetted-execute', attempts: 8, backoff: patient, rateLimited: true }, onExhausted: 'ask_person', steps: executeSteps, local: 'never',
   },
 ];
 

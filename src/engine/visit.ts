@@ -44,7 +44,13 @@ export function openVisit(engine: Engine, stage: StageDefinition, job: { runId: 
   return stage.opens === 'start' ? commit(engine, { kind: 'start', visit }) : engine.store.claim(visit);
 }
 
-export async function performVisit(engine: Engine, stage: StageDefinition, run: RunRow, attempt: VisitTry): Promise<VisitResult> {
+/** How the caller goes on after the visit. */
+export interface VisitOptions {
+  /** The caller runs the next stage itself if this visit advances (local-stages.ts): its commit adds no job. */
+  continues?: boolean;
+}
+
+export async function performVisit(engine: Engine, stage: StageDefinition, run: RunRow, attempt: VisitTry, options: VisitOptions = {}): Promise<VisitResult> {
   const startedAt = performance.now();
   const ledger = attempt.first ? deferringLedger(engine.store.ledger) : directLedger(engine.store.ledger);
   const observe = (kind: string) => engine.metrics.stageDuration.observe({ ...runLabels(run), stage: stage.name, outcome: kind }, (performance.now() - startedAt) / 1000);
@@ -54,7 +60,8 @@ export async function performVisit(engine: Engine, stage: StageDefinition, run: 
     observe('retry');
     return outcome;
   }
-  let moved = await commitOutcome(engine, stage, run, outcome, ledger, startedAt);
+  const continues = options.continues === true;
+  let moved = await commitOutcome(engine, stage, run, outcome, ledger, startedAt, continues);
   if (!moved && ledger.deferredRecord()) {
     // The move that was to record the execution missed: the run left the visit, or an earlier try recorded the
     // step. Run the step again against the real ledger, whose answer says which.
@@ -64,7 +71,7 @@ export async function performVisit(engine: Engine, stage: StageDefinition, run: 
       observe('retry');
       return outcome;
     }
-    moved = await commitOutcome(engine, stage, run, outcome, direct, startedAt);
+    moved = await commitOutcome(engine, stage, run, outcome, direct, startedAt, continues);
   }
   observe(outcome.kind);
   if (!moved || outcome.kind === 'superseded') {
@@ -128,17 +135,17 @@ function toRunError(error: unknown, stage: StageDefinition): RunError {
 }
 
 /** The outcome as a move bound to this visit, committed; undefined when the run had left the visit. */
-function commitOutcome(engine: Engine, stage: StageDefinition, run: RunRow, outcome: StageOutcome, ledger: VisitLedger, startedAt: number): Promise<RunRow | undefined> {
-  const move = moveFor(stage, run, outcome, ledger, startedAt);
+function commitOutcome(engine: Engine, stage: StageDefinition, run: RunRow, outcome: StageOutcome, ledger: VisitLedger, startedAt: number, continues: boolean): Promise<RunRow | undefined> {
+  const move = moveFor(stage, run, outcome, ledger, startedAt, continues);
   return move ? commit(engine, move) : Promise.resolve(undefined);
 }
 
-function moveFor(stage: StageDefinition, run: RunRow, outcome: StageOutcome, ledger: VisitLedger, startedAt: number): Move | undefined {
+function moveFor(stage: StageDefinition, run: RunRow, outcome: StageOutcome, ledger: VisitLedger, startedAt: number, continues: boolean): Move | undefined {
   const atVisit = { run, actor: `worker:${stage.name}`, ledger: ledger.deferredRecord() };
   switch (outcome.kind) {
     case 'advance': {
       const durationMs = Math.round((performance.now() - startedAt) * 100) / 100;
-      return { kind: 'advance', ...atVisit, set: outcome.set, data: { ...outcome.data, stage: stage.name, durationMs } };
+      return { kind: 'advance', ...atVisit, set: outcome.set, data: { ...outcome.data, stage: stage.name, durationMs }, ...(continues ? { continues } : {}) };
     }
     case 'park':
       return { kind: 'park', ...atVisit, park: outcome.park };

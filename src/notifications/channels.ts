@@ -6,11 +6,11 @@
  */
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
-import type { NotificationChannel, NotificationSettingsRow } from '../db/schema/index.ts';
 import { postCallback } from '../delivery/callback-delivery.ts';
 import { SIGNATURE_HEADER, signWebhook } from '../delivery/webhook-signature.ts';
 import { assertNever, VettedError } from '../errors.ts';
 import { emailContent, slackBody, type NotificationMessage } from './message.ts';
+import type { NotificationChannel, NotificationSettingsRow } from './notification-rows.ts';
 
 export interface ChannelTarget {
   channel: NotificationChannel;

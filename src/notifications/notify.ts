@@ -10,15 +10,17 @@
  * system's dispatch carries it: a delayed BullMQ job, or the embedded runner's timer).
  */
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { NotificationJob } from '../engine/dispatch.ts';
+import type { Config } from '../config.ts';
+import type { Dispatch, NotificationJob } from '../engine/dispatch.ts';
 import type { RunRow } from '../engine/store.ts';
 import { isVettedError } from '../errors.ts';
-import type { NotificationSettingsRow } from '../db/schema/index.ts';
-import type { System } from '../system.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { Clock } from '../ports.ts';
 import { channelsOf, send } from './channels.ts';
+import type { NotificationSettingsRow, NotificationsRepository } from './notification-rows.ts';
 import { hasChannels } from './settings.ts';
 import { composeMessage, webhookBody } from './message.ts';
-import { loadSubject, type NotificationSubject } from './subject.ts';
+import { loadSubject, type NotificationSubject, type SubjectReader } from './subject.ts';
 
 /** How long a worker holds a claimed delivery before another may take it over (longer than any send takes). */
 export const DELIVERY_LEASE_MS = 60_000;
@@ -31,8 +33,20 @@ export interface Notifier {
   close(): void;
 }
 
+/** What sending needs: the settings and the ledger, the subject's rooms, the clock and a way to queue the warning. */
+export interface NotifyDeps extends SubjectReader {
+  readonly notifications: Pick<NotificationsRepository, 'getSettings' | 'claimDelivery' | 'finishDelivery'>;
+  readonly dispatch: Pick<Dispatch, 'enqueueNotification'>;
+  readonly clock: Clock;
+  readonly config: Readonly<Config>;
+  readonly logger: Logger;
+}
+
+/** What restoring a warning needs: the settings, the clock and a way to queue it. */
+export type RestoreDeps = Pick<NotifyDeps, 'notifications' | 'dispatch' | 'clock'>;
+
 /** One notifier per worker process: it holds the SMTP connection pool. */
-export function createNotifier(system: System): Notifier {
+export function createNotifier(system: NotifyDeps): Notifier {
   const smtpUrl = system.config.notifications.smtpUrl;
   const mailer: Transporter | undefined = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
   return {
@@ -41,7 +55,7 @@ export function createNotifier(system: System): Notifier {
   };
 }
 
-async function notify(system: System, mailer: Transporter | undefined, job: NotificationJob): Promise<NotifyOutcome> {
+async function notify(system: NotifyDeps, mailer: Transporter | undefined, job: NotificationJob): Promise<NotifyOutcome> {
   const settings = await system.notifications.getSettings(job.tenantId);
   if (!settings) return 'no_settings';
   if (!settings.events.includes(job.event)) return 'not_wanted';
@@ -53,7 +67,7 @@ async function notify(system: System, mailer: Transporter | undefined, job: Noti
   return 'sent';
 }
 
-async function scheduleNearExpiry(system: System, settings: NotificationSettingsRow, job: NotificationJob, expiresAt: string): Promise<void> {
+async function scheduleNearExpiry(system: NotifyDeps, settings: NotificationSettingsRow, job: NotificationJob, expiresAt: string): Promise<void> {
   const at = nearExpiryAt(settings, new Date(expiresAt));
   // A review shorter than the warning window gets no warning: "waiting" just said it all.
   if (!at || at.getTime() <= system.clock.now().getTime()) return;
@@ -72,7 +86,7 @@ export function nearExpiryAt(settings: NotificationSettingsRow, expiresAt: Date)
  * review still waits; one already sent is not sent twice (the delivery ledger). A review that was shorter than
  * the warning window when it was parked gets none, as when it was parked.
  */
-export async function restoreNearExpiry(system: System, run: RunRow): Promise<void> {
+export async function restoreNearExpiry(system: RestoreDeps, run: RunRow): Promise<void> {
   if (!run.pendingReviewId || !run.reviewExpiresAt) return;
   const settings = await system.notifications.getSettings(run.tenantId);
   if (!settings || !hasChannels(settings)) return;
@@ -83,7 +97,7 @@ export async function restoreNearExpiry(system: System, run: RunRow): Promise<vo
   await system.dispatch.enqueueNotification(job, at.getTime() > now ? at : undefined);
 }
 
-async function deliver(system: System, mailer: Transporter | undefined, settings: NotificationSettingsRow, job: NotificationJob, subject: NotificationSubject): Promise<void> {
+async function deliver(system: NotifyDeps, mailer: Transporter | undefined, settings: NotificationSettingsRow, job: NotificationJob, subject: NotificationSubject): Promise<void> {
   const now = system.clock.now();
   const message = composeMessage(subject, job.event, system.config.notifications.consoleUrl, job.tenantId);
   const context = { config: system.config, mailer, message, webhookBody: webhookBody(subject, job.event, message, job.tenantId, now), now };

@@ -5,20 +5,19 @@
  * VETTED_WEBHOOK_ALLOW_PRIVATE), checked here when saved and again at every delivery.
  */
 import type { Config } from '../config.ts';
-import type { NotificationsRepository } from '../db/notifications-repository.ts';
-import type { NotificationSettingsRow } from '../db/schema/index.ts';
 import { assertCallbackUrl } from '../delivery/callback-target.ts';
 import { isVettedError, VettedError } from '../errors.ts';
 import type { NotificationSettings } from '../generated/contracts.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { assertTenantId } from '../tenants.ts';
 import { ALL_EVENTS } from './events.ts';
+import type { NotificationSettingsRow, NotificationsRepository } from './notification-rows.ts';
 
 export { ALL_EVENTS };
 export const DEFAULT_NEAR_EXPIRY_SECONDS = 600;
 
 export interface SettingsDeps {
-  readonly notifications: NotificationsRepository;
+  readonly notifications: Pick<NotificationsRepository, 'getSettings' | 'saveSettings'>;
   readonly config: Readonly<Config>;
 }
 

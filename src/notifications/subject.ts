@@ -3,9 +3,10 @@
  * it ended, from the decision that closed it) or a task, and whether it still waits for a person.
  */
 import type { NotificationJob } from '../engine/dispatch.ts';
+import type { RunQueries } from '../engine/run-queries.ts';
+import type { RunStore } from '../engine/store.ts';
 import type { PendingReview } from '../generated/contracts.ts';
-import type { ReviewReader } from '../review/review-queue.ts';
-import type { TasksRepository } from '../db/tasks-repository.ts';
+import type { TasksRepository } from '../tasks/task-rows.ts';
 
 export interface ReviewSubject {
   kind: 'review';
@@ -30,8 +31,11 @@ export interface TaskSubject {
 
 export type NotificationSubject = ReviewSubject | TaskSubject;
 
-export interface SubjectReader extends ReviewReader {
-  readonly tasks: TasksRepository;
+/** Where a subject is read from: the run (and the decision that closed its review), or the task. */
+export interface SubjectReader {
+  readonly store: Pick<RunStore, 'get'>;
+  readonly runQueries: Pick<RunQueries, 'decisionsOfReview'>;
+  readonly tasks: Pick<TasksRepository, 'get'>;
 }
 
 /** The subject, or undefined when it is gone (or never was this tenant's). */

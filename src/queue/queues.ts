@@ -8,6 +8,7 @@ import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/
 import type { CarriedWork } from '../engine/reconciler.ts';
 import { STAGES, stageNamed, type StageName } from '../engine/stages.ts';
 import { VettedError } from '../errors.ts';
+import type { ShadowJob } from '../shadow/shadow-rows.ts';
 import { parseRedisUrl, type RedisTarget } from '../redis-url.ts';
 import { createRedisClient, redisOptionsFromUrl, type RedisClient } from './redis-target.ts';
 
@@ -40,10 +41,7 @@ export interface MaintenanceJobData {
  * Shadow one build: the legacy V2 builder beside the run's V3 candidate. `attempt` is the run's build-stage
  * visit (runs.attempt) whose candidate is compared, so a retried or repeated job finds the same report.
  */
-export interface ShadowJobData {
-  runId: string;
-  attempt: number;
-}
+export type ShadowJobData = ShadowJob;
 
 export const EXPIRY_QUEUE_NAME = 'vetted-expiry';
 export const SHADOW_QUEUE_NAME = 'vetted-shadow';

@@ -5,14 +5,13 @@
  * the same builder wrapped in the legacy V2 builder, and the two are compared (the same shadowBuild the
  * shadow worker runs).
  */
-import { createAdapterRegistry, type AdapterRegistry } from '../adapters/registry.ts';
 import type { Config } from '../config.ts';
 import { createInProcessEngine, type InProcessEngine } from '../engine/in-process.ts';
 import { runToRest } from '../engine/in-process-runner.ts';
 import type { RunRow } from '../engine/store.ts';
 import { VettedError, isVettedError } from '../errors.ts';
 import { submitRun } from '../intake/submit-run.ts';
-import type { PayloadBuilder } from '../ports.ts';
+import type { AdapterRegistry, PayloadBuilder } from '../ports.ts';
 import { failedComparison, shadowBuild } from './compare.ts';
 import { createLegacyV2Builder, type LegacyV2Builder } from './legacy-v2-builder.ts';
 import type { ReplayModel, ReplayRequest } from './replay-corpus.ts';
@@ -23,6 +22,8 @@ export interface ReplayInput {
   requests: readonly ReplayRequest[];
   /** The V3 builder; V2 wraps the same one. */
   builder: PayloadBuilder;
+  /** The process's adapters (its providers and helpers); every builder name the requests give answers with `builder`. */
+  adapters: AdapterRegistry;
   config: Readonly<Config>;
 }
 
@@ -55,7 +56,7 @@ const REPLAY_TENANT = 'replay';
 
 /** Runs every request against its model (or every model), in corpus order. */
 export async function replayCorpus(input: ReplayInput): Promise<ReplayOutcome[]> {
-  const engine = createInProcessEngine({ config: input.config, adapters: everyBuilderIs(input.builder, input.config) });
+  const engine = createInProcessEngine({ config: input.config, adapters: everyBuilderIs(input.builder, input.adapters) });
   const legacy = createLegacyV2Builder(input.builder);
   const outcomes: ReplayOutcome[] = [];
   for (const entry of input.requests) {
@@ -87,8 +88,8 @@ function whyNoCandidate(run: RunRow, builderName: string): string {
 }
 
 /** The replay's builder answers for every builder name a request may give. */
-function everyBuilderIs(builder: PayloadBuilder, config: Readonly<Config>): AdapterRegistry {
-  return { ...createAdapterRegistry(config), builder: () => builder };
+function everyBuilderIs(builder: PayloadBuilder, adapters: AdapterRegistry): AdapterRegistry {
+  return { ...adapters, builder: () => builder };
 }
 
 /** Per model (every model of the folder, in its order) and in total. Failed comparisons count as requests only. */

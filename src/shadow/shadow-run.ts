@@ -10,14 +10,25 @@
  * A V2 failure (the builder throws, the diff cannot be computed, the run has nothing to compare) is a
  * `failed` report with its reason, not a job failure. Only storage errors are rethrown, so BullMQ retries.
  */
-import type { RunRow } from '../engine/store.ts';
-import { logContext, logEvent } from '../observability/logger.ts';
-import type { ShadowJobData } from '../queue/queues.ts';
-import type { System } from '../system.ts';
+import type { CatalogStore } from '../catalog/catalog-store.ts';
+import type { RunRow, RunStore } from '../engine/store.ts';
+import { logContext, logEvent, type Logger } from '../observability/logger.ts';
+import type { AdapterRegistry } from '../ports.ts';
 import { takeBuiltRow } from './built-rows.ts';
 import { failedComparison, shadowBuild } from './compare.ts';
 import { createLegacyV2Builder, type LegacyV2Builder } from './legacy-v2-builder.ts';
+import type { ShadowJob, ShadowReportWriter } from './shadow-rows.ts';
 import type { ShadowComparison } from './types.ts';
+
+/** What a shadow job reads and writes: the run, its schema and quarantine, the builder, and the reports. */
+export interface ShadowRunDeps {
+  readonly store: Pick<RunStore, 'get'>;
+  readonly models: Pick<CatalogStore, 'getSchema' | 'getQuarantine'>;
+  readonly adapters: Pick<AdapterRegistry, 'builder'>;
+  readonly shadowReports: ShadowReportWriter;
+  readonly newId: () => string;
+  readonly logger: Logger;
+}
 
 export type ShadowJobResult = 'reported' | 'duplicate' | 'gone';
 
@@ -30,7 +41,7 @@ export interface ShadowProcessorOptions {
  * Writes the shadow report of one build visit (once: a repeated job's insert finds the row and does nothing).
  * It starts from the row that build's move returned when this process made it, else reads the run.
  */
-export async function shadowRun(system: System, data: ShadowJobData, options: ShadowProcessorOptions = {}): Promise<ShadowJobResult> {
+export async function shadowRun(system: ShadowRunDeps, data: ShadowJob, options: ShadowProcessorOptions = {}): Promise<ShadowJobResult> {
   const run = takeBuiltRow(system, data.runId, data.attempt) ?? (await system.store.get(data.runId));
   if (!run) return 'gone';
   const comparison = await compareRun(system, run, options);
@@ -48,7 +59,7 @@ export async function shadowRun(system: System, data: ShadowJobData, options: Sh
   return 'reported';
 }
 
-async function compareRun(system: System, run: RunRow, options: ShadowProcessorOptions): Promise<ShadowComparison> {
+async function compareRun(system: ShadowRunDeps, run: RunRow, options: ShadowProcessorOptions): Promise<ShadowComparison> {
   const v3Payload = (run.candidate?.payload as Record<string, unknown> | undefined) ?? null;
   if (!run.candidate || !run.bundle || !run.schemaKey) {
     return failedComparison(`the run has no ${!run.candidate ? 'candidate payload' : !run.bundle ? 'bundle' : 'schema'} to compare`, null, v3Payload);
@@ -68,7 +79,7 @@ async function compareRun(system: System, run: RunRow, options: ShadowProcessorO
   return shadowBuild({ bundle: run.bundle, schema, quarantine, v3: run.candidate, v3IsBuilderOutput, legacy });
 }
 
-function logReport(system: System, run: RunRow, comparison: ShadowComparison): void {
+function logReport(system: Pick<ShadowRunDeps, 'logger'>, run: RunRow, comparison: ShadowComparison): void {
   if (comparison.status === 'failed') {
     logEvent(system.logger, 'SHADOW_FAILED', logContext(run), { model: run.model, reason: comparison.failureReason }, 'warn');
     return;

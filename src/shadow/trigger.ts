@@ -7,10 +7,9 @@
 import type { RunRow } from '../engine/store.ts';
 import { logContext, logEvent } from '../observability/logger.ts';
 import type { Config } from '../config.ts';
-import type { ShadowSettingsRepository } from '../db/shadow-settings-repository.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { QueueSet } from '../queue/queues.ts';
 import { keepBuiltRow } from './built-rows.ts';
+import type { ShadowJob, ShadowSettingsReader } from './shadow-rows.ts';
 import { decideShadow, type ShadowDecision } from './sampling.ts';
 
 /**
@@ -26,8 +25,9 @@ export interface BuiltRun {
 export interface ShadowTriggerDeps {
   config: Readonly<Config>;
   logger: Logger;
-  shadowSettings: ShadowSettingsRepository;
-  queues: Pick<QueueSet, 'enqueueShadow'>;
+  shadowSettings: ShadowSettingsReader;
+  /** BullMQ's queue, or the embedded runner's: either carries the job to shadowRun. */
+  queues: { enqueueShadow(job: ShadowJob): Promise<void> };
   store: object;
 }
 

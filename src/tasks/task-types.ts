@@ -7,8 +7,6 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { LRUCache } from 'lru-cache';
-import type { TaskTypeRow } from '../db/schema/index.ts';
-import type { TasksRepository } from '../db/tasks-repository.ts';
 import { VettedError } from '../errors.ts';
 import type { TaskType } from '../generated/contracts.ts';
 import { createPayloadAjv } from '../schema/ajv.ts';
@@ -17,6 +15,7 @@ import { assertTenantId } from '../tenants.ts';
 import { canonicalHash } from '../util/canonical-hash.ts';
 import { findUnstorableText } from '../util/storable-text.ts';
 import { DEFAULT_AUTO_APPROVE } from './routing.ts';
+import type { TasksRepository, TaskTypeRow } from './task-rows.ts';
 
 /** A task type's schema is configuration, not data: a quarter of a megabyte is far more than any needs. */
 export const MAX_SCHEMA_BYTES = 256 * 1024;

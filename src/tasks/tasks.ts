@@ -8,8 +8,7 @@
  *     service's key, the operator it names) in one compare-and-set: a decided task is never overwritten.
  */
 import { actorOf, type Principal } from '../auth/api-keys.ts';
-import type { TaskRow } from '../db/schema/index.ts';
-import type { TaskFilters, TasksRepository } from '../db/tasks-repository.ts';
+import type { TaskFilters, TaskRow, TasksRepository } from './task-rows.ts';
 import { VettedError } from '../errors.ts';
 import type { Person, ReviewTask, TaskReviewInput, TaskReviewRecord, TaskSubmission } from '../generated/contracts.ts';
 import type { Dispatch } from '../engine/dispatch.ts';

@@ -79,7 +79,9 @@ describe('a worker that dies mid-stage', () => {
     try {
       const done = await settle(system, run.id, ['completed', 'failed'], 30_000);
       expect(done.status).toBe('completed');
-      expect(stalled).toEqual([jobId]);
+      // The doomed worker's job, and only it, stalled. (Its retry also runs the local stages after extract,
+      // so on a loaded machine the 1 s test lock may lapse once more on that longer job: it is the same job.)
+      expect(new Set(stalled)).toEqual(new Set([jobId]));
       expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
       const events = await system.store.events(run.id);
       expect(events.filter((event) => event.type === 'run.completed')).toHaveLength(1);

@@ -78,7 +78,13 @@ describe('tracing', () => {
     expect(parentOf(added)).toBe(request!.spanContext().spanId);
     expect(parentOf(processed)).toBe(added.spanContext().spanId);
     expect(parentOf(byName(spans, 'stage extract')[0]!)).toBe(processed.spanContext().spanId);
-    expect(parentOf(byName(spans, 'add vetted-assemble.assemble')[0]!)).toBe(byName(spans, 'stage extract')[0]!.spanContext().spanId);
+    // Assemble is local: it runs in extract's job, its span a sibling of extract's under that job's. The LLM
+    // build is not: its job is added from assemble's visit and continues from it, through Redis.
+    const assemble = byName(spans, 'stage assemble')[0]!;
+    expect(parentOf(assemble)).toBe(processed.spanContext().spanId);
+    expect(assemble.attributes['vetted.local_after']).toBe('extract');
+    expect(byName(spans, 'add vetted-assemble.assemble')).toEqual([]);
+    expect(parentOf(byName(spans, 'add vetted-build.build')[0]!)).toBe(assemble.spanContext().spanId);
 
     // The reviewer's decision is its own request (its own trace); the execute job it caused stays in the run's
     // trace, linked to that request.

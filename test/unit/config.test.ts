@@ -32,8 +32,16 @@ describe('loadConfig', () => {
     [{ VETTED_MCP_ALLOWED_ORIGINS: 'https://ok.example/path' }, 'VETTED_MCP_ALLOWED_ORIGINS'],
     [{ VETTED_MCP_ALLOWED_HOSTS: 'a.example,b.example:80' }, 'VETTED_MCP_ALLOWED_HOSTS'],
     [{ VETTED_METRICS_TOKEN: 'short' }, 'VETTED_METRICS_TOKEN'],
+    [{ VETTED_LOCAL_STAGES: 'validate,execute' }, 'VETTED_LOCAL_STAGES names execute, which never runs locally'],
+    [{ VETTED_LOCAL_STAGES: 'asemble' }, 'VETTED_LOCAL_STAGES names "asemble"'],
   ])('refuses %j naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`Environment variable ${name}`));
+  });
+
+  it('reads which stages may run locally: the table by default, none, or a list in stage order', () => {
+    expect(loadConfig({}).localStages).toEqual(['extract', 'assemble', 'build', 'validate']);
+    expect(loadConfig({ VETTED_LOCAL_STAGES: 'none' }).localStages).toEqual([]);
+    expect(loadConfig({ VETTED_LOCAL_STAGES: 'validate, assemble' }).localStages).toEqual(['assemble', 'validate']);
   });
 
   it('reads the /mcp origin and host lists, and keeps the metrics token among the secrets', () => {

@@ -1,10 +1,9 @@
 /**
  * The one rule that keeps the layers: only the composition roots import src/db, src/queue or src/adapters, type
  * imports and dynamic import() included. These tests lint synthetic files through ESLint's own API with the
- * project's config, so they fail if the rule stops biting, and they keep the exemption list honest: a file on it
- * must still need it, so the list can only shrink.
+ * project's config, so they fail if the rule stops biting. There are no exemptions: every file outside the roots
+ * is held to the rule.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The config is plain JavaScript with no declarations: imported through a path the compiler does not follow. */
 const configPath = `${root}/eslint.config.js`;
-const { LEGACY_DRIVER_IMPORTS } = (await import(configPath)) as { LEGACY_DRIVER_IMPORTS: string[] };
+const { COMPOSITION_ROOTS } = (await import(configPath)) as { COMPOSITION_ROOTS: string[] };
 /** Only the import rules: they need no type information, so synthetic paths that no tsconfig holds lint fine. */
 const IMPORT_RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-restricted-imports', 'no-restricted-syntax']);
 
@@ -62,6 +61,13 @@ describe('the driver import rule', () => {
     expect(await driverErrors(text.replaceAll('./', '../src/'), 'workers/synthetic-import.ts')).toEqual([]);
   });
 
+  it("lets the command line's light root load the adapters and the preflight, and no other command", async () => {
+    const text = "export async function load(): Promise<unknown> {\n  return [await import('../adapters/registry.ts'), await import('../db/preflight.ts')];\n}\n";
+    expect(COMPOSITION_ROOTS).toContain('src/cli/local-root.ts');
+    expect(await driverErrors(text, 'src/cli/local-root.ts')).toEqual([]);
+    expect(await driverErrors(text, 'src/cli/commands/synthetic-import.ts')).toHaveLength(2);
+  });
+
   it('leaves an import of an ordinary room alone', async () => {
     const errors = await driverErrors(
       "import type { RunStore } from './store.ts';\nexport type Store = RunStore;\n",
@@ -95,21 +101,4 @@ describe('the review layering rule', () => {
     const engineImport = "import { commit } from '../engine/commit.ts';\nexport const move: unknown = commit;\n";
     expect(await reviewLayerErrors(engineImport, 'src/review/synthetic-import.ts')).toEqual([]);
   });
-});
-
-describe('the legacy exemption list', () => {
-  it('names only files that exist', () => {
-    expect(LEGACY_DRIVER_IMPORTS.filter((file) => !existsSync(`${root}/${file}`))).toEqual([]);
-  });
-
-  it('names only files that still import a driver (fix one, remove it)', async () => {
-    // Lint each listed file as if it were not exempt: a synthetic path in the same folder, with the file's text.
-    const noLongerNeeded: string[] = [];
-    for (const file of LEGACY_DRIVER_IMPORTS) {
-      const standIn = file.replace(/\.ts$/, '.exemption-check.ts');
-      const errors = await driverErrors(readFileSync(`${root}/${file}`, 'utf8'), standIn);
-      if (errors.length === 0) noLongerNeeded.push(file);
-    }
-    expect(noLongerNeeded).toEqual([]);
-  }, 120_000);
 });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdapterRegistry } from '../../src/adapters/registry.ts';
 import { createHeuristicBuilder } from '../../src/builders/heuristic-builder.ts';
 import { loadConfig } from '../../src/config.ts';
 import { loadReplayModels, parseReplayRequests, type ReplayModel } from '../../src/shadow/replay-corpus.ts';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   writeFileSync(requestsFile, LINES.map((line) => JSON.stringify(line)).join('\n'));
   models = await loadReplayModels(dir);
   const requests = parseReplayRequests(LINES.map((line) => JSON.stringify(line)).join('\n'), requestsFile, models, LIMITS);
-  outcomes = await replayCorpus({ models, requests, builder: createHeuristicBuilder(), config });
+  outcomes = await replayCorpus({ models, requests, builder: createHeuristicBuilder(), adapters: createAdapterRegistry(config), config });
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

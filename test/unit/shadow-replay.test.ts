@@ -1,6 +1,7 @@
 /** Replay: the shipped corpus, and bad input named by file, line and field before anything runs. */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createAdapterRegistry } from '../../src/adapters/registry.ts';
 import { createHeuristicBuilder } from '../../src/builders/heuristic-builder.ts';
 import { loadConfig } from '../../src/config.ts';
 import { isVettedError, type VettedError } from '../../src/errors.ts';
@@ -29,7 +30,7 @@ function parseError(text: string): VettedError {
 describe('the shipped corpus (examples/shadow/requests.jsonl with examples/models)', () => {
   it('replays: V2 leaks, V3 never does, and every model is listed', async () => {
     const requests = parseReplayRequests(readFileSync('examples/shadow/requests.jsonl', 'utf8'), 'requests.jsonl', models, LIMITS);
-    const outcomes = await replayCorpus({ models, requests, builder: createHeuristicBuilder(), config });
+    const outcomes = await replayCorpus({ models, requests, builder: createHeuristicBuilder(), adapters: createAdapterRegistry(config), config });
     const summary = summarizeReplay(outcomes, models);
     expect(summary.models.map((m) => m.model)).toEqual(['black-forest-labs/flux-schnell', 'nightmareai/real-esrgan', 'stability-ai/sdxl', 'fofr/sticker-maker', 'whisper']);
     expect(summary.totals.v3Leaks).toBe(0);
@@ -79,7 +80,7 @@ describe('a builder that throws', () => {
   it('is a failed comparison for each request, not a crash', async () => {
     const throwing: PayloadBuilder = { name: 'exploding', build: () => Promise.reject(new Error('boom')) };
     const requests = parseReplayRequests('{"model":"whisper","prompt":"hi"}', 'corpus.jsonl', models, LIMITS);
-    const [outcome] = await replayCorpus({ models, requests, builder: throwing, config });
+    const [outcome] = await replayCorpus({ models, requests, builder: throwing, adapters: createAdapterRegistry(config), config });
     expect(outcome?.comparison).toMatchObject({ status: 'failed', failureReason: 'V3 builder (exploding) failed: boom' });
     expect(summarizeReplay(outcome ? [outcome] : [], models).totals).toEqual({ requests: 1, v2Leaks: 0, v3Leaks: 0, fieldsDiffering: 0 });
   });

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { isVettedError } from '../../errors.ts';
 import { action } from '../action.ts';
 import { inFile, printJson, readJsonFile } from '../io.ts';
+import { loadAdapters, loadStrictReport } from '../local-root.ts';
 
 export function registerDryRunCommands(program: Command): void {
   program
@@ -13,8 +14,7 @@ export function registerDryRunCommands(program: Command): void {
     .option('--builder <name>', 'payload builder: heuristic | openai (default from the configuration)')
     .action(
       action(async (options: { model: string; request: string; builder?: string }) => {
-        const [{ createAdapterRegistry }, { loadConfig }, { dryRun }] = await Promise.all([
-          import('../../adapters/registry.ts'),
+        const [{ loadConfig }, { dryRun }] = await Promise.all([
           import('../../config.ts'),
           import('../../preview/dry-run.ts'),
         ]);
@@ -22,7 +22,7 @@ export function registerDryRunCommands(program: Command): void {
         const modelSource = await readJsonFile(options.model, 'model file');
         const request = await readJsonFile(options.request, 'request file');
         // As the worker does: --builder, else the request's own `builder`, else the configured default.
-        const result = await dryRun({ modelSource, request, builder: options.builder, config, adapters: createAdapterRegistry(config) }).catch((error: unknown) => {
+        const result = await dryRun({ modelSource, request, builder: options.builder, config, adapters: await loadAdapters(config) }).catch((error: unknown) => {
           // Extraction errors are about the model file; everything else is about the request.
           const fromModel = isVettedError(error) && (error.code === 'MODEL_SOURCE_INVALID' || error.code === 'SCHEMA_UNSUPPORTED');
           throw fromModel ? inFile(options.model, 'model file', error) : inFile(options.request, 'request file', error);
@@ -41,9 +41,9 @@ export function registerDryRunCommands(program: Command): void {
       action(async (options: { model: string; strictReport?: boolean }) => {
         const source = await readJsonFile(options.model, 'model file');
         try {
-          const [{ extractModelSchema }, { strictReport }] = await Promise.all([import('../../stages/schema-extractor/index.ts'), import('../../adapters/openai/strict-schema.ts')]);
+          const { extractModelSchema } = await import('../../stages/schema-extractor/index.ts');
           const { modelSchema } = extractModelSchema(source);
-          printJson(options.strictReport ? strictReport(modelSchema) : modelSchema);
+          printJson(options.strictReport ? await loadStrictReport(modelSchema) : modelSchema);
         } catch (error) {
           throw inFile(options.model, 'model file', error);
         }

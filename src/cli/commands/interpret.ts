@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { VettedError } from '../../errors.ts';
 import type { EditableField, ExpectedInput, ReplyOption, ReplyQuestion, ReviewSource } from '../../review/reply/types.ts';
 import { action } from '../action.ts';
+import { loadAdapters } from '../local-root.ts';
 
 const EXPECTS: readonly ExpectedInput[] = ['yes_no', 'single_choice', 'multi_choice', 'free_text'];
 const SOURCES: readonly ReviewSource[] = ['planner', 'disambiguation'];
@@ -56,12 +57,11 @@ async function readInput(file: string | undefined): Promise<string> {
 async function interpretLines(input: string, trace: boolean): Promise<void> {
   const lines = input.split(/\r?\n/).map((raw, index) => ({ raw, number: index + 1 })).filter((line) => line.raw.trim() !== '');
   const parsed = lines.map((line) => parseLine(line.raw, line.number));
-  const [{ createAdapterRegistry }, { loadConfig }, { interpretReply }] = await Promise.all([
-    import('../../adapters/registry.ts'),
+  const [{ loadConfig }, { interpretReply }] = await Promise.all([
     import('../../config.ts'),
     import('../../review/reply/interpret.ts'),
   ]);
-  const interpreter = createAdapterRegistry(loadConfig()).replyInterpreter();
+  const interpreter = (await loadAdapters(loadConfig())).replyInterpreter();
   for (const line of parsed) {
     const outcome = await interpretReply(line.text, line.question, { interpreter, locale: line.locale });
     const { interpreter: answer, ...shown } = outcome;

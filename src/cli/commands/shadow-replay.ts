@@ -9,6 +9,7 @@ import { VettedError } from '../../errors.ts';
 import { formatReplayTable } from '../../shadow/report-format.ts';
 import type { ReplayOutcome } from '../../shadow/corpus-replay.ts';
 import { action } from '../action.ts';
+import { loadAdapters } from '../local-root.ts';
 import { printJson } from '../io.ts';
 import { parseFormat } from '../option-parsers.ts';
 
@@ -34,17 +35,17 @@ export function registerShadowReplayCommand(shadow: Command): void {
 
 async function replay(options: ReplayOptions): Promise<void> {
   const format = parseFormat(options.format, REPLAY_FORMATS);
-  const [{ createAdapterRegistry }, { loadConfig }, { loadReplayModels, parseReplayRequests }, { replayCorpus, summarizeReplay }] = await Promise.all([
-    import('../../adapters/registry.ts'),
+  const [{ loadConfig }, { loadReplayModels, parseReplayRequests }, { replayCorpus, summarizeReplay }] = await Promise.all([
     import('../../config.ts'),
     import('../../shadow/replay-corpus.ts'),
     import('../../shadow/corpus-replay.ts'),
   ]);
   const config = loadConfig();
-  const builder = createAdapterRegistry(config).builder(options.builder ?? config.defaults.builder);
+  const adapters = await loadAdapters(config);
+  const builder = adapters.builder(options.builder ?? config.defaults.builder);
   const models = await loadReplayModels(options.models);
   const requests = parseReplayRequests(await readRequests(options.requests), options.requests, models, config.limits);
-  const outcomes = await replayCorpus({ models, requests, builder, config });
+  const outcomes = await replayCorpus({ models, requests, builder, adapters, config });
   reportFailures(outcomes);
   const summary = summarizeReplay(outcomes, models);
   if (format === 'json') printJson(summary);

@@ -5,6 +5,12 @@
  */
 import { bigserial, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { NotificationEvent } from '../../generated/contracts.ts';
+import type { DeliveryStatus, NotificationChannel, NotificationDeliveryRow, NotificationSettingsRow, SubjectKind } from '../../notifications/notification-rows.ts';
+import type { SameShape } from './same-shape.ts';
+
+export type {
+  DeliveryStatus, NotificationChannel, NotificationDeliveryRow, NotificationSettingsRow, SubjectKind,
+} from '../../notifications/notification-rows.ts';
 
 export const notificationSettings = pgTable('notification_settings', {
   tenantId: text().primaryKey(),
@@ -18,12 +24,7 @@ export const notificationSettings = pgTable('notification_settings', {
   updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
-export type NotificationSettingsRow = typeof notificationSettings.$inferSelect;
-
-export type NotificationChannel = 'slack' | 'email' | 'webhook';
-export type SubjectKind = 'review' | 'task';
-/** sending: a worker holds it until lease_until; failed: worth another try; refused: never (an SSRF refusal). */
-export type DeliveryStatus = 'sending' | 'sent' | 'failed' | 'refused';
+export const notificationSettingsHoldSettingsRow: SameShape<typeof notificationSettings.$inferSelect, NotificationSettingsRow> = true;
 
 export const notificationDeliveries = pgTable(
   'notification_deliveries',
@@ -45,4 +46,4 @@ export const notificationDeliveries = pgTable(
   (t) => [uniqueIndex('notification_deliveries_once_idx').on(t.subjectKind, t.subjectId, t.event, t.channel)],
 );
 
-export type NotificationDeliveryRow = typeof notificationDeliveries.$inferSelect;
+export const notificationDeliveriesHoldDeliveryRow: SameShape<typeof notificationDeliveries.$inferSelect, NotificationDeliveryRow> = true;

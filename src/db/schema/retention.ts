@@ -1,5 +1,9 @@
 /** Per-tenant data retention (src/retention/): how long run documents are kept, and PII masking of stored text. */
 import { boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { TenantRetentionRow } from '../../retention/retention-rows.ts';
+import type { SameShape } from './same-shape.ts';
+
+export type { TenantRetentionRow } from '../../retention/retention-rows.ts';
 
 export const tenantRetention = pgTable('tenant_retention', {
   tenantId: text().primaryKey(),
@@ -11,4 +15,4 @@ export const tenantRetention = pgTable('tenant_retention', {
   updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
-export type TenantRetentionRow = typeof tenantRetention.$inferSelect;
+export const tenantRetentionHoldsRetentionRow: SameShape<typeof tenantRetention.$inferSelect, TenantRetentionRow> = true;

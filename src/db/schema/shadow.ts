@@ -5,8 +5,12 @@
  */
 import { sql } from 'drizzle-orm';
 import { check, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { ShadowReportRow, ShadowSettingRow } from '../../shadow/shadow-rows.ts';
 import type { LeakFinding, PayloadDifference, ShadowStatus } from '../../shadow/types.ts';
 import { runs } from './runs.ts';
+import type { SameShape } from './same-shape.ts';
+
+export type { ShadowReportRow, ShadowSettingRow } from '../../shadow/shadow-rows.ts';
 
 /**
  * Sample rates per tenant (model null: every model of the tenant) or per tenant and model. The most
@@ -68,6 +72,6 @@ export const shadowReports = pgTable(
   ],
 );
 
-export type ShadowSettingRow = typeof shadowSettings.$inferSelect;
-export type ShadowReportRow = typeof shadowReports.$inferSelect;
+export const shadowSettingsHoldSettingRow: SameShape<typeof shadowSettings.$inferSelect, ShadowSettingRow> = true;
+export const shadowReportsHoldReportRow: SameShape<typeof shadowReports.$inferSelect, ShadowReportRow> = true;
 export type NewShadowReportRow = typeof shadowReports.$inferInsert;

@@ -5,6 +5,10 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { Confidence, Impact, Person, RoutingCell, TaskReviewRecord, TaskRouting, TaskStatus } from '../../generated/contracts.ts';
+import type { NewTaskRow, TaskRow, TaskTypeRow } from '../../tasks/task-rows.ts';
+import type { SameShape } from './same-shape.ts';
+
+export type { NewTaskRow, TaskRow, TaskTypeRow } from '../../tasks/task-rows.ts';
 
 export const taskTypes = pgTable(
   'task_types',
@@ -24,7 +28,7 @@ export const taskTypes = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.name] })],
 );
 
-export type TaskTypeRow = typeof taskTypes.$inferSelect;
+export const taskTypesHoldTaskTypeRow: SameShape<typeof taskTypes.$inferSelect, TaskTypeRow> = true;
 
 export const tasks = pgTable(
   'tasks',
@@ -59,5 +63,5 @@ export const tasks = pgTable(
   ],
 );
 
-export type TaskRow = typeof tasks.$inferSelect;
-export type NewTaskRow = typeof tasks.$inferInsert;
+export const tasksHoldTaskRow: SameShape<typeof tasks.$inferSelect, TaskRow> = true;
+export const tasksInsertTakesNewTaskRow: SameShape<typeof tasks.$inferInsert, NewTaskRow> = true;

@@ -5,9 +5,12 @@
  * their ids and order, the fields a reply may change) is built by code from the review; no LLM produces it.
  */
 
-import type { ExpectedInput, ReviewSource } from '../../review-model/question/question-kinds.ts';
-
-export type { ExpectedInput, ReviewSource };
+// What a reply is read against, and the interpreter's port, belong to the review model (the adapters' port list,
+// src/ports.ts, names the interpreter); they are re-exported here beside what reading a reply gives.
+export type { ExpectedInput, ReviewSource } from '../../review-model/question/question-kinds.ts';
+export type {
+  EditableField, InterpreterAnswer, InterpreterInput, ReplyInterpreter, ReplyOption, ReplyQuestion,
+} from '../../review-model/reply-question.ts';
 
 /** The five decisions a reply can come to (layer 2). */
 export type ReplyDecision = 'continue' | 'continue_with_modifications' | 'switch_intent' | 'cancel' | 're_ask';
@@ -18,32 +21,6 @@ export type ReplyDecision = 'continue' | 'continue_with_modifications' | 'switch
  * is configured, so re_ask).
  */
 export type ReplyLayer = 'fast_path' | 'deterministic' | 'interpreter' | 'none';
-
-/** A machine-controlled option: its id is stable and never comes from an LLM. */
-export interface ReplyOption {
-  id: string;
-  label: string;
-}
-
-/** A field a reply may change (continue_with_modifications): one of the model's own editable inputs. */
-export interface EditableField {
-  name: string;
-  /** The field's JSON Schema (type, enum, bounds), so the interpreter can be told what fits. */
-  schema: Record<string, unknown>;
-  description?: string;
-}
-
-/** What a reply is read against. */
-export interface ReplyQuestion {
-  expectedInput: ExpectedInput;
-  source: ReviewSource;
-  /** The question as the user saw it (for the interpreter's context). */
-  question: string;
-  /** In display order; 1-based numbers in a reply refer to this order. Empty for yes_no and free_text. */
-  options: readonly ReplyOption[];
-  /** The allowlist for modifications: only these names can come out of layer 2 (never ids or secrets). */
-  editableFields: readonly EditableField[];
-}
 
 /** What a reply was read as. Only the keys that apply are present. */
 export interface ParsedReply {
@@ -72,19 +49,3 @@ export interface InterpreterTrace {
   /** Set when the answer was not used as is: `timeout`, `bad_json`, `unknown_decision`, `refused`, `failed: <why>`, or `stripped: <fields>`. */
   fallback?: string;
 }
-
-/** Layer 2: one LLM call that classifies a reply (src/adapters/openai/reply-interpreter.ts implements it). */
-export interface ReplyInterpreter {
-  interpret(input: InterpreterInput, options?: { signal?: AbortSignal }): Promise<InterpreterAnswer>;
-}
-
-export interface InterpreterInput {
-  text: string;
-  locale?: string;
-  question: ReplyQuestion;
-}
-
-/** What the interpreter port returns: the LLM's answer, already parsed as JSON, or why there is none. */
-export type InterpreterAnswer =
-  | { ok: true; decision: unknown; parsed?: unknown }
-  | { ok: false; reason: string };
