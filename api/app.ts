@@ -19,6 +19,7 @@ import { registerSecretFields } from './plugins/answer-masking.ts';
 import { registerTracing } from './plugins/tracing.ts';
 import { clientErrorHandler, frameworkErrors, onMaxParamLength, registerProblemDetails } from './plugins/problem-details.ts';
 import { registerContractValidation } from './plugins/validation.ts';
+import { registerAuditRoutes } from './routes/audit.ts';
 import { registerControlRoutes } from './routes/control.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { MCP_PATH, registerMcpRoutes } from './routes/mcp.ts';
@@ -83,6 +84,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerEventRoutes(app, system, hub);
   registerShadowRoutes(app, system);
   registerTaskRoutes(app, system);
+  registerAuditRoutes(app, system);
   registerNotificationRoutes(app, system);
   registerPolicyRoutes(app, system);
   registerSystemRoutes(app, system);

@@ -38,11 +38,22 @@ import { readState, tearDown, writeState, type RunState } from './run-state.ts';
 import { freePort, PrivatePostgres, PrivateRedis } from './services.ts';
 import { connect, drain, evidence, exportTables, findStuck, stageTimings, verify, type Verdict } from './verify.ts';
 import { copyCapped } from './footprint.ts';
+import { appliedDecisions, appliedReplies, owedNotifications, verdictLines } from './verdict-facts.ts';
+import { Follower, judgeFollowers } from './followers.ts';
+import { SoakSampler } from './soak-sampler.ts';
+import { judgeSoak, latencySeries, renderSoakHtml, renderSoakTable, seriesOf } from './soak-report.ts';
+import { NOTIFICATION_CHANNELS, startReceivers, type Receivers } from './receivers.ts';
+import { configureNotifications, NOTIFIED_EVENTS } from './notification-setup.ts';
 
 const TENANT = 'chaos';
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** Time on top of load + drain for start-up, the stuck check and shutdown; past it, the watchdog ends the run. */
-const WATCHDOG_SLACK_MS = 240_000;
+/** Time on top of load + drain for start-up, the faults (each waits up to 30 s for its target to be ready), the stuck check and shutdown; past it, the watchdog ends the run. */
+const WATCHDOG_SLACK_MS = 600_000;
+/** One acknowledged run in this many gets an event-stream follower, up to MAX_FOLLOWERS streams in all. */
+const RUN_FOLLOWER_EVERY = 5;
+const MAX_FOLLOWERS = 24;
+/** After the truth is read, how long the followers get to receive the newest events. */
+const FOLLOWER_CATCH_UP_MS = 3000;
 
 /** What has been started so far, torn down in reverse by {@link cleanup}. */
 interface Started {
@@ -53,7 +64,9 @@ interface Started {
   redis?: PrivateRedis;
   postgres?: PrivatePostgres;
   sims?: SimServers;
+  receivers?: Receivers;
   fleet?: Fleet;
+  followers?: Follower[];
   reviewer?: Reviewer;
   pool?: pg.Pool;
   queues?: QueueSet;
@@ -153,10 +166,23 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
   started.fleet = fleet;
   await fleet.startAll();
   log(`api on ${fleet.apiUrl}; workers: extract, assemble, build, validate, execute, all`);
+  await configureNotifications(fleet.apiUrl, keys.admin, started.receivers as Receivers);
 
-  const { submissions, faults, reviewer } = await loadUnderFaults(options, started, fleet, keys);
+  const followers = [new Follower('review feed 1', `${fleet.apiUrl}/api/reviews/events`, keys.reviewer, undefined), new Follower('review feed 2', `${fleet.apiUrl}/api/reviews/events`, keys.reviewer, undefined)];
+  started.followers = followers;
+  for (const follower of followers) follower.start();
   const pool = connect(env.DATABASE_URL as string);
   started.pool = pool;
+  const sampler = options.soak ? new SoakSampler({ apiUrl: fleet.apiUrl, redisUrl: env.REDIS_URL as string, pool, pids: () => fleet.pids() }, options.soak.sampleSeconds * 1000) : undefined;
+  sampler?.start();
+  const { submissions, faults, reviewer } = await loadUnderFaults(options, started, fleet, keys, (runId, n) => {
+    // Every few acknowledged runs gets a follower of its own event stream, from its first event.
+    if (n % RUN_FOLLOWER_EVERY !== 0 || followers.length >= MAX_FOLLOWERS) return;
+    const follower = new Follower(`run ${runId}`, `${fleet.apiUrl}/api/runs/${runId}/events`, keys.submitter, runId);
+    followers.push(follower);
+    follower.start();
+  });
+  await sampler?.stop();
   // The chaos run's own view of the queues, to tell a run waiting on a retry from one nothing will move.
   const queues = createQueues(parseRedisUrl(env.REDIS_URL as string), env.VETTED_QUEUE_PREFIX as string);
   started.queues = queues;
@@ -164,22 +190,49 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
   await drain(pool, runIds, options.drainSeconds * 1000);
   const stuckCheck = await findStuck(pool, queues, runIds);
   await reviewer.stop();
+  const followed = await judgeFollowers(pool, TENANT, followers, FOLLOWER_CATCH_UP_MS);
+  log(`chat replies: ${[...reviewer.chatter.outcomes].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+  log(`event-stream followers: ${followers.length}, ${followers.reduce((n, f) => n + f.seen.length, 0)} events seen, ${followers.reduce((n, f) => n + f.reconnects, 0)} reconnects`);
+  log(`notifications received: ${(started.receivers as Receivers).received.length}; refused on purpose: ${[...(started.receivers as Receivers).refused].map(([c, n]) => `${c} ${n}`).join(', ')}`);
   const created = (started.sims as SimServers).replicate.created();
   if (options.proveDetector) await plantFaults(pool, created);
   const verdict = await verify(pool, TENANT, submissions, created, stuckCheck);
 
   const harnessErrors = faults.filter((f) => f.error && /restart/.test(f.name)).map((f) => `${f.name} failed: ${f.error}`);
-  const report = { requests: options.requests, seed: options.seed, durationMs: Date.now() - t0, verdict, faults, crashes: fleet.crashes, failedStarts: fleet.failedStarts, reviewer: reviewer.stats, harnessErrors };
+  const receivers = started.receivers as Receivers;
+  const lines = verdictLines(verdict, {
+    decisions: { attempts: [...reviewer.stats.attempts, ...reviewer.chatter.attempts], applied: await appliedDecisions(pool, TENANT) },
+    replies: { sent: reviewer.chatter.sent, applied: await appliedReplies(pool, TENANT) },
+    followers: followed,
+    notifications: { channels: [...NOTIFICATION_CHANNELS], received: receivers.received, owed: await owedNotifications(pool, TENANT, NOTIFICATION_CHANNELS, NOTIFIED_EVENTS) },
+  });
+  const report = { requests: options.requests, seed: options.seed, durationMs: Date.now() - t0, verdict, lines, faults, crashes: fleet.crashes, failedStarts: fleet.failedStarts, reviewer: reviewer.stats, harnessErrors };
   const outcome = outcomeOf(report);
   const keepWhy = !outcome.passed ? 'the run failed' : fleet.crashes.length > 0 ? 'a process crashed' : options.keepLogs ? 'kept on request' : undefined;
   if (keepWhy) await writeEvidence(pool, verdict, created, submissions, started);
   output?.out(`\n${renderReport(report)}\n`);
+  const soakPassed = sampler && options.soak ? finishSoak(options, sampler, submissions) : true;
   if (keepWhy) keepLogs(started, keepWhy);
-  return outcome.passed ? 0 : 1;
+  return outcome.passed && soakPassed ? 0 : 1;
+}
+
+/** The soak's figures: growth per hour after the warm-up, the leak verdict, and the HTML chart of the samples. */
+function finishSoak(options: ChaosOptions, sampler: SoakSampler, submissions: Submission[]): boolean {
+  const soak = options.soak as NonNullable<ChaosOptions['soak']>;
+  const acks = submissions.flatMap((s) => (s.ackAt ? [{ sentMinute: (s.sentAt - sampler.startedAt) / 60_000, ms: s.ackAt - s.sentAt }] : []));
+  const series = seriesOf(sampler.samples, latencySeries(acks));
+  const findings = judgeSoak(series, soak.warmupMinutes);
+  const plot = soak.plot ?? path.join(options.tmpDir, `vetted-soak-${new Date().toISOString().replace(/[:.]/g, '-')}.html`);
+  const title = `Vetted soak: ${soak.minutes} min at ${options.rate} requests/s, ${sampler.samples.length} samples, warm-up ${soak.warmupMinutes} min`;
+  writeFileSync(plot, renderSoakHtml(title, series, findings, soak.warmupMinutes));
+  const leaks = findings.filter((f) => f.leaking);
+  output?.out(`\n${title}\n${renderSoakTable(series, findings, soak.warmupMinutes)}\nleaks: ${leaks.length}${leaks.map((l) => `\n    e.g. ${l.name}: ${l.why}`).join('')}\nchart: ${plot}\n`);
+  return leaks.length === 0;
 }
 
 /** The reviewer starts, then the load runs with the faults on their schedule beside it. */
-async function loadUnderFaults(options: ChaosOptions, started: Started, fleet: Fleet, keys: { submitter: string; reviewer: string }) {
+async function loadUnderFaults(options: ChaosOptions, started: Started, fleet: Fleet, keys: { submitter: string; reviewer: string }, onAcknowledged: (runId: string, n: number) => void) {
+  let acknowledged = 0;
   const random = seededRandom(options.seed);
   const plan = planRequests(options.requests, random, options.seed.toString(36).slice(-4));
   const kinds = new Map<string, RequestKind>();
@@ -191,7 +244,10 @@ async function loadUnderFaults(options: ChaosOptions, started: Started, fleet: F
   const faultsDone: Promise<FaultRecord[]> = options.faults ? runFaults(ctx, loadStartedAt, (options.requests / options.rate) * 1000, () => cleaningUp !== undefined) : Promise.resolve([]);
   const submissions = await driveLoad(plan, {
     apiUrl: fleet.apiUrl, submitterKey: keys.submitter, ratePerSecond: options.rate, concurrency: options.concurrency,
-    maxTries: 40, maxRetrySeconds: 90, random, onAcknowledged: (s) => kinds.set(s.runId as string, s.planned.kind),
+    maxTries: 40, maxRetrySeconds: 90, random, onAcknowledged: (s) => {
+      kinds.set(s.runId as string, s.planned.kind);
+      onAcknowledged(s.runId as string, ++acknowledged);
+    },
   });
   const faults = await faultsDone;
   log(`load done in ${((Date.now() - loadStartedAt) / 1000).toFixed(1)} s: ${submissions.filter((s) => s.runId).length} of ${submissions.length} acknowledged; ${faults.length} faults injected`);
@@ -231,8 +287,13 @@ async function startServices(options: ChaosOptions, started: Started): Promise<R
   // Slow answers (sim:slow, the "LLM slow" fault) take 2.5 s, inside the 6 s client timeout: slow, not failed.
   const sims = await startSimServers({ replicate: { stepMs: options.stepMs }, openai: { slowMs: 2500 } });
   started.sims = sims;
+  const receivers = await startReceivers();
+  started.receivers = receivers;
   const env: Record<string, string> = {
     ...sims.env,
+    // Notifications go to the loopback receivers: private addresses allowed, email to the local SMTP server.
+    VETTED_SMTP_URL: receivers.smtpUrl,
+    VETTED_WEBHOOK_ALLOW_PRIVATE: 'true',
     DATABASE_URL: postgres.url,
     REDIS_URL: redis.url,
     VETTED_QUEUE_PREFIX: 'chaos',
@@ -269,13 +330,14 @@ function migrate(env: Record<string, string>, logDir: string): Promise<void> {
   });
 }
 
-async function createKeys(databaseUrl: string): Promise<{ submitter: string; reviewer: string }> {
+async function createKeys(databaseUrl: string): Promise<{ submitter: string; reviewer: string; admin: string }> {
   const database = createDb(databaseUrl, { max: 1 });
   try {
     const keys = createApiKeysRepository(database.db);
     const submitter = await keys.create({ tenantId: TENANT, role: 'submitter', label: 'chaos load' });
     const reviewer = await keys.create({ tenantId: TENANT, role: 'reviewer', label: 'chaos reviewer' });
-    return { submitter: submitter.key, reviewer: reviewer.key };
+    const admin = await keys.create({ tenantId: TENANT, role: 'admin', label: 'chaos settings' });
+    return { submitter: submitter.key, reviewer: reviewer.key, admin: admin.key };
   } finally {
     await database.close();
   }
@@ -320,10 +382,12 @@ function keepLogs(started: Started, why: string): void {
 function cleanup(started: Started): Promise<void> {
   cleaningUp ??= (async () => {
     await started.reviewer?.stop().catch(() => undefined);
+    await Promise.all((started.followers ?? []).map((f) => f.stop().catch(() => undefined)));
     await started.fleet?.stopAll().catch((error: unknown) => log(`stopping the processes: ${errorMessage(error)}`));
     await started.pool?.end().catch(() => undefined);
     await started.queues?.close().catch(() => undefined);
     await started.sims?.close().catch(() => undefined);
+    await started.receivers?.close().catch(() => undefined);
     await started.redis?.stop().catch(() => undefined);
     await started.postgres?.stopQuietly().catch(() => undefined);
     // Whatever is still recorded (a process mid-respawn) is stopped by pid; then the reaper has nothing to do.

@@ -17,6 +17,8 @@ export interface ChaosOptions {
   tmpDir: string;
   /** The most the run's logs and evidence may take, in MB (live logs and what is kept). */
   logCapMb: number;
+  /** Soak mode (`npm run soak`): steady load without faults for `minutes`, sampled, judged for leaks. */
+  soak?: { minutes: number; sampleSeconds: number; warmupMinutes: number; plot: string | undefined };
 }
 
 export const HELP = `npm run chaos -- [options]     (or: node --import tsx chaos/main.ts [options])
@@ -52,6 +54,16 @@ However it ends (normally, an error, Ctrl-C, SIGTERM/SIGHUP, its output pipe clo
 SIGKILL), the run stops its servers and processes (a detached reaper does it if the run itself was killed),
 keeps its logs in at most one vetted-chaos-logs-* directory, and the next run removes whatever an earlier run
 left behind.
+Soak (\`npm run soak -- --minutes 30\`, the same processes and fail-safe, no faults):
+  --soak                steady load for --minutes at --rate (give about half of what the machine sustains),
+                        every request kind, the reviewer, chat replies, notifications and followers as in a chaos
+                        run; samples every --sample-seconds process RSS, the API's heap and event-loop delay, Redis
+                        memory and keys, PostgreSQL sizes, dead tuples and connections, and submit latency; prints
+                        growth per hour after --warmup-minutes and fails on a leak (chaos/leak.ts)
+  --minutes <n>         how long the soak sends (default 30)
+  --sample-seconds <n>  how often it samples (default 60)
+  --warmup-minutes <n>  left out of the growth figures (default a fifth of the soak, at most 5)
+  --plot <file>         where the HTML chart of the samples goes (default: next to the kept logs)
   -h, --help            this text
 
 Reading the table: chaos/README.md.`;
@@ -73,23 +85,43 @@ export function parseOptions(argv: string[]): ChaosOptions | 'help' {
       'prove-detector': { type: 'boolean', default: false },
       'tmp-dir': { type: 'string' },
       'log-cap-mb': { type: 'string', default: '200' },
+      soak: { type: 'boolean', default: false },
+      minutes: { type: 'string', default: '30' },
+      'sample-seconds': { type: 'string', default: '60' },
+      'warmup-minutes': { type: 'string' },
+      plot: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) return 'help';
+  const soak = values.soak ? soakOptions(values) : undefined;
+  const rate = positiveNumber('rate', values.rate, 1000);
   return {
-    requests: positiveInt('requests', values.requests, 100_000),
+    ...(soak ? { soak } : {}),
+    // A soak sends for its minutes at its rate; a chaos run sends a fixed number.
+    requests: soak ? Math.ceil(rate * soak.minutes * 60) : positiveInt('requests', values.requests, 100_000),
     concurrency: positiveInt('concurrency', values.concurrency, 1000),
-    rate: positiveNumber('rate', values.rate, 1000),
+    rate,
     drainSeconds: positiveInt('drain-seconds', values['drain-seconds'], 3600),
     seed: values.seed === undefined ? Math.floor(Math.random() * 1_000_000) : positiveInt('seed', values.seed, 2 ** 31, 0),
     stepMs: positiveInt('step-ms', values['step-ms'], 10_000, 0),
-    faults: !values['no-faults'],
+    faults: !values['no-faults'] && !soak,
     keepLogs: values['keep-logs'],
     proveDetector: values['prove-detector'],
     apiLogLevel: oneOf('api-log-level', values['api-log-level'], ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     tmpDir: values['tmp-dir'] ?? os.tmpdir(),
     logCapMb: positiveInt('log-cap-mb', values['log-cap-mb'], 100_000),
+  };
+}
+
+function soakOptions(values: { minutes: string; 'sample-seconds': string; 'warmup-minutes'?: string; plot?: string }): NonNullable<ChaosOptions['soak']> {
+  const minutes = positiveNumber('minutes', values.minutes, 24 * 60);
+  return {
+    minutes,
+    sampleSeconds: positiveInt('sample-seconds', values['sample-seconds'], 3600),
+    // A fifth of the soak, at most 5 minutes: start-up, JIT and pools filling are not growth.
+    warmupMinutes: values['warmup-minutes'] === undefined ? Math.min(5, minutes / 5) : positiveNumber('warmup-minutes', values['warmup-minutes'], minutes),
+    plot: values.plot,
   };
 }
 

@@ -79,6 +79,11 @@ export class Fleet {
     for (const role of [...STAGE_ROLES, 'all'] as const) await this.start(role);
   }
 
+  /** Every role's current pid (a restarted process has a new one). */
+  pids(): Record<string, number | undefined> {
+    return Object.fromEntries([...this.members].map(([role, m]) => [role, m.child.pid]));
+  }
+
   pidOf(role: Role): number | undefined {
     return this.members.get(role)?.child.pid;
   }

@@ -8,12 +8,15 @@ import type { RequestKind } from './mix.ts';
 import type { Crash } from './processes.ts';
 import type { ReviewerStats } from './reviewer.ts';
 import type { Verdict } from './verify.ts';
+import { renderVerdictLines, verdictPassed, type VerdictLine } from './verdicts.ts';
 
 export interface ReportInput {
   requests: number;
   seed: number;
   durationMs: number;
   verdict: Verdict;
+  /** The verdict checks, one printed line each (verdicts.ts); any non-zero fails the run. */
+  lines: VerdictLine[];
   faults: FaultRecord[];
   crashes: Crash[];
   failedStarts: number;
@@ -30,7 +33,7 @@ export interface Outcome {
 export function outcomeOf(input: ReportInput): Outcome {
   const lost = input.verdict.missing.length + input.verdict.stuck.length;
   const doubled = input.verdict.doubled.length;
-  return { lost, doubled, passed: lost === 0 && doubled === 0 && input.harnessErrors.length === 0 };
+  return { lost, doubled, passed: verdictPassed(input.lines) && input.harnessErrors.length === 0 };
 }
 
 export function renderReport(input: ReportInput): string {
@@ -67,11 +70,11 @@ export function renderReport(input: ReportInput): string {
   const title = `Vetted chaos run: ${input.requests} requests, seed ${input.seed}, ${(input.durationMs / 1000).toFixed(0)} s`;
   const line = '─'.repeat(Math.max(title.length, width + 40));
   const table = [title, line, ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`), line].join('\n');
-  return [table, failureList(verdict), findings(input)].filter(Boolean).join('\n\n');
+  return [table, `Verdict checks (each must be 0):\n${renderVerdictLines(input.lines)}`, failureList(verdict), findings(input)].filter(Boolean).join('\n\n');
 }
 
 function verdictText(outcome: Outcome, input: ReportInput): string {
-  if (!outcome.passed) return `FAIL (${[outcome.lost ? `${outcome.lost} lost` : '', outcome.doubled ? `${outcome.doubled} executed twice` : '', input.harnessErrors.length ? 'harness errors' : ''].filter(Boolean).join(', ')})`;
+  if (!outcome.passed) return `FAIL (${[...input.lines.filter((l) => l.count > 0).map((l) => `${l.count} ${l.name}`), input.harnessErrors.length ? 'harness errors' : ''].filter(Boolean).join(', ')})`;
   // Crashes do not fail the run (a supervisor restarts the process and nothing was lost), but they are bugs.
   return input.crashes.length ? `PASS: nothing lost or doubled, but ${input.crashes.length} process crash(es): see Findings` : 'PASS';
 }

@@ -13,6 +13,7 @@
  *   human_expire runs   left alone on purpose: they must expire
  */
 import { callApi, isRetryable } from './api-client.ts';
+import { Chatter } from './chatter.ts';
 import { errorMessage, log, sleep } from './log.ts';
 import type { RequestKind } from './mix.ts';
 
@@ -40,6 +41,8 @@ export interface ReviewerStats {
   errors: Map<string, number>;
   /** Runs that came back to the same error-recovery review after the reviewer chose "retry". */
   sameReviewAgain: Map<string, string[]>;
+  /** Every decision sent and what it was answered (status 0: no answer), for the "applied twice" check. */
+  attempts: { reviewId: string; channel: string; status: number | undefined }[];
 }
 
 export interface ReviewerOptions {
@@ -52,7 +55,7 @@ export interface ReviewerOptions {
 }
 
 export class Reviewer {
-  readonly stats: ReviewerStats = { decisions: new Map(), conflicts: 0, errors: new Map(), sameReviewAgain: new Map() };
+  readonly stats: ReviewerStats = { decisions: new Map(), conflicts: 0, errors: new Map(), sameReviewAgain: new Map(), attempts: [] };
   private running = false;
   private loop: Promise<void> | undefined;
   private readonly inProgress = new Set<string>();
@@ -60,8 +63,15 @@ export class Reviewer {
   private readonly history = new Map<string, string[]>();
   /** Pending reviews the reviewer means to decide, at the last poll (left-alone ones excluded). */
   workLeft = 0;
+  /** The chat channel beside the reviewer's decisions (chatter.ts). */
+  readonly chatter: Chatter;
+  /** Reviews left to expire, by run: once the run has expired, the chat user answers anyway. */
+  private readonly leftToExpire = new Map<string, string>();
+  private readonly chatted = new Set<string>();
 
-  constructor(private readonly options: ReviewerOptions) {}
+  constructor(private readonly options: ReviewerOptions) {
+    this.chatter = new Chatter(options.apiUrl, options.reviewerKey);
+  }
 
   start(): void {
     this.running = true;
@@ -87,6 +97,7 @@ export class Reviewer {
           tasks.add(task);
           void task.finally(() => tasks.delete(task));
         }
+        await this.answerExpired();
       } catch (error) {
         this.count('harness', errorMessage(error));
       }
@@ -109,6 +120,7 @@ export class Reviewer {
       cursor = result.body.nextCursor;
       if (!cursor) break;
     }
+    for (const item of items) if (this.options.kindOf(item.runId) === 'human_expire') this.leftToExpire.set(item.runId, item.reviewId);
     const mine = items.filter((item) => this.options.kindOf(item.runId) !== 'human_expire');
     this.workLeft = mine.length;
     return mine;
@@ -125,6 +137,30 @@ export class Reviewer {
     return Date.now() - seen.at >= seen.thinkMs;
   }
 
+  /** A chat user answers a review that already expired: the reply must start one new run, once. */
+  private async answerExpired(): Promise<void> {
+    for (const [runId, reviewId] of this.leftToExpire) {
+      const run = await callApi<{ status: string }>(this.options.apiUrl, this.options.reviewerKey, 'GET', `/api/runs/${runId}`);
+      if (!run.ok || run.body.status !== 'expired') continue;
+      this.leftToExpire.delete(runId);
+      await this.chatter.reply(runId, reviewId, 'expired');
+    }
+  }
+
+  /**
+   * Some payload reviews are answered by chat first: a hedge (the review stays and is decided at a later poll), a
+   * change of mind (the review closes), or a clear "yes" raced against the reviewer's own decision.
+   */
+  private async chatFirst(item: PendingItem, review: ReviewDetail['review']): Promise<'race' | 'done' | 'no'> {
+    if (review.checkpoint !== 'payload_review' || this.chatted.has(item.reviewId)) return 'no';
+    this.chatted.add(item.reviewId);
+    const roll = this.options.random();
+    if (roll < 0.15) return 'race';
+    if (roll < 0.25) return (await this.chatter.reply(item.runId, item.reviewId, 'unclear'), 'done');
+    if (roll < 0.3) return (await this.chatter.reply(item.runId, item.reviewId, 'switch'), 'done');
+    return 'no';
+  }
+
   private async decide(item: PendingItem): Promise<void> {
     const detail = await callApi<ReviewDetail>(this.options.apiUrl, this.options.reviewerKey, 'GET', `/api/reviews/${item.reviewId}`);
     if (!detail.ok) {
@@ -138,9 +174,15 @@ export class Reviewer {
     // The run is back at the error-recovery review it already answered with "retry": the retry did not help.
     // (A response review's "retry" is a deliberate second execution, and comes back by design.)
     if (review.checkpoint === 'error_recovery' && past.includes(`${key}→retry`) && !this.stats.sameReviewAgain.has(item.runId)) this.stats.sameReviewAgain.set(item.runId, [...past, key]);
-    const { action, edits } = this.choose(review, past);
+    const chat = await this.chatFirst(item, review);
+    if (chat === 'done') return;
+    const { action, edits } = chat === 'race' ? { action: 'approve' as const, edits: undefined } : this.choose(review, past);
     const body = { reviewId: review.reviewId, action, ...(review.payloadHash ? { payloadHash: review.payloadHash } : {}), ...(edits ? { edits } : {}), reason: 'chaos reviewer' };
-    const result = await callApi(this.options.apiUrl, this.options.reviewerKey, 'POST', `/api/runs/${item.runId}/decision`, body);
+    const [result] = await Promise.all([
+      callApi(this.options.apiUrl, this.options.reviewerKey, 'POST', `/api/runs/${item.runId}/decision`, body),
+      chat === 'race' ? this.chatter.reply(item.runId, item.reviewId, 'clear') : undefined,
+    ]);
+    this.stats.attempts.push({ reviewId: review.reviewId, channel: 'http', status: result.status || undefined });
     if (result.ok) {
       this.history.set(item.runId, [...past, `${key}→${action}`]);
       this.stats.decisions.set(`${key} → ${action}`, (this.stats.decisions.get(`${key} → ${action}`) ?? 0) + 1);

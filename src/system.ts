@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { createAdapterRegistry, type AdapterOverrides } from './adapters/registry.ts';
 import { configSecrets, type Config } from './config.ts';
+import type { AuditTrail } from './audit/audit-record.ts';
+import { createAuditTrail } from './db/audit-trail.ts';
 import { createApiKeysRepository, type ApiKeysRepository } from './db/api-keys-repository.ts';
 import { openDatabase, pingDatabase, serviceUnavailable, type Database } from './db/client.ts';
 import { createEventHub, eventHubSource } from './db/event-hub.ts';
@@ -76,6 +78,8 @@ export interface System extends Engine {
   readonly retention: RetentionRepository;
   /** The stored runs a policy preview replays (read-only). */
   readonly previewRuns: PolicyPreviewQueries;
+  /** Each tenant's hash-chained audit records (the export an auditor verifies). */
+  readonly auditTrail: AuditTrail;
   /** Logs a connection error at most once per source and interval (observability/connection-errors.ts). */
   readonly reportConnectionError: ConnectionErrorReporter;
   /** BullMQ's OpenTelemetry integration, when tracing is on (queues and workers carry the trace through jobs). */
@@ -203,6 +207,7 @@ export function wireSystem(config: Readonly<Config>, database: Database, options
     notifications,
     reviewStatsQueries: createReviewStatsQueries(database.db),
     previewRuns: createPolicyPreviewQueries(database.db),
+    auditTrail: createAuditTrail(database.db),
     retention,
     piiMasking: piiMaskingOf(retention, options.clock ?? systemClock),
     dispatch: {

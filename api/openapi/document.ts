@@ -23,6 +23,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   reviews: 'The review queue: pending and decided reviews, claims, decisions and chat replies',
   shadow: 'Shadow mode: V2 beside V3 reports and leak rates',
   system: 'Health, readiness, providers, metrics and provider webhooks',
+  audit: "The tenant's hash-chained audit records, for an auditor to verify",
 };
 
 /**

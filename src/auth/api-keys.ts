@@ -27,6 +27,8 @@ export type Permission =
   | 'tasks:review'
   /** The tenant's settings: task types, notification channels. */
   | 'settings:manage'
+  /** Export the tenant's hash-chained audit records (GET /api/audit): who decided what, on which payload. */
+  | 'audit:read'
   /** Replay a proposed policy over the tenant's stored runs (POST /api/policies/preview): reads every run's gate inputs. */
   | 'policies:preview';
 
@@ -36,7 +38,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'reviews:change_model', 'shadow:read', 'tasks:read', 'tasks:review', 'policies:preview'],
   admin: [
     'runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'reviews:change_model', 'override', 'shadow:read',
-    'tasks:create', 'tasks:read', 'tasks:review', 'settings:manage', 'policies:preview',
+    'tasks:create', 'tasks:read', 'tasks:review', 'settings:manage', 'policies:preview', 'audit:read',
   ],
 };
 

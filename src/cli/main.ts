@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerApiCommands } from './commands/api.ts';
+import { registerAuditCommands } from './commands/audit.ts';
 import { registerDemoCommand } from './commands/demo-command.ts';
 import { registerDryRunCommands } from './commands/dry-run.ts';
 import { registerInterpretCommand } from './commands/interpret.ts';
@@ -46,6 +47,7 @@ registerShadowCommands(program);
 registerPolicyCommands(program);
 registerSecretsCommands(program);
 registerRetentionCommands(program);
+registerAuditCommands(program);
 registerInterpretCommand(program);
 registerWorkerCommands(program);
 registerApiCommands(program);

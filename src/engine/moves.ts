@@ -249,7 +249,7 @@ function parkWrite(move: AtVisit & { park: ParkRequest }, ctx: MoveContext): Sto
     event: {
       type: 'review.created',
       actor: move.actor,
-      data: { reviewId: review.reviewId, checkpoint: review.checkpoint, reason: review.reason, kind: review.kind, issues: park.issues.length, question: review.question },
+      data: { reviewId: review.reviewId, checkpoint: review.checkpoint, reason: review.reason, kind: review.kind, issues: park.issues.length, question: review.question, payloadHash: review.payloadHash },
     },
   };
 }
@@ -271,7 +271,7 @@ function endWrite(run: RunRow, to: EndStatus, error: RunError, ctx: MoveContext,
   return {
     runId: run.id, from: binding.from, to, guard: binding.guard, decision: binding.decision, ledger: binding.ledger, seen: run,
     set: { ...CLEARED_REVIEW, error, completedAt: ctx.now },
-    event: { type: END_EVENTS[to], actor: binding.actor, data: { ...error, ...(run.pendingReviewId ? { reviewId: run.pendingReviewId } : {}) } },
+    event: { type: END_EVENTS[to], actor: binding.actor, data: { ...error, ...(run.pendingReviewId ? { reviewId: run.pendingReviewId, ...reviewedPayload(run) } : {}) } },
   };
 }
 
@@ -280,7 +280,7 @@ function claimWrite(run: RunRow, actor: string, set: RunPatch, type: RunEventTyp
   return {
     runId: run.id, from: ['awaiting_human'], to: 'awaiting_human', seen: run, set,
     guard: { pendingReviewId: run.pendingReviewId ?? '', claimableBy: { actor, now: ctx.now } },
-    event: { type, actor, data: { reviewId: run.pendingReviewId, ...data } },
+    event: { type, actor, data: { reviewId: run.pendingReviewId, ...reviewedPayload(run), ...data } },
   };
 }
 
@@ -345,8 +345,18 @@ function decisionRecord(run: RunRow, decision: DecisionInput): DecisionRecord {
     override: plan.route === 'execute' && plan.override,
     review: run.pendingReview,
     // A reply that was not understood leaves the review pending: the trail says it asked again.
-    event: { type: plan.route === 're_ask' ? 'review.re_asked' : 'review.decided', actor: actor.id, data: { reviewId: decision.reviewId, action: decision.action, route: plan.route, ...modelChange } },
+    event: {
+      type: plan.route === 're_ask' ? 'review.re_asked' : 'review.decided',
+      actor: actor.id,
+      data: { reviewId: decision.reviewId, action: decision.action, route: plan.route, ...modelChange, ...reviewedPayload(run), ...(plan.route === 'execute' && plan.override ? { override: true } : {}) },
+    },
   };
+}
+
+/** The hash of the payload the pending review showed, for the audit chain (src/db/schema/audit.ts). */
+function reviewedPayload(run: RunRow): { payloadHash?: string } {
+  const hash = run.pendingReview?.payloadHash;
+  return hash ? { payloadHash: hash } : {};
 }
 
 /** Old and new model, and the edits the new one had no place for: in the decision row and both its events. */

@@ -10,9 +10,8 @@
  */
 import type { RunRow } from '../engine/store.ts';
 import type { ModelSchema } from '../generated/contracts.ts';
-import type { System } from '../system.ts';
 import { autoApproveCountdown, type CountdownVerdict } from './countdown.ts';
-import { getReview } from './review-queue.ts';
+import { getReview, type ReviewReader } from './review-queue.ts';
 
 export interface ReviewForm {
   reviewId: string;
@@ -30,7 +29,7 @@ export interface ReviewForm {
 export const EXAMPLE_NOTE = "The model's published example. It was never used to build this payload: Vetted keeps example values away from the builder. Copying a value from it is your edit, recorded as yours.";
 
 /** The form of one review. @throws VettedError REVIEW_NOT_FOUND */
-export async function loadReviewForm(system: System, tenantId: string, reviewId: string): Promise<{ form: ReviewForm; run: RunRow }> {
+export async function loadReviewForm(system: ReviewReader, tenantId: string, reviewId: string): Promise<{ form: ReviewForm; run: RunRow }> {
   const { run, review, state } = await getReview(system, tenantId, reviewId);
   const pending = state === 'pending';
   const modelSchema = run.schemaKey ? ((await system.models.getSchema(run.schemaKey)) ?? null) : null;

@@ -8,3 +8,4 @@ export * from './tasks.ts';
 export * from './notifications.ts';
 export * from './retention.ts';
 export * from './decision-links.ts';
+export * from './audit.ts';

@@ -5,6 +5,28 @@
 // Source: docs/openapi.json. Regenerate with `npm run gen:client`; a test fails when this file is stale.
 
 export interface paths {
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's tenant's audit chain: every review raised, claimed, assigned, reminded, escalated, decided, overridden, answered, expired or cancelled
+         * @description Each record names who, when, what, the run and review, and the hash of the payload the review showed; `prevHash` is the hash of the record before it and `hash` its own (sha256 over the JSON array of its fields, docs/teams.md). `vetted audit verify FILE` checks a saved export. Records are kept when retention purges a run's documents.
+         *
+         *     Needs an API key with the `audit:read` permission.
+         */
+        get: operations["exportAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/healthz": {
         parameters: {
             query?: never;
@@ -1534,6 +1556,38 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    exportAudit: {
+        parameters: {
+            query?: {
+                /** @description only records at or after this instant (the chain is verified from the first record given) */
+                since?: string;
+                /** @description ndjson (one record per line) or csv (a header, then one record per line) */
+                format?: "ndjson" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records in chain order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;

@@ -1,0 +1,93 @@
+/**
+ * The facts the verdict checks (verdicts.ts) judge, read from the private database after the drain, and the
+ * printed lines built from them and from what the run's clients, receivers and followers recorded.
+ */
+import type pg from 'pg';
+import type { Verdict } from './verify.ts';
+import {
+  decisionsAppliedTwiceCheck,
+  executedTwiceCheck,
+  followerEventsCheck,
+  lostCheck,
+  notificationsMissingCheck,
+  notificationsTwiceChecks,
+  repliesAppliedTwiceCheck,
+  type AppliedDecision,
+  type AppliedReply,
+  type DecisionAttempt,
+  type FollowerLog,
+  type OwedNotification,
+  type ReceivedNotification,
+  type SentReply,
+  type VerdictLine,
+} from './verdicts.ts';
+
+/** Routes that leave the review open: they are steps toward a decision, not the decision. */
+const OPEN_ROUTES = new Set(['re_ask', 'await_quorum']);
+
+export async function appliedDecisions(pool: pg.Pool, tenantId: string): Promise<AppliedDecision[]> {
+  const { rows } = await pool.query<{ id: string; review_id: string; route: string | null }>("select id::text, review_id::text, parsed->>'route' as route from decisions where tenant_id = $1", [tenantId]);
+  return rows.map((r) => ({ id: r.id, reviewId: r.review_id, final: !OPEN_ROUTES.has(r.route ?? '') }));
+}
+
+/** Every effect of a chat reply: its decision rows (`via: reply`) and the runs started from its words. */
+export async function appliedReplies(pool: pg.Pool, tenantId: string): Promise<AppliedReply[]> {
+  const decided = await pool.query<{ id: string; review_id: string; text: string }>(
+    "select id::text, review_id::text, raw->>'text' as text from decisions where tenant_id = $1 and parsed->>'via' = 'reply'", [tenantId],
+  );
+  const started = await pool.query<{ run_id: string; review_id: string; text: string }>(
+    `select e.run_id::text, e.data->'origin'->>'reviewId' as review_id,
+       (select d.body->>'prompt' from run_documents d where d.run_id = e.run_id and d.kind = 'request') as text
+     from run_events e where e.tenant_id = $1 and e.type = 'run.created' and e.data ? 'origin'`, [tenantId],
+  );
+  return [
+    ...decided.rows.map((r) => ({ reviewId: r.review_id, text: r.text ?? '', what: `decision ${r.id}` })),
+    ...started.rows.map((r) => ({ reviewId: r.review_id, text: r.text ?? '', what: `new run ${r.run_id}` })),
+  ];
+}
+
+/**
+ * What the run's clients, receivers and followers recorded. A channel the run did not drive is left out, and
+ * so is its line: a 0 must mean "looked and found none", never "did not look".
+ */
+export interface ChannelRecords {
+  decisions: { attempts: DecisionAttempt[]; applied: AppliedDecision[] };
+  replies?: { sent: SentReply[]; applied: AppliedReply[] };
+  notifications?: { channels: string[]; received: ReceivedNotification[]; owed: OwedNotification[] };
+  followers?: { log: FollowerLog; truth: string[]; fromStart: boolean }[];
+}
+
+export function verdictLines(verdict: Verdict, records: ChannelRecords): VerdictLine[] {
+  const { replies, notifications, followers } = records;
+  return [
+    lostCheck({ missing: verdict.missing, stuck: verdict.stuck }),
+    executedTwiceCheck(verdict.doubled),
+    decisionsAppliedTwiceCheck(records.decisions.applied, records.decisions.attempts),
+    ...(replies ? [repliesAppliedTwiceCheck(replies.sent, replies.applied)] : []),
+    ...(notifications ? [...notificationsTwiceChecks(notifications.channels, notifications.received), notificationsMissingCheck(notifications.owed, notifications.received)] : []),
+    ...(followers ? [followerEventsCheck(followers)] : []),
+  ];
+}
+
+/**
+ * What the run owed each channel: every delivery its ledger says was sent (a send the receiver never saw is
+ * missing), and for every review that expired untouched, its waiting and expired announcements (it was still
+ * waiting when those jobs ran, whatever the faults did to the queue), and its near-expiry warning when the
+ * waiting notice went out before the warning's time (a later one schedules no warning, by design).
+ */
+export async function owedNotifications(pool: pg.Pool, tenantId: string, channels: readonly string[], events: readonly string[]): Promise<OwedNotification[]> {
+  const sent = await pool.query<{ subject_id: string; event: string; channel: string }>(
+    "select subject_id, event, channel from notification_deliveries where tenant_id = $1 and status = 'sent'", [tenantId],
+  );
+  const expired = await pool.query<{ review_id: string; warned_in_time: boolean }>(
+    `select d.review_id::text,
+       coalesce((select min(n.created_at) from notification_deliveries n where n.subject_id = d.review_id::text and n.event = 'waiting')
+         < (d.review->>'expiresAt')::timestamptz - make_interval(secs => s.near_expiry_seconds), false) as warned_in_time
+     from decisions d join notification_settings s on s.tenant_id = d.tenant_id
+     where d.tenant_id = $1 and d.parsed->>'status' = 'expired'`, [tenantId],
+  );
+  return [
+    ...sent.rows.map((r) => ({ subject: r.subject_id, event: r.event, channels: [r.channel] })),
+    ...expired.rows.flatMap((r) => events.filter((e) => e !== 'expiring' || r.warned_in_time).map((event) => ({ subject: r.review_id, event, channels }))),
+  ];
+}

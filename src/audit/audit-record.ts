@@ -1,0 +1,46 @@
+/**
+ * The audit chain's record, as an export carries it, and its hash. The database computes each hash when the
+ * record is written (the trigger in drizzle/0012_audit_chain.sql); this module computes the same from an
+ * exported record, so `vetted audit verify` needs nothing but the file.
+ *
+ * hash = sha256 hex of the JSON array text (no spaces) of
+ *   [prevHash, seq, at, tenantId, runId, reviewId, type, actor, action, override, payloadHash, target]
+ * with seq and override as text and absent values as null. The first record of a tenant follows GENESIS_HASH.
+ */
+import { createHash } from 'node:crypto';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+export interface AuditRecord {
+  seq: number;
+  /** ISO 8601, UTC, milliseconds. */
+  at: string;
+  tenantId: string;
+  runId: string;
+  reviewId: string | null;
+  type: string;
+  actor: string;
+  action: string;
+  override: boolean;
+  payloadHash: string | null;
+  target: string | null;
+  prevHash: string;
+  hash: string;
+}
+
+/** The fields in the order an export writes them (the CSV header). */
+export const AUDIT_FIELDS = ['seq', 'at', 'tenantId', 'runId', 'reviewId', 'type', 'actor', 'action', 'override', 'payloadHash', 'target', 'prevHash', 'hash'] as const satisfies readonly (keyof AuditRecord)[];
+
+export function recordHash(record: Omit<AuditRecord, 'hash'>): string {
+  const fields = [
+    record.prevHash, String(record.seq), record.at, record.tenantId, record.runId, record.reviewId,
+    record.type, record.actor, record.action, String(record.override), record.payloadHash, record.target,
+  ];
+  return createHash('sha256').update(JSON.stringify(fields), 'utf8').digest('hex');
+}
+
+/** The audit room's port: a tenant's records in chain order, a page at a time (PostgreSQL's, src/db/audit-trail.ts). */
+export interface AuditTrail {
+  /** Up to `limit` records of the tenant after `afterSeq`, at or after `since` when given, by seq. */
+  page(tenantId: string, options: { afterSeq: number; since?: Date; limit: number }): Promise<AuditRecord[]>;
+}
