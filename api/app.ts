@@ -28,6 +28,7 @@ import { registerNotificationRoutes } from './routes/notifications.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerProviderWebhookRoutes } from './routes/provider-webhooks.ts';
 import { registerReviewFormRoutes } from './routes/review-form.ts';
+import { registerReportRoutes } from './routes/reports.ts';
 import { registerReviewRoutes } from './routes/reviews.ts';
 import { registerRunRoutes } from './routes/runs.ts';
 import { registerShadowRoutes } from './routes/shadow.ts';
@@ -81,6 +82,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerControlRoutes(app, system);
   registerReviewRoutes(app, system);
   registerReviewFormRoutes(app, system);
+  registerReportRoutes(app, system);
   registerEventRoutes(app, system, hub);
   registerShadowRoutes(app, system);
   registerTaskRoutes(app, system);

@@ -19,6 +19,8 @@ import { createPolicyPreviewQueries } from './db/policy-preview-queries.ts';
 import type { PolicyPreviewQueries } from './policy/preview-queries.ts';
 import { createPgRunStore } from './db/pg-run-store.ts';
 import { createReviewStatsQueries } from './db/review-stats-queries.ts';
+import { createCorrectionsQueries } from './db/corrections-queries.ts';
+import type { CorrectionsQueries } from './reports/corrections-queries.ts';
 import type { ReviewStatsQueries } from './stats/review-stats-queries.ts';
 import type { RunSealing } from './db/run-sealing.ts';
 import { createRetentionRepository, type RetentionRepository } from './db/retention-repository.ts';
@@ -74,6 +76,8 @@ export interface System extends Engine {
   readonly notifications: NotificationsRepository;
   /** The review queue's figures per tenant, checkpoint and task type (vetted stats, /metrics). */
   readonly reviewStatsQueries: ReviewStatsQueries;
+  /** People's decisions with their edits, for the corrections report. */
+  readonly corrections: CorrectionsQueries;
   /** Per-tenant retention settings and the purge of run documents. */
   readonly retention: RetentionRepository;
   /** The stored runs a policy preview replays (read-only). */
@@ -206,6 +210,7 @@ export function wireSystem(config: Readonly<Config>, database: Database, options
     tasks: createTasksRepository(database.db),
     notifications,
     reviewStatsQueries: createReviewStatsQueries(database.db),
+    corrections: createCorrectionsQueries(database.db),
     previewRuns: createPolicyPreviewQueries(database.db),
     auditTrail: createAuditTrail(database.db),
     retention,

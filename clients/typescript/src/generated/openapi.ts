@@ -170,6 +170,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/corrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What reviewers correct: per model and field, how often a person's edit replaced the builder's value, from what to what, the issues behind it, per week
+         * @description model: owner/name counts every version, owner/name:version that version only.
+         *
+         *     Needs an API key with the `reviews:read` permission.
+         */
+        get: operations["getCorrectionsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reviews": {
         parameters: {
             query?: never;
@@ -781,6 +803,19 @@ export interface components {
             /** @description Parts of the request the builder recognised (a token limit, a duration, an output language or format) but did not place: the phrase and why. Reported on the run under every policy; parks the run under auto_with_thresholds and require_human. */
             unusedRequest?: components["schemas"]["UnusedRequest"][];
         };
+        /** ChangeCount */
+        ChangeCount: {
+            /** @description The builder's value (absent: the builder left the field unset). Only for kind value. */
+            from?: unknown;
+            /** @description The person's value (absent: they removed it). Only for kind value. */
+            to?: unknown;
+            /**
+             * @description For free text and secrets: what happened, without the text.
+             * @enum {string}
+             */
+            change?: "set" | "cleared" | "rewritten";
+            count: number;
+        };
         /**
          * Confidence
          * @enum {string}
@@ -791,6 +826,32 @@ export interface components {
             /** @enum {string} */
             role: "user" | "assistant" | "system";
             content: string;
+        };
+        /**
+         * CorrectionsReport
+         * @description What reviewers correct (GET /api/reports/corrections, `vetted report corrections`): per model and field, how often a person's edit replaced the builder's value, from what to what, the issues that led to it, and the trend per week. It tells the team which builder rule or policy to fix next.
+         */
+        CorrectionsReport: {
+            /** Format: date-time */
+            generatedAt: string;
+            /**
+             * Format: date-time
+             * @description Decisions made at or after this instant count.
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description Decisions made before this instant count.
+             */
+            until: string;
+            /** @description The model asked for (owner/name), or null for every model. */
+            model: string | null;
+            /** @description People's decisions on reviews in the window. */
+            decisions: number;
+            /** @description Those that changed at least one payload field. */
+            corrected: number;
+            /** @description Most corrected first. */
+            models: components["schemas"]["ModelCorrections"][];
         };
         /**
          * Decision
@@ -851,6 +912,25 @@ export interface components {
             path: string;
             code: string;
             message: string;
+        };
+        /** FieldCorrections */
+        FieldCorrections: {
+            field: string;
+            /** @description Decisions in which a person replaced the builder's value of this field. */
+            edits: number;
+            /** @description edits / the model's decisions. */
+            share: number;
+            /**
+             * @description value: changes listed from → to; free_text: long text, grouped by what happened to it (set, cleared, rewritten), never quoted; secret: a secret-role input, counted, never shown.
+             * @enum {string}
+             */
+            kind: "value" | "free_text" | "secret";
+            /** @description The most frequent changes first, at most ten. */
+            changes: components["schemas"]["ChangeCount"][];
+            /** @description The issue codes the review showed on this field when it was edited, most frequent first. */
+            issueCodes: components["schemas"]["IssueCount"][];
+            /** @description Edits of this field per week, oldest first. */
+            weeks: components["schemas"]["WeekCount"][];
         };
         /**
          * FieldEdits
@@ -955,11 +1035,27 @@ export interface components {
          * @enum {string}
          */
         IssueCode: "missing_required" | "type" | "range" | "enum" | "format" | "unknown_field" | "constraint" | "provenance" | "example_leak" | "builder_error" | "execution_error" | "policy" | "schema_unsatisfiable" | "unused_request";
+        /** IssueCount */
+        IssueCount: {
+            code: string;
+            count: number;
+        };
         /**
          * MissingInformation
          * @description What the submitter could not find out.
          */
         MissingInformation: string[];
+        /** ModelCorrections */
+        ModelCorrections: {
+            /** @description owner/name (versions together), or `inline` for models sent with the request. */
+            model: string;
+            decisions: number;
+            corrected: number;
+            /** @description Most edited first. */
+            fields: components["schemas"]["FieldCorrections"][];
+            /** @description Decisions and corrected decisions per week, oldest first. */
+            weeks: components["schemas"]["WeekCount"][];
+        };
         /**
          * ModelReference
          * @description A model named as owner/name or owner/name:version; a provider's endpoint may have more segments (fal-ai/flux/dev).
@@ -1437,6 +1533,18 @@ export interface components {
             /** @enum {string} */
             severity: "blocking" | "warning";
             suggestion: string;
+        };
+        /** WeekCount */
+        WeekCount: {
+            /**
+             * Format: date
+             * @description The Monday (UTC) the week starts on.
+             */
+            week: string;
+            /** @description Edits of the field, or corrected decisions of the model. */
+            count: number;
+            /** @description Model weeks: every decision that week. */
+            decisions?: number;
         };
         /**
          * WhyEscalated
@@ -1939,6 +2047,40 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    getCorrectionsReport: {
+        parameters: {
+            query?: {
+                model?: components["schemas"]["ModelReference"];
+                /** @description decisions at or after this instant (default: `weeks` weeks before `until`) */
+                since?: string;
+                /** @description decisions before this instant (default: now) */
+                until?: string;
+                /** @description the look-back in weeks when `since` is not given (1 to 520, default 12) */
+                weeks?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrectionsReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listReviews: {
