@@ -32,6 +32,7 @@ import { registerReportRoutes } from './routes/reports.ts';
 import { registerReviewRoutes } from './routes/reviews.ts';
 import { registerRunRoutes } from './routes/runs.ts';
 import { registerShadowRoutes } from './routes/shadow.ts';
+import { registerSlackInteractionRoutes } from './routes/slack-interactions.ts';
 import { registerSystemRoutes } from './routes/system.ts';
 import { registerTaskRoutes } from './routes/tasks.ts';
 
@@ -90,6 +91,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerPolicyRoutes(app, system);
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
+  await registerSlackInteractionRoutes(app, system);
   registerMcpRoutes(app, system);
   await registerConsole(app, options.consoleDir, system.config.mediaHosts);
   await registerOpenApi(app, routes);

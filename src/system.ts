@@ -28,6 +28,8 @@ import { rotateSealedValues, type RotationReport } from './db/secrets-rotation.t
 import { sealerFromConfig, secretFieldNames } from './secrets/sealer.ts';
 import { createReviewFeed, type ReviewFeed } from './db/review-feed.ts';
 import { createReviewersRepository, type ReviewersRepository } from './db/reviewers-repository.ts';
+import { createDecisionLinkLedger } from './db/decision-link-uses.ts';
+import type { DecisionLinkLedger } from './decision-channels/link-ledger.ts';
 import { createRunQueries, type RunQueries } from './db/run-queries.ts';
 import { createShadowReportsRepository, type ShadowReportsRepository } from './db/shadow-reports-repository.ts';
 import { createShadowSettingsRepository, type ShadowSettingsRepository } from './db/shadow-settings-repository.ts';
@@ -61,6 +63,8 @@ export interface System extends Engine {
   readonly runQueries: RunQueries;
   readonly apiKeys: ApiKeysRepository;
   readonly reviewers: ReviewersRepository;
+  /** Which email decision links were used (each decides once). */
+  readonly decisionLinks: DecisionLinkLedger;
   /** The tenant-wide review events (the console's live queue). */
   readonly reviewFeed: ReviewFeed;
   readonly shadowReports: ShadowReportsRepository;
@@ -198,6 +202,7 @@ export function wireSystem(config: Readonly<Config>, database: Database, options
     runQueries: createRunQueries(database.db),
     apiKeys: createApiKeysRepository(database.db),
     reviewers: createReviewersRepository(database.db),
+    decisionLinks: createDecisionLinkLedger(database.db),
     reviewFeed: createReviewFeed(database.db),
     shadowReports: createShadowReportsRepository(database.db),
     shadowSettings: createShadowSettingsRepository(database.db),

@@ -74,7 +74,12 @@ export interface NewApiKey {
  * the key itself (`key:<id>`, an upstream app or a service).
  */
 export function actorOf(principal: Principal): string {
-  return principal.reviewer ? `reviewer:${principal.reviewer.id}` : `key:${principal.keyId}`;
+  return principal.reviewer ? reviewerActor(principal.reviewer.id) : `key:${principal.keyId}`;
+}
+
+/** The actor a person's decisions record, whichever channel they decide through. */
+export function reviewerActor(reviewerId: string): string {
+  return `reviewer:${reviewerId}`;
 }
 
 /**

@@ -57,11 +57,13 @@ export function registerKeyCommands(program: Command): void {
     .requiredOption('--name <name>', 'their name, as the audit trail shows it')
     .requiredOption('--role <role>', `one of ${ROLES.join(', ')}`)
     .option('--team <team>', 'the team whose queue they work (policy.team routes reviews to it)')
+    .option('--slack-user <id>', 'their Slack user id (U…): their clicks on Approve and Reject in Slack decide as them')
+    .option('--email <address>', 'their email address: a waiting-review email to it carries decision links signed for them')
     .action(
-      action((options: { tenant: string; name: string; role: string; team?: string }) =>
+      action((options: { tenant: string; name: string; role: string; team?: string; slackUser?: string; email?: string }) =>
         withSystem(async (system) => {
           const role = parseChoice('--role', options.role, ROLES);
-          const row = await system.reviewers.create({ tenantId: options.tenant, name: options.name, role, team: options.team });
+          const row = await system.reviewers.create({ tenantId: options.tenant, name: options.name, role, team: options.team, slackUserId: options.slackUser, email: options.email });
           process.stderr.write(`added ${row.name} (${row.role}${row.team ? `, team ${row.team}` : ''}) to tenant ${row.tenantId}\n`);
           console.log(row.id);
         }),
@@ -76,7 +78,7 @@ export function registerKeyCommands(program: Command): void {
         withSystem(async (system) => {
           const rows = await system.reviewers.list(options.tenant);
           if (rows.length === 0) return console.log('No reviewers. Add one with `vetted reviewers add --tenant t --name "Ada" --role reviewer`.');
-          console.table(rows.map((r) => ({ id: r.id, tenant: r.tenantId, name: r.name, role: r.role, team: r.team ?? '' })));
+          console.table(rows.map((r) => ({ id: r.id, tenant: r.tenantId, name: r.name, role: r.role, team: r.team ?? '', slack: r.slackUserId ?? '', email: r.email ?? '' })));
         }),
       ),
     );

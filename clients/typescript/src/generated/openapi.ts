@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/slack/interactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The Slack app's interactivity URL: Approve and Reject on a waiting review's message, and the reason dialog
+         * @description Slack signs the request: X-Slack-Signature (v0, HMAC-SHA256 over `v0:<timestamp>:<body>` with VETTED_SLACK_SIGNING_SECRET) and X-Slack-Request-Timestamp within 5 minutes of the server clock; anything else is 401 and changes nothing. The Slack user must be a reviewer (`vetted reviewers add --slack-user U…`); the decision then goes through the same rules as POST /api/runs/{id}/decision, bound to the payload hash the message showed.
+         */
+        post: operations["receiveSlackInteraction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -1698,6 +1718,48 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+        };
+    };
+    receiveSlackInteraction: {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-slack-signature"?: string;
+                "x-slack-request-timestamp"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The interaction, as JSON (Slack block_actions or view_submission) */
+                    payload: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Empty, or (a reason dialog that cannot be accepted) `response_action: errors` with the message Slack shows in the dialog */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_action?: "errors";
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMe: {
