@@ -23,6 +23,7 @@ import { registerAuditRoutes } from './routes/audit.ts';
 import { registerControlRoutes } from './routes/control.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { MCP_PATH, registerMcpRoutes } from './routes/mcp.ts';
+import { registerKeyRoutes } from './routes/keys.ts';
 import { registerMcpOriginGuard } from './plugins/mcp-origin.ts';
 import { registerNotificationRoutes } from './routes/notifications.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
@@ -70,7 +71,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   await registerRateLimit(app, system);
   // Behind its public names the API checks /mcp's Origin always and its Host only when VETTED_MCP_ALLOWED_HOSTS is set.
   registerMcpOriginGuard(app, MCP_PATH, system.config.mcp);
-  registerAuth(app, system);
+  const { forgetVerifiedKeys } = registerAuth(app, system);
   registerDependencyGate(app, system);
 
   const hub: EventHub = system.openEventHub();
@@ -88,6 +89,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerTaskRoutes(app, system);
   registerAuditRoutes(app, system);
   registerNotificationRoutes(app, system);
+  registerKeyRoutes(app, system, forgetVerifiedKeys);
   registerPolicyRoutes(app, system);
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);

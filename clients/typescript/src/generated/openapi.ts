@@ -64,6 +64,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's tenant's API keys, oldest first, revoked ones too (never secrets)
+         * @description Needs an API key with the `keys:manage` permission.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key for the caller's tenant (admin); the answer holds the whole key, shown this once
+         * @description A person's key names reviewerId (a reviewer of the tenant) and takes the person's role unless role is given. Only a hash of the secret is stored.
+         *
+         *     Needs an API key with the `keys:manage` permission.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a key of the tenant (admin); at once on this API process, within 10 seconds on others
+         * @description The tenant's last admin key cannot revoke itself (409 LAST_ADMIN_KEY): create another admin key first. Revoking a revoked key answers it unchanged.
+         *
+         *     Needs an API key with the `keys:manage` permission.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -1580,7 +1628,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Problem; code MODEL_NOT_FOUND or ROUTE_NOT_FOUND or RUN_NOT_FOUND or REVIEW_NOT_FOUND or TASK_NOT_FOUND or TASK_TYPE_NOT_FOUND */
+        /** @description Problem; code MODEL_NOT_FOUND or ROUTE_NOT_FOUND or RUN_NOT_FOUND or REVIEW_NOT_FOUND or TASK_NOT_FOUND or KEY_NOT_FOUND or TASK_TYPE_NOT_FOUND */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1589,7 +1637,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Problem; code RUN_STATE_CONFLICT or REVIEW_STALE or PAYLOAD_HASH_MISMATCH or DECISION_CONFLICT or REVIEW_CLAIMED or REQUEST_KEY_REUSED or TASK_ALREADY_REVIEWED or SCHEMA_CHANGED or EXECUTION_UNCERTAIN */
+        /** @description Problem; code RUN_STATE_CONFLICT or REVIEW_STALE or PAYLOAD_HASH_MISMATCH or DECISION_CONFLICT or REVIEW_CLAIMED or REQUEST_KEY_REUSED or TASK_ALREADY_REVIEWED or SCHEMA_CHANGED or LAST_ADMIN_KEY or EXECUTION_UNCERTAIN */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1757,6 +1805,150 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            tenantId: string;
+                            /** @enum {string} */
+                            role: "submitter" | "reviewer" | "admin";
+                            permissions: string[];
+                            label: string | null;
+                            reviewerId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            revokedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Required unless reviewerId names a person (the key then takes the person's role)
+                     * @enum {string}
+                     */
+                    role?: "submitter" | "reviewer" | "admin";
+                    /** @description A person's key: the reviewer (of the caller's tenant) it belongs to */
+                    reviewerId?: string;
+                    /** @description Beyond the role: override (approve over blocking issues) */
+                    permissions?: "override"[];
+                    /** @description A note to recognise the key by */
+                    label?: string;
+                    /** @description Optional; when given it must be the caller's tenant (keys are always created for it) */
+                    tenantId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The whole key (vt_<id>.<secret>): shown this once, only its hash is stored */
+                        key: string;
+                        apiKey: {
+                            id: string;
+                            tenantId: string;
+                            /** @enum {string} */
+                            role: "submitter" | "reviewer" | "admin";
+                            permissions: string[];
+                            label: string | null;
+                            reviewerId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            revokedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key id (vt_<id>.…), as GET /api/keys lists it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        tenantId: string;
+                        /** @enum {string} */
+                        role: "submitter" | "reviewer" | "admin";
+                        permissions: string[];
+                        label: string | null;
+                        reviewerId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        revokedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
