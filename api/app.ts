@@ -23,14 +23,17 @@ import { registerAuditRoutes } from './routes/audit.ts';
 import { registerControlRoutes } from './routes/control.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { MCP_PATH, registerMcpRoutes } from './routes/mcp.ts';
+import { registerKeyRoutes } from './routes/keys.ts';
 import { registerMcpOriginGuard } from './plugins/mcp-origin.ts';
 import { registerNotificationRoutes } from './routes/notifications.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerProviderWebhookRoutes } from './routes/provider-webhooks.ts';
 import { registerReviewFormRoutes } from './routes/review-form.ts';
+import { registerReportRoutes } from './routes/reports.ts';
 import { registerReviewRoutes } from './routes/reviews.ts';
 import { registerRunRoutes } from './routes/runs.ts';
 import { registerShadowRoutes } from './routes/shadow.ts';
+import { registerSlackInteractionRoutes } from './routes/slack-interactions.ts';
 import { registerSystemRoutes } from './routes/system.ts';
 import { registerTaskRoutes } from './routes/tasks.ts';
 
@@ -68,7 +71,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   await registerRateLimit(app, system);
   // Behind its public names the API checks /mcp's Origin always and its Host only when VETTED_MCP_ALLOWED_HOSTS is set.
   registerMcpOriginGuard(app, MCP_PATH, system.config.mcp);
-  registerAuth(app, system);
+  const { forgetVerifiedKeys } = registerAuth(app, system);
   registerDependencyGate(app, system);
 
   const hub: EventHub = system.openEventHub();
@@ -80,14 +83,17 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerControlRoutes(app, system);
   registerReviewRoutes(app, system);
   registerReviewFormRoutes(app, system);
+  registerReportRoutes(app, system);
   registerEventRoutes(app, system, hub);
   registerShadowRoutes(app, system);
   registerTaskRoutes(app, system);
   registerAuditRoutes(app, system);
   registerNotificationRoutes(app, system);
+  registerKeyRoutes(app, system, forgetVerifiedKeys);
   registerPolicyRoutes(app, system);
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
+  await registerSlackInteractionRoutes(app, system);
   registerMcpRoutes(app, system);
   await registerConsole(app, options.consoleDir, system.config.mediaHosts);
   await registerOpenApi(app, routes);

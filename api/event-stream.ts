@@ -2,14 +2,18 @@
  * Server-sent events over the audit table, shared by the per-run stream (GET /api/runs/:id/events) and the
  * tenant's review feed (GET /api/reviews/events): the table is the truth, a wake only says "look again", and a
  * client that reconnects with Last-Event-ID (the header EventSource sends, or ?lastEventId=) gets every event
- * after that id, in order, then live ones.
+ * after that id, in order, then live ones. Ids are taken at insert and commit in any order, so an event is sent
+ * only once no lower id can still commit (api/settled-events.ts): a follower never skips one.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RunEventRow } from '../src/engine/run-rows.ts';
-import type { Wake } from '../src/engine/event-hub.ts';
+import type { TransactionSnapshot, Wake } from '../src/engine/event-hub.ts';
 import { VettedError } from '../src/errors.ts';
+import { settledMarks } from './settled-events.ts';
 
 const HEARTBEAT_MS = 15_000;
+/** While events wait for a lower id's transaction to end, the stream looks again this often. */
+const SETTLE_RETRY_MS = 250;
 
 // Set one by one before writeHead (not passed to it), so the test suite's conformance hook sees the media type.
 const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
@@ -39,6 +43,8 @@ export interface EventSourceSpec {
   subscribe(wake: Wake): () => void;
   /** The events after an id, oldest first. */
   read(afterId: bigint): Promise<RunEventRow[]>;
+  /** The transactions running now (EventHub.transactions): an event leaves only once no lower id can commit. */
+  transactions(): Promise<TransactionSnapshot>;
   /** The events as they may leave the server (api/plugins/answer-masking.ts maskedFor): a stream is an answer too. */
   mask<T>(value: T): Promise<T>;
 }
@@ -55,12 +61,29 @@ export function streamEvents(request: FastifyRequest, reply: FastifyReply, spec:
   // Flushes are serialised: a wake during a flush schedules exactly one more.
   let flushing: Promise<void> = Promise.resolve();
   let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const marks = settledMarks(spec.after);
+  /** Sends the read events every lower id of which is settled (api/settled-events.ts); the rest wait. */
+  const round = async () => {
+    const settled = marks.settle(await spec.transactions());
+    const events = await spec.read(last);
+    if (events.length > 0) marks.saw(events.at(-1)!.id, await spec.transactions());
+    const ready = events.filter((event) => event.id <= settled);
+    for (const view of await spec.mask(ready.map(eventView))) out.write(frame(view));
+    if (ready.length > 0) last = ready.at(-1)!.id;
+  };
   const flush = () => {
     flushing = flushing.then(async () => {
       if (closed) return;
-      const events = await spec.read(last);
-      for (const view of await spec.mask(events.map(eventView))) out.write(frame(view));
-      if (events.length > 0) last = events.at(-1)!.id;
+      await round();
+      // Usually the transactions seen just after the read have ended by now: a second round sends the events.
+      if (marks.waiting() && !closed) await round();
+      if (marks.waiting() && !closed && !retry) {
+        retry = setTimeout(() => {
+          retry = undefined;
+          flush();
+        }, SETTLE_RETRY_MS);
+      }
     }).catch((error: unknown) => request.log.warn({ err: error }, 'event stream flush failed; will retry on the next wake'));
   };
   const unsubscribe = spec.subscribe(flush);
@@ -68,6 +91,7 @@ export function streamEvents(request: FastifyRequest, reply: FastifyReply, spec:
   request.raw.on('close', () => {
     closed = true;
     clearInterval(heartbeat);
+    clearTimeout(retry);
     unsubscribe();
   });
   flush();

@@ -369,3 +369,40 @@ export const notificationSettingsView = {
     updatedBy: { type: ['string', 'null'] }, updatedAt: { type: ['string', 'null'] },
   },
 } as const;
+
+/** A key's id: the public part of `vt_<id>.<secret>`. */
+export const keyIdParams = pathParams({ id: { type: 'string', pattern: '^[a-z0-9]{12}$', description: 'The key id (vt_<id>.…), as GET /api/keys lists it' } });
+
+const roleName = { type: 'string', enum: ['submitter', 'reviewer', 'admin'] } as const;
+
+export const newKeyBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    role: { ...roleName, description: "Required unless reviewerId names a person (the key then takes the person's role)" },
+    reviewerId: { type: 'string', pattern: '^rv_[a-z0-9]{12}$', description: "A person's key: the reviewer (of the caller's tenant) it belongs to" },
+    permissions: { type: 'array', items: { type: 'string', enum: ['override'] }, maxItems: 1, uniqueItems: true, description: 'Beyond the role: override (approve over blocking issues)' },
+    label: { type: 'string', minLength: 1, maxLength: 200, description: 'A note to recognise the key by' },
+    tenantId: { type: 'string', maxLength: 64, description: "Optional; when given it must be the caller's tenant (keys are always created for it)" },
+  },
+  examples: [{ role: 'reviewer', label: 'review desk laptop' }],
+} as const;
+
+const apiKeyView = {
+  type: 'object',
+  required: ['id', 'tenantId', 'role', 'permissions', 'label', 'reviewerId', 'createdAt', 'revokedAt'],
+  properties: {
+    id: { type: 'string' }, tenantId: { type: 'string' }, role: roleName, permissions: { type: 'array', items: { type: 'string' } },
+    label: { type: ['string', 'null'] }, reviewerId: { type: ['string', 'null'] }, createdAt: isoTime, revokedAt: { type: ['string', 'null'] },
+  },
+} as const;
+
+export const apiKeyAnswer = apiKeyView;
+
+export const apiKeyCreated = {
+  type: 'object',
+  required: ['key', 'apiKey'],
+  properties: { key: { type: 'string', description: 'The whole key (vt_<id>.<secret>): shown this once, only its hash is stored' }, apiKey: apiKeyView },
+} as const;
+
+export const apiKeyList = { type: 'object', required: ['items'], properties: { items: { type: 'array', items: apiKeyView } } } as const;

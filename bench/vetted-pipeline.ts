@@ -21,38 +21,48 @@ import { startWorkerProcess, type WorkerProcess } from './worker-process.ts';
 
 export const VETTED_DESCRIPTION = [
   'vetted: submitRun (request checked, run + run.created event inserted in one statement, extract job added),',
-  '        then extract → assemble → build (heuristic) → validate → execute (dry provider), one BullMQ queue each;',
-  '        extract claims the run (UPDATE … RETURNING), later stages start from the row the previous move returned',
-  '        (same process) or read it; each runs and commits its move plus an audit event (one statement) before',
-  '        adding the next job; execute\'s move also records the dry execution in the idempotency ledger (same',
-  '        statement). 7 statements per request. Requests alternate flux-schnell (text to image) and whisper',
-  '        (audio attachment); all must end `completed`.',
+  '        then extract → assemble → build (heuristic) → validate → execute (dry provider). With local stages',
+  '        (the default) extract\'s job goes on to assemble, build and validate itself, so a request is two BullMQ',
+  '        jobs (extract, execute); "vetted, local stages off" (VETTED_LOCAL_STAGES=none) is one job per stage.',
+  '        Either way extract claims the run (UPDATE … RETURNING), later stages start from the row the previous',
+  '        move returned (same process) or read it, and each stage commits its move plus an audit event (one',
+  '        statement); execute\'s move also records the dry execution in the idempotency ledger (same statement).',
+  '        7 statements per request. Requests alternate flux-schnell (text to image) and whisper (audio',
+  '        attachment); all must end `completed`.',
 ];
+
+/** The plain pipeline's two rows: local stages on (the default) and off. */
+export const VETTED_SYSTEM = 'vetted';
+export const VETTED_QUEUED_SYSTEM = 'vetted, local stages off';
 
 export const vettedPhase: Phase = {
   name: 'vetted',
-  summary: 'Vetted through all five stages (heuristic builder, dry provider) at N in flight and at 1 in flight',
+  summary: 'Vetted through all five stages (heuristic builder, dry provider), local stages on and off, at N in flight and at 1 in flight',
   ratios: [
-    { name: 'throughput, Vetted / baseline', against: 'baseline', load: 'throughput', metric: 'rate', atLeast: 0.75 },
-    { name: 'p99 at 1 in flight, Vetted / baseline', against: 'baseline', load: 'latency', metric: 'p99', atMost: 2 },
-    { name: 'throughput, Vetted / LangGraph (same stages)', against: 'peers', againstSystem: LANGGRAPH_SYSTEM, load: 'throughput', metric: 'rate', atLeast: 3 },
-    { name: 'p99 at 1 in flight, Vetted / LangGraph', against: 'peers', againstSystem: LANGGRAPH_SYSTEM, load: 'latency', metric: 'p99' },
+    { name: 'throughput, Vetted / baseline', system: VETTED_SYSTEM, against: 'baseline', load: 'throughput', metric: 'rate', atLeast: 1 },
+    { name: 'throughput, Vetted local stages off / baseline', system: VETTED_QUEUED_SYSTEM, against: 'baseline', load: 'throughput', metric: 'rate', atLeast: 0.6 },
+    { name: 'p99 at 1 in flight, Vetted / baseline', system: VETTED_SYSTEM, against: 'baseline', load: 'latency', metric: 'p99', atMost: 2 },
+    { name: 'throughput, Vetted / LangGraph (same stages)', system: VETTED_SYSTEM, against: 'peers', againstSystem: LANGGRAPH_SYSTEM, load: 'throughput', metric: 'rate', atLeast: 4 },
+    { name: 'throughput, Vetted local stages off / LangGraph', system: VETTED_QUEUED_SYSTEM, against: 'peers', againstSystem: LANGGRAPH_SYSTEM, load: 'throughput', metric: 'rate' },
+    { name: 'p99 at 1 in flight, Vetted / LangGraph', system: VETTED_SYSTEM, against: 'peers', againstSystem: LANGGRAPH_SYSTEM, load: 'latency', metric: 'p99' },
   ],
   async run(context) {
-    const { loads } = await measureVetted(context, { system: 'vetted', part: 'vetted' });
-    return { loads, section: { title: 'What one request does', lines: VETTED_DESCRIPTION }, verdicts: walVerdicts(loads) };
+    const on = await measureVetted(context, { system: VETTED_SYSTEM, part: 'vetted' });
+    const off = await measureVetted(context, { system: VETTED_QUEUED_SYSTEM, part: 'vetted-queued', env: { VETTED_LOCAL_STAGES: 'none' } });
+    const loads = [...on.loads, ...off.loads];
+    return { loads, section: { title: 'What one request does', lines: VETTED_DESCRIPTION }, verdicts: [...walVerdicts(on.loads, 'local stages on'), ...walVerdicts(off.loads, 'local stages off')] };
   },
 };
 
 /** WAL the bench database's records take per request (wal-meter.ts), throughput run. */
 export const WAL_BYTES_PER_REQUEST_TARGET = 4096;
 
-function walVerdicts(loads: readonly LoadRow[]): TargetVerdict[] {
+function walVerdicts(loads: readonly LoadRow[], which: string): TargetVerdict[] {
   const own = loads.find((row) => row.load === 'throughput')?.costs?.wal?.own;
   if (!own) return [];
   return [
     {
-      name: 'WAL bytes per request, Vetted (bench database, throughput run)',
+      name: `WAL bytes per request, Vetted ${which} (bench database, throughput run)`,
       value: own.bytes,
       shown: `${fixed(own.bytes, 0)} B (${fixed(own.fpiBytes, 0)} full-page images)`,
       bound: `≤ ${WAL_BYTES_PER_REQUEST_TARGET} B`,

@@ -2,6 +2,7 @@
  * Configuration: parsed and checked once at start-up from the environment, then passed down frozen.
  * This is the only module that reads environment variables; nothing reads them at import time.
  */
+import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
 import { VettedError } from './errors.ts';
 import type { PolicySpec, StageName } from './generated/contracts.ts';
@@ -94,6 +95,18 @@ export interface Config {
     /** Where people open a review or task: links go to `<consoleUrl>/reviews/<id>` and `<consoleUrl>/tasks/<id>`. */
     consoleUrl: string;
   };
+  /**
+   * Approve and reject from Slack (src/decision-channels): the app's signing secret checks every interaction; the
+   * bot token updates messages and opens the reason dialog; the API URL is Slack's (a local server in tests).
+   * Without the signing secret, Slack messages carry no decision buttons and the interactions route answers 401.
+   */
+  slack: { signingSecret?: string; botToken?: string; apiUrl: string };
+  /**
+   * Decision links in the waiting-review email: signed with VETTED_EMAIL_LINK_SECRET, or, unset, with a key
+   * derived from VETTED_WEBHOOK_SECRET (HMAC of a fixed label), so one server secret can serve both; neither
+   * set, email carries no decision links. A link lives `ttlSeconds`, and never past the review's own expiry.
+   */
+  decisionLinks: { secret?: string; ttlSeconds: number };
   /**
    * VETTED_MEDIA_HOSTS: the hosts (`cdn.example.com`, `*.example.com`) whose images, audio and video the reviewer
    * console previews inline (and its Content-Security-Policy allows). A URL elsewhere (an intranet address in an
@@ -220,6 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       from: String(e.VETTED_SMTP_FROM),
       consoleUrl: String(e.VETTED_CONSOLE_URL).replace(/\/+$/, ''),
     },
+    slack: { signingSecret: str('VETTED_SLACK_SIGNING_SECRET'), botToken: str('VETTED_SLACK_BOT_TOKEN'), apiUrl: String(e.VETTED_SLACK_API_URL) },
+    decisionLinks: { secret: linkSecret(str('VETTED_EMAIL_LINK_SECRET'), str('VETTED_WEBHOOK_SECRET')), ttlSeconds: num('VETTED_EMAIL_LINK_TTL_SECONDS') },
     mediaHosts: (str('VETTED_MEDIA_HOSTS') ?? '').split(',').filter(Boolean).map((host) => host.toLowerCase()),
     production: str('NODE_ENV') === 'production' || bool('VETTED_PRODUCTION'),
     dataKeys: dataKeysFrom(str('VETTED_DATA_KEY'), String(e.VETTED_DATA_KEY_ID), str('VETTED_DATA_KEYS_PREVIOUS')),
@@ -269,7 +284,14 @@ export function commandEnv(defaults: Partial<Record<EnvKey, string>>, over: Read
 /** Secrets in the configuration, for the redactor: they must never reach a stored snapshot or a log line. */
 export function configSecrets(config: Config): string[] {
   const dataKeys = [config.dataKeys.current, ...config.dataKeys.previous].map((key) => key?.key);
-  return [config.openai.apiKey, config.fal.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey, config.metricsToken, smtpPassword(config.notifications.smtpUrl), ...dataKeys].filter((s): s is string => Boolean(s));
+  return [config.openai.apiKey, config.fal.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey, config.metricsToken,
+    config.slack.signingSecret, config.slack.botToken, config.decisionLinks.secret, smtpPassword(config.notifications.smtpUrl), ...dataKeys].filter((s): s is string => Boolean(s));
+}
+
+/** The email link key: its own, else one derived from the webhook secret (a different key for a different use). */
+function linkSecret(own: string | undefined, webhookSecret: string | undefined): string | undefined {
+  if (own) return own;
+  return webhookSecret ? createHmac('sha256', webhookSecret).update('vetted email decision links').digest('hex') : undefined;
 }
 
 /** The password inside VETTED_SMTP_URL, if any, so the redactor scrubs it from logs. */

@@ -19,6 +19,8 @@ import { createPolicyPreviewQueries } from './db/policy-preview-queries.ts';
 import type { PolicyPreviewQueries } from './policy/preview-queries.ts';
 import { createPgRunStore } from './db/pg-run-store.ts';
 import { createReviewStatsQueries } from './db/review-stats-queries.ts';
+import { createCorrectionsQueries } from './db/corrections-queries.ts';
+import type { CorrectionsQueries } from './reports/corrections-queries.ts';
 import type { ReviewStatsQueries } from './stats/review-stats-queries.ts';
 import type { RunSealing } from './db/run-sealing.ts';
 import { createRetentionRepository, type RetentionRepository } from './db/retention-repository.ts';
@@ -26,6 +28,8 @@ import { rotateSealedValues, type RotationReport } from './db/secrets-rotation.t
 import { sealerFromConfig, secretFieldNames } from './secrets/sealer.ts';
 import { createReviewFeed, type ReviewFeed } from './db/review-feed.ts';
 import { createReviewersRepository, type ReviewersRepository } from './db/reviewers-repository.ts';
+import { createDecisionLinkLedger } from './db/decision-link-uses.ts';
+import type { DecisionLinkLedger } from './decision-channels/link-ledger.ts';
 import { createRunQueries, type RunQueries } from './db/run-queries.ts';
 import { createShadowReportsRepository, type ShadowReportsRepository } from './db/shadow-reports-repository.ts';
 import { createShadowSettingsRepository, type ShadowSettingsRepository } from './db/shadow-settings-repository.ts';
@@ -59,6 +63,8 @@ export interface System extends Engine {
   readonly runQueries: RunQueries;
   readonly apiKeys: ApiKeysRepository;
   readonly reviewers: ReviewersRepository;
+  /** Which email decision links were used (each decides once). */
+  readonly decisionLinks: DecisionLinkLedger;
   /** The tenant-wide review events (the console's live queue). */
   readonly reviewFeed: ReviewFeed;
   readonly shadowReports: ShadowReportsRepository;
@@ -70,6 +76,8 @@ export interface System extends Engine {
   readonly notifications: NotificationsRepository;
   /** The review queue's figures per tenant, checkpoint and task type (vetted stats, /metrics). */
   readonly reviewStatsQueries: ReviewStatsQueries;
+  /** People's decisions with their edits, for the corrections report. */
+  readonly corrections: CorrectionsQueries;
   /** Per-tenant retention settings and the purge of run documents. */
   readonly retention: RetentionRepository;
   /** The stored runs a policy preview replays (read-only). */
@@ -194,6 +202,7 @@ export function wireSystem(config: Readonly<Config>, database: Database, options
     runQueries: createRunQueries(database.db),
     apiKeys: createApiKeysRepository(database.db),
     reviewers: createReviewersRepository(database.db),
+    decisionLinks: createDecisionLinkLedger(database.db),
     reviewFeed: createReviewFeed(database.db),
     shadowReports: createShadowReportsRepository(database.db),
     shadowSettings: createShadowSettingsRepository(database.db),
@@ -201,6 +210,7 @@ export function wireSystem(config: Readonly<Config>, database: Database, options
     tasks: createTasksRepository(database.db),
     notifications,
     reviewStatsQueries: createReviewStatsQueries(database.db),
+    corrections: createCorrectionsQueries(database.db),
     previewRuns: createPolicyPreviewQueries(database.db),
     auditTrail: createAuditTrail(database.db),
     retention,

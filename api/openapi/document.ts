@@ -24,6 +24,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   shadow: 'Shadow mode: V2 beside V3 reports and leak rates',
   system: 'Health, readiness, providers, metrics and provider webhooks',
   audit: "The tenant's hash-chained audit records, for an auditor to verify",
+  keys: "The tenant's API keys (admin): create one (its secret shown once), list them, revoke one",
 };
 
 /**

@@ -31,7 +31,8 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token.trim() : undefined;
 }
 
-export function registerAuth(app: FastifyInstance, system: System): void {
+/** Registers the hook; returns what forgets every verified key (a key revoked through this API is refused at once here). */
+export function registerAuth(app: FastifyInstance, system: System): { forgetVerifiedKeys: () => void } {
   const principalOf = cachedPrincipals((token) => system.apiKeys.verify(token));
   const failures = failedAuthBudget(system.config.limits.rateLimitPerMinute);
 
@@ -53,6 +54,7 @@ export function registerAuth(app: FastifyInstance, system: System): void {
     if (!token) throw missingKeyError();
     return principalOf(token);
   }
+  return { forgetVerifiedKeys: () => principalOf.forget() };
 }
 
 /** The caller, for handlers behind a permission (the hook guarantees it is there). */

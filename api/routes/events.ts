@@ -34,6 +34,7 @@ export function registerEventRoutes(app: FastifyInstance, system: System, hub: E
       after: lastEventIdOf(request) ?? 0n,
       subscribe: (wake) => hub.subscribe(run.id, wake),
       read: (afterId) => system.store.events(run.id, { afterId }),
+      transactions: () => hub.transactions(),
       mask: (value) => maskedFor(system, request, value),
     });
   });
@@ -55,6 +56,7 @@ export function registerEventRoutes(app: FastifyInstance, system: System, hub: E
       after: lastEventIdOf(request) ?? (await system.reviewFeed.newestEventId()),
       subscribe: (wake) => hub.subscribeAll(wake),
       read: (afterId) => system.reviewFeed.reviewEventsAfter(tenantId, afterId, FEED_BATCH),
+      transactions: () => hub.transactions(),
       mask: (value) => maskedFor(system, request, value),
     });
   });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Me } from './api/types.ts';
+import { CorrectionsPage } from './corrections/corrections-page.tsx';
 import { QueuePage } from './queue/queue-page.tsx';
 import { ReviewPage } from './review/review-page.tsx';
 import { hrefOf, useRoute, type Route } from './router.ts';
@@ -30,6 +31,7 @@ export function App() {
                 Tasks{pendingTasks !== null ? <span className="count nav-count" data-testid="nav-pending-tasks"><span className="sr-only">, pending: </span>{pendingTasks}</span> : null}
               </Link>
             ) : null}
+            {can(me, 'reviews:read') ? <Link to={{ page: 'corrections' }} ariaCurrent={route.page === 'corrections'}>Corrections</Link> : null}
             <Link to={{ page: 'shadow' }} ariaCurrent={route.page === 'shadow'}>Shadow</Link>
           </nav>
           <div className="whoami">
@@ -52,6 +54,7 @@ function Page({ route }: { route: Route }) {
     case 'review': return <ReviewPage key={route.reviewId} reviewId={route.reviewId} />;
     case 'run': return <RunPage key={route.runId} runId={route.runId} />;
     case 'shadow': return <ShadowPage />;
+    case 'corrections': return <CorrectionsPage />;
     case 'tasks': return <TasksPage />;
     case 'task': return <TaskDetailPage key={route.taskId} taskId={route.taskId} />;
     case 'not_found':

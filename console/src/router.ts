@@ -1,6 +1,6 @@
 /**
  * Client-side routes under /console (the API answers index.html for every one, api/console.ts). A route is a
- * parsed path; navigate() pushes it, and the back button works. No library: six routes.
+ * parsed path; navigate() pushes it, and the back button works. No library: seven routes.
  */
 import { useEffect, useState } from 'react';
 
@@ -9,6 +9,7 @@ export type Route =
   | { page: 'review'; reviewId: string }
   | { page: 'run'; runId: string }
   | { page: 'shadow' }
+  | { page: 'corrections' }
   | { page: 'tasks' }
   | { page: 'task'; taskId: string }
   | { page: 'not_found'; path: string };
@@ -23,6 +24,7 @@ export function parseRoute(pathname: string): Route {
   if ((match = new RegExp(`^/reviews/${ID}/?$`).exec(path))) return { page: 'review', reviewId: match[1] as string };
   if ((match = new RegExp(`^/runs/${ID}/?$`).exec(path))) return { page: 'run', runId: match[1] as string };
   if (path === '/shadow' || path === '/shadow/') return { page: 'shadow' };
+  if (path === '/corrections' || path === '/corrections/') return { page: 'corrections' };
   if (path === '/tasks' || path === '/tasks/') return { page: 'tasks' };
   // The address notifications link to (src/notifications/message.ts): <VETTED_CONSOLE_URL>/tasks/<id>.
   if ((match = new RegExp(`^/tasks/${ID}/?$`).exec(path))) return { page: 'task', taskId: match[1] as string };
@@ -35,6 +37,7 @@ export function hrefOf(route: Route): string {
     case 'review': return `${BASE}/reviews/${route.reviewId}`;
     case 'run': return `${BASE}/runs/${route.runId}`;
     case 'shadow': return `${BASE}/shadow`;
+    case 'corrections': return `${BASE}/corrections`;
     case 'tasks': return `${BASE}/tasks`;
     case 'task': return `${BASE}/tasks/${route.taskId}`;
     case 'not_found': return `${BASE}${route.path}`;

@@ -30,7 +30,9 @@ export type Permission =
   /** Export the tenant's hash-chained audit records (GET /api/audit): who decided what, on which payload. */
   | 'audit:read'
   /** Replay a proposed policy over the tenant's stored runs (POST /api/policies/preview): reads every run's gate inputs. */
-  | 'policies:preview';
+  | 'policies:preview'
+  /** Create, list and revoke the tenant's API keys (POST/GET/DELETE /api/keys): whoever holds it can mint an admin key. */
+  | 'keys:manage';
 
 /** What each role may do. `override` (approve over blocking issues) is granted per key, or to admins. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
@@ -38,7 +40,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'reviews:change_model', 'shadow:read', 'tasks:read', 'tasks:review', 'policies:preview'],
   admin: [
     'runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'reviews:change_model', 'override', 'shadow:read',
-    'tasks:create', 'tasks:read', 'tasks:review', 'settings:manage', 'policies:preview', 'audit:read',
+    'tasks:create', 'tasks:read', 'tasks:review', 'settings:manage', 'policies:preview', 'audit:read', 'keys:manage',
   ],
 };
 
@@ -74,7 +76,12 @@ export interface NewApiKey {
  * the key itself (`key:<id>`, an upstream app or a service).
  */
 export function actorOf(principal: Principal): string {
-  return principal.reviewer ? `reviewer:${principal.reviewer.id}` : `key:${principal.keyId}`;
+  return principal.reviewer ? reviewerActor(principal.reviewer.id) : `key:${principal.keyId}`;
+}
+
+/** The actor a person's decisions record, whichever channel they decide through. */
+export function reviewerActor(reviewerId: string): string {
+  return `reviewer:${reviewerId}`;
 }
 
 /**

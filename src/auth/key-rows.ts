@@ -14,6 +14,10 @@ export interface ReviewerRow {
   name: string;
   role: Role;
   team: string | null;
+  /** Their Slack user id (`U…`): a click on a Slack button is theirs (src/teams/slack-interactions.ts). */
+  slackUserId: string | null;
+  /** Their email address: the waiting-review email to it carries decision links signed for them. */
+  email: string | null;
   createdAt: Date;
 }
 

@@ -12,16 +12,20 @@ export const KEY_CACHE_TTL_MS = 10_000;
 /** The caller a token stands for. @throws VettedError UNAUTHORIZED for a malformed, unknown or revoked key. */
 export type PrincipalResolver = (token: string) => Promise<Principal>;
 
+/** A resolver whose cache can be dropped (after a revocation in this process). */
+export type CachedPrincipals = PrincipalResolver & { forget(): void };
+
 /** Wraps the key store's verify in a short-lived cache (a verify is a database read per request otherwise). */
-export function cachedPrincipals(verify: (token: string) => Promise<Principal>, ttlMs = KEY_CACHE_TTL_MS): PrincipalResolver {
+export function cachedPrincipals(verify: (token: string) => Promise<Principal>, ttlMs = KEY_CACHE_TTL_MS): CachedPrincipals {
   const cache = new LRUCache<string, Principal>({ max: 10_000, ttl: ttlMs });
-  return async (token) => {
+  const resolve = async (token: string): Promise<Principal> => {
     const cached = cache.get(token);
     if (cached) return cached;
     const principal = await verify(token);
     cache.set(token, principal);
     return principal;
   };
+  return Object.assign(resolve, { forget: () => cache.clear() });
 }
 
 /** @throws VettedError FORBIDDEN naming the role and the permission it lacks. */

@@ -13,8 +13,11 @@ import { ROLE_KEYWORDS, escapeRegExp, fieldNames, identifierWords, phrasePattern
 /** Every role keyword of every role (`negative prompt`, `inference steps`, `guidance scale`). */
 const ALL_ROLE_KEYWORDS: ReadonlySet<string> = new Set(Object.values(ROLE_KEYWORDS).flat());
 import { fieldPattern } from './pattern-cache.ts';
-import { endsToken, findEnumMember, fitOf, hasEnum, looksLikeOptions, readNumberToken, readTypedValue } from './value-reading.ts';
+import { endsToken, findEnumMember, fitOf, hasEnum, looksLikeOptions, readNumberToken, readTypedValue, type ReadValue } from './value-reading.ts';
+import { READING_RULE_PREFIX } from './reading-rule.ts';
 
+/** `and` written as a prefix of the next word, in Hebrew and Arabic. */
+const AND_CLITIC = '[\u05D5\u0648]';
 const ASSIGN_SEPARATOR = /\s*[=:：]\s*/y;
 /** After a name in a script without spaces, the value may follow at once or after a topic particle (`シードは2025`). */
 const UNSPACED_SEPARATOR = /(?:\s*[はを]\s*)?/y;
@@ -45,7 +48,8 @@ export function namedLabel(field: FieldSpec, isPrimary: boolean): RegExp {
   const pattern = fieldPattern(field, `named:${isPrimary}`, () => {
     const names = fieldNames(field, isPrimary).map(phrasePattern).join('|');
     // A name in a script written without spaces (`シード`) needs no boundary: nothing separates it from its neighbours.
-    return new RegExp(`(?:(?=${UNSPACED_CHAR})|(?<![\\p{L}\\p{N}_-]))(--)?(${names})(?:(?<=${UNSPACED_CHAR})|(?!${WORD_CHAR}))`, 'giu');
+    // Hebrew and Arabic join `and` to the next word (`וגובה 512`, `والارتفاع 512`): the name after it is still the name.
+    return new RegExp(`(?:(?=${UNSPACED_CHAR})|(?<![\\p{L}\\p{N}_-])(?:${AND_CLITIC})?)(--)?(${names})(?:(?<=${UNSPACED_CHAR})|(?!${WORD_CHAR}))`, 'giu');
   });
   if (!pattern) throw new Error(`no label pattern for ${field.name}`);
   return pattern;
@@ -86,7 +90,7 @@ function readNamed(text: string, match: RegExpExecArray, field: FieldSpec): Dire
         : 'named';
   // Values that are not options are kept only where the user plainly addressed this field.
   const acceptMiss = form !== 'loose';
-  const read = readTypedValue(text, separator.end, field, acceptMiss);
+  const read = withDecimalComma(text, readTypedValue(text, separator.end, field, acceptMiss), field);
   if (!read) return null;
   if (read.fit !== 'ok') {
     if (form === 'loose') return null;
@@ -100,7 +104,24 @@ function readNamed(text: string, match: RegExpExecArray, field: FieldSpec): Dire
   if (form !== 'assign' && oneWord && !hasEnum(field) && afterContentWord(text, start) && !isTrailingSeed(text, field, start, read.end)) {
     return null;
   }
-  return makeDirective(text, start, read.end, form, 'named', [{ field: field.name, value: read.value, fit: read.fit }]);
+  const rule = read.raw.includes(',') ? `${READING_RULE_PREFIX}decimal_comma` : 'named';
+  return makeDirective(text, start, read.end, form, rule, [{ field: field.name, value: read.value, fit: read.fit }]);
+}
+
+const DECIMAL_PART = /,(\d{1,3})(?![\p{N}]|[.,]\d)/uy;
+
+/**
+ * `Temperatur 0,4`: most of the reading languages write a decimal comma. For a field that takes fractions, a
+ * comma right between digits continues the number (the reading conversion `decimal_comma` gives the value, so
+ * the validator can re-derive it); `width 1,024` stays a whole number's business.
+ */
+function withDecimalComma(text: string, read: ReadValue | null, field: FieldSpec): ReadValue | null {
+  if (!read || field.type !== 'number' || typeof read.value !== 'number' || !/^\d+$/.test(read.raw)) return read;
+  DECIMAL_PART.lastIndex = read.end;
+  const decimals = DECIMAL_PART.exec(text);
+  if (!decimals) return read;
+  const value = Number(`${read.raw}.${decimals[1] ?? ''}`);
+  return { value, raw: `${read.raw}${decimals[0]}`, end: read.end + decimals[0].length, fit: fitOf(field, value) };
 }
 
 /** Words that make `<word> seed` the name of another input (random_seed, image_seed, manual_seed in real models). */
@@ -119,7 +140,8 @@ function isTrailingSeed(text: string, field: FieldSpec, start: number, end: numb
 
 function afterContentWord(text: string, start: number): boolean {
   const previous = PREVIOUS_WORD.exec(windowBefore(text, start));
-  return previous !== null && !isFillerOnly(previous[1] ?? '');
+  // `width 1024 height 768`: a number before the name is another setting's value, not a word of the picture.
+  return previous !== null && !isFillerOnly(previous[1] ?? '') && !/^\p{N}+$/u.test(previous[1] ?? '');
 }
 
 function readSeparator(text: string, at: number): { end: number; kind: 'assign' | 'word' | 'space' } | null {

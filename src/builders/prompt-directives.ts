@@ -21,6 +21,7 @@ import { findRequestPhrases, requestTableRule, unplacedReason } from './request-
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
 import { isAskedAbout, shownTextSpans } from '../reading/index.ts';
 import { READING_RULE_PREFIX, readingRule, unplacedSettings } from './reading-rule.ts';
+import { wordSizeRule } from './size-rules.ts';
 import { FORM_RANK, overlaps, type Directive, type DirectiveForm, type RuleContext, type Span } from './directive-types.ts';
 import {
   compareText,
@@ -70,7 +71,7 @@ export interface DirectiveScan {
  */
 const NEVER_FROM_TEXT = new Set<FieldRole>(['secret', 'system_prompt']);
 
-const RULES = [namedValueRule, namedRatioRule, sizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, multipleRule, translateRule, requestTableRule, readingRule];
+const RULES = [namedValueRule, namedRatioRule, sizeRule, wordSizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, multipleRule, translateRule, requestTableRule, readingRule];
 
 /**
  * Scans the prompt for explicit values for the schema's fields. Never reads secrets, system prompts or file

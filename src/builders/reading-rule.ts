@@ -46,6 +46,8 @@ const KIND_WORDS: Record<SettingPhrase['kind'], string> = {
   language_name: 'an output language',
   negated_switch: 'that switch',
   enum_synonym: 'that option',
+  unit_number: 'a number of this unit',
+  decimal_comma: 'a number',
 };
 
 /**

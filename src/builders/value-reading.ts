@@ -22,7 +22,8 @@ export interface ReadValue {
 const NUMBER = /-?\d+(?:\.\d+)?/y;
 const PIXEL_UNIT = /\s*px\b/iy;
 const BOOLEAN = /(true|false|yes|no|on|off|enabled|disabled|1|0)(?![\p{L}\p{N}_])/iuy;
-const TOKEN = /[^\s,;]+/y;
+/** A token ends at a space or a comma or semicolon of any script (`512،`, `512、`). */
+const TOKEN = /[^\s,;،؛、，；。]+/y;
 const RATIO = /^\d{1,3}:\d{1,3}$/;
 const NUMERAL = /^-?\d+(?:\.\d+)?$/;
 const TRUE_WORDS = new Set(['true', 'yes', 'on', 'enabled', '1']);

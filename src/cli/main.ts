@@ -19,6 +19,7 @@ import { registerRetentionCommands } from './commands/retention.ts';
 import { registerRunCommands } from './commands/runs.ts';
 import { registerSecretsCommands } from './commands/secrets.ts';
 import { registerShadowCommands } from './commands/shadow.ts';
+import { registerReportCommands } from './commands/report.ts';
 import { registerStatsCommand } from './commands/stats.ts';
 import { registerStoreCommands } from './commands/store.ts';
 import { registerTaskTypeCommands } from './commands/task-types.ts';
@@ -56,6 +57,7 @@ registerMcpCommand(program);
 registerTaskTypeCommands(program);
 registerNotificationCommands(program);
 registerStatsCommand(program);
+registerReportCommands(program);
 registerStoreCommands(program);
 registerDemoCommand(program);
 

@@ -1,5 +1,5 @@
 /** API keys in PostgreSQL: created, verified, listed, revoked. The rules are in src/auth/api-keys.ts. */
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import { assertKeyMatches, hashSecret, mintKey, parseKey, principalFor, type NewApiKey, type Principal } from '../auth/api-keys.ts';
 import { VettedError } from '../errors.ts';
 import type { Db } from './client.ts';
@@ -33,12 +33,29 @@ export function createApiKeysRepository(db: Db) {
       return principalFor(found.key, found.reviewer ?? undefined);
     },
 
-    async list(): Promise<ApiKeyRow[]> {
-      return db.select().from(apiKeys).orderBy(apiKeys.createdAt);
+    /** Every key, or one tenant's. */
+    async list(tenantId?: string): Promise<ApiKeyRow[]> {
+      return db.select().from(apiKeys).where(tenantId === undefined ? undefined : eq(apiKeys.tenantId, tenantId)).orderBy(apiKeys.createdAt);
     },
 
-    async revoke(id: string): Promise<boolean> {
-      const rows = await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id)).returning({ id: apiKeys.id });
+    async get(id: string): Promise<ApiKeyRow | undefined> {
+      const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
+      return row;
+    },
+
+    /** The tenant's admin keys still in force, other than `exceptId`. */
+    async countOtherActiveAdmins(tenantId: string, exceptId: string): Promise<number> {
+      const rows = await db
+        .select({ id: apiKeys.id })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.role, 'admin'), isNull(apiKeys.revokedAt), ne(apiKeys.id, exceptId)));
+      return rows.length;
+    },
+
+    /** Revokes a key (of `tenantId` only, when given); false when there is no such key. */
+    async revoke(id: string, tenantId?: string): Promise<boolean> {
+      const scope = tenantId === undefined ? eq(apiKeys.id, id) : and(eq(apiKeys.id, id), eq(apiKeys.tenantId, tenantId));
+      const rows = await db.update(apiKeys).set({ revokedAt: new Date() }).where(scope).returning({ id: apiKeys.id });
       return rows.length > 0;
     },
   };

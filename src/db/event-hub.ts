@@ -11,14 +11,16 @@
  *
  * The table stays the source of truth: a wake only says "look again", and each subscriber is also woken every
  * FALLBACK_POLL_MS, so an event the poll did not notice (ids are taken at insert and committed in any order)
- * costs latency, never the event.
+ * costs latency, never the event. The streams send an event only once no lower id can still commit: the hub
+ * also says which transactions are running (api/settled-events.ts). The embedded store has one connection, and
+ * its queries wait behind transactions, so there a read never sees a gap and events settle at once.
  */
 import pg from 'pg';
 import type { Logger } from '../observability/logger.ts';
 import type { Database } from './client.ts';
 import type { EventHub, Wake } from '../engine/event-hub.ts';
 
-export type { EventHub, Wake } from '../engine/event-hub.ts';
+export type { EventHub, TransactionSnapshot, Wake } from '../engine/event-hub.ts';
 
 /** How often the hub looks for new events while someone is subscribed. */
 export const EVENT_POLL_MS = 150;
@@ -30,6 +32,12 @@ const NEWEST_OF_ALL = { name: 'vetted_hub_newest_of_all', text: 'select max(id):
 const NEWEST_EVENTS = {
   name: 'vetted_hub_newest_events',
   text: 'select run_id, max(id)::text as newest from run_events where run_id = any($1::uuid[]) group by run_id',
+};
+
+const TRANSACTIONS = {
+  name: 'vetted_hub_transactions',
+  // A comma-separated list, not an array: the embedded store's pool hands arrays back as text.
+  text: "select pg_snapshot_xmin(s)::text as xmin, coalesce((select string_agg(x::text, ',') from pg_snapshot_xip(s) x), '') as running from pg_current_snapshot() s",
 };
 
 /** Where a hub reads events: its own connection to the server, or the embedded store's pool (PGlite has no server). */
@@ -124,6 +132,10 @@ export function createEventHub(source: string | pg.Pool, logger: Logger, options
           newestSeen.delete(runId);
         }
       };
+    },
+    async transactions() {
+      const [row] = (await pool.query<{ xmin: string; running: string }>(TRANSACTIONS)).rows;
+      return { xmin: BigInt(row!.xmin), running: row!.running === '' ? [] : row!.running.split(',').map(BigInt) };
     },
     async close() {
       closed = true;

@@ -14,7 +14,7 @@ const WAS_PARKED = sql`exists (select 1 from run_events e where e.run_id = runs.
  * `owner/name` without the version, `unknown` before extract, and `inline` for a model outside the tenant's
  * catalog (observability/metrics.ts modelLabel): a caller-chosen name never becomes a label of its own.
  */
-const MODEL = sql`case
+export const MODEL_LABEL = sql`case
   when runs.model is null then 'unknown'
   when exists (select 1 from models m where m.ref = runs.model and m.tenant_id in (runs.tenant_id, '*')) then split_part(runs.model, ':', 1)
   else 'inline' end`;
@@ -24,14 +24,14 @@ export function createMetricsQueries(db: Db): MetricsQueries {
   return {
     async runsByStatus(): Promise<(TenantModel & { status: string; count: number })[]> {
       const rows = await db.execute<{ tenant_id: string; model: string; status: string; n: string }>(
-        sql`select tenant_id, ${MODEL} as model, status, count(*)::text as n from runs group by 1, 2, 3`,
+        sql`select tenant_id, ${MODEL_LABEL} as model, status, count(*)::text as n from runs group by 1, 2, 3`,
       );
       return rows.rows.map((row) => ({ tenantId: row.tenant_id, model: row.model, status: row.status, count: Number(row.n) }));
     },
     /** Over the runs that ended in the window (every end sets completed_at), found through runs_completed_idx. */
     async rates(): Promise<RunRates[]> {
       const rows = await db.execute<{ tenant_id: string; model: string; ended: string; ended_parked: string; completed: string; completed_auto: string }>(sql`
-        select tenant_id, ${MODEL} as model,
+        select tenant_id, ${MODEL_LABEL} as model,
           count(*)::text as ended,
           count(*) filter (where parked)::text as ended_parked,
           count(*) filter (where status = 'completed')::text as completed,
@@ -51,7 +51,7 @@ export function createMetricsQueries(db: Db): MetricsQueries {
     /** Reviews waiting now, per checkpoint, and how long the oldest has waited (runs_tenant_parked_idx). */
     async pendingReviews(): Promise<PendingReviewStats[]> {
       const rows = await db.execute<{ tenant_id: string; model: string; checkpoint: string; n: string; oldest: string }>(sql`
-        select tenant_id, ${MODEL} as model, coalesce(pending_review ->> 'checkpoint', 'unknown') as checkpoint,
+        select tenant_id, ${MODEL_LABEL} as model, coalesce(pending_review ->> 'checkpoint', 'unknown') as checkpoint,
           count(*)::text as n, extract(epoch from now() - min(parked_at))::text as oldest
         from runs where pending_review_id is not null group by 1, 2, 3`);
       return rows.rows.map((row) => ({

@@ -9,7 +9,7 @@ import type { DecisionRow, DepthRow, ReviewStatsQueries, TaskShareRow } from '..
 import type { Db } from './client.ts';
 
 /** Decisions a person made (not the system's expiry or an operator's cancel, nor a reply that was asked again). */
-const HUMAN_ACTIONS = sql`('approve', 'edit', 'reject', 'retry')`;
+const HUMAN_ACTIONS = sql`('approve', 'edit', 'reject', 'retry', 'change_model', 'edit_text')`;
 
 
 export function createReviewStatsQueries(db: Db): ReviewStatsQueries {

@@ -1,10 +1,10 @@
 /**
  * What a committed move adds to the process's metrics (observability/metrics.ts): a run that ended (by
  * outcome), a review raised (by checkpoint and reason), a validation that found blocking issues or example
- * leaks, and the time a person took to decide. Called by commit.ts after the write, so a move that missed
- * its compare-and-set counts nothing.
+ * leaks, the time a person took to decide, and the fields their edits changed. Called by commit.ts after the
+ * write, so a move that missed its compare-and-set counts nothing.
  */
-import { runLabels } from '../observability/metrics.ts';
+import { INLINE_MODEL_LABEL, runLabels } from '../observability/metrics.ts';
 import type { Engine } from './engine.ts';
 import type { Move } from './moves.ts';
 import type { RunRow } from './store.ts';
@@ -32,5 +32,9 @@ export function observeMove(engine: Engine, move: Move, moved: RunRow): void {
     const waitedSeconds = (engine.clock.now().getTime() - Date.parse(review.createdAt)) / 1000;
     engine.metrics.humanLatency.observe({ ...labels, checkpoint: review.checkpoint, action: move.decision.action }, Math.max(0, waitedSeconds));
     engine.metrics.reviewTimeToDecision.observe({ tenant: moved.tenantId, checkpoint: review.checkpoint }, Math.max(0, waitedSeconds));
+    // An inline model's field names are the caller's choice: counted under one label, never a series each.
+    for (const field of Object.keys(move.decision.edits ?? {})) {
+      engine.metrics.reviewCorrections.inc({ ...labels, field: labels.model === INLINE_MODEL_LABEL ? '*' : field });
+    }
   }
 }

@@ -333,7 +333,9 @@ export interface FieldProvenance {
     | 'format_word'
     | 'language_name'
     | 'negated_switch'
-    | 'enum_synonym';
+    | 'enum_synonym'
+    | 'unit_number'
+    | 'decimal_comma';
 }
 /**
  * This interface was referenced by `CandidatePayload`'s JSON-Schema
@@ -405,6 +407,135 @@ export interface UserProfile {
  */
 export interface FieldEdits {
   [k: string]: unknown | undefined;
+}
+/**
+ * What reviewers correct (GET /api/reports/corrections, `vetted report corrections`): per model and field, how often a person's edit replaced the builder's value, from what to what, the issues that led to it, and the trend per week. It tells the team which builder rule or policy to fix next.
+ *
+ * This interface was referenced by `VettedContracts`'s JSON-Schema
+ * via the `definition` "corrections-report".
+ */
+export interface CorrectionsReport {
+  generatedAt: string;
+  /**
+   * Decisions made at or after this instant count.
+   */
+  since: string;
+  /**
+   * Decisions made before this instant count.
+   */
+  until: string;
+  /**
+   * The model asked for (owner/name), or null for every model.
+   */
+  model: string | null;
+  /**
+   * People's decisions on reviews in the window.
+   */
+  decisions: number;
+  /**
+   * Those that changed at least one payload field.
+   */
+  corrected: number;
+  /**
+   * Most corrected first.
+   */
+  models: ModelCorrections[];
+}
+/**
+ * This interface was referenced by `CorrectionsReport`'s JSON-Schema
+ * via the `definition` "ModelCorrections".
+ */
+export interface ModelCorrections {
+  /**
+   * owner/name (versions together), or `inline` for models sent with the request.
+   */
+  model: string;
+  decisions: number;
+  corrected: number;
+  /**
+   * Most edited first.
+   */
+  fields: FieldCorrections[];
+  /**
+   * Decisions and corrected decisions per week, oldest first.
+   */
+  weeks: WeekCount[];
+}
+/**
+ * This interface was referenced by `CorrectionsReport`'s JSON-Schema
+ * via the `definition` "FieldCorrections".
+ */
+export interface FieldCorrections {
+  field: string;
+  /**
+   * Decisions in which a person replaced the builder's value of this field.
+   */
+  edits: number;
+  /**
+   * edits / the model's decisions.
+   */
+  share: number;
+  /**
+   * value: changes listed from → to; free_text: long text, grouped by what happened to it (set, cleared, rewritten), never quoted; secret: a secret-role input, counted, never shown.
+   */
+  kind: 'value' | 'free_text' | 'secret';
+  /**
+   * The most frequent changes first, at most ten.
+   */
+  changes: ChangeCount[];
+  /**
+   * The issue codes the review showed on this field when it was edited, most frequent first.
+   */
+  issueCodes: IssueCount[];
+  /**
+   * Edits of this field per week, oldest first.
+   */
+  weeks: WeekCount[];
+}
+/**
+ * This interface was referenced by `CorrectionsReport`'s JSON-Schema
+ * via the `definition` "ChangeCount".
+ */
+export interface ChangeCount {
+  /**
+   * The builder's value (absent: the builder left the field unset). Only for kind value.
+   */
+  from?: unknown;
+  /**
+   * The person's value (absent: they removed it). Only for kind value.
+   */
+  to?: unknown;
+  /**
+   * For free text and secrets: what happened, without the text.
+   */
+  change?: 'set' | 'cleared' | 'rewritten';
+  count: number;
+}
+/**
+ * This interface was referenced by `CorrectionsReport`'s JSON-Schema
+ * via the `definition` "IssueCount".
+ */
+export interface IssueCount {
+  code: string;
+  count: number;
+}
+/**
+ * This interface was referenced by `CorrectionsReport`'s JSON-Schema
+ * via the `definition` "WeekCount".
+ */
+export interface WeekCount {
+  /**
+   * The Monday (UTC) the week starts on.
+   */
+  week: string;
+  /**
+   * Edits of the field, or corrected decisions of the model.
+   */
+  count: number;
+  /**
+   * Model weeks: every decision that week.
+   */
+  decisions?: number;
 }
 /**
  * A reviewer's answer to a pending review. It must name the current reviewId.

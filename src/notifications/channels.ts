@@ -42,7 +42,7 @@ export interface SendContext {
 export async function send(target: ChannelTarget, context: SendContext): Promise<void> {
   switch (target.channel) {
     case 'slack':
-      return postJson(target.target, JSON.stringify(slackBody(context.message)), { 'content-type': 'application/json' }, context.config);
+      return postJson(target.target, JSON.stringify(slackBody(context.message, slackAppConfigured(context.config))), { 'content-type': 'application/json' }, context.config);
     case 'webhook': {
       const secret = context.config.webhookSecret;
       if (!secret) throw new VettedError('CONFIG_INVALID', 'VETTED_WEBHOOK_SECRET is not set; the notification webhook cannot be signed');
@@ -65,6 +65,11 @@ export async function send(target: ChannelTarget, context: SendContext): Promise
     default:
       return assertNever(target.channel, 'notification channel');
   }
+}
+
+/** Decision buttons need the Slack app: its signing secret checks the clicks, its bot token updates the message. */
+function slackAppConfigured(config: Readonly<Config>): boolean {
+  return Boolean(config.slack.signingSecret && config.slack.botToken);
 }
 
 async function postJson(url: string, body: string, headers: Record<string, string>, config: Readonly<Config>): Promise<void> {

@@ -3,8 +3,9 @@
  * console card; then the same message as a Slack-compatible webhook body (text + blocks with a button), as an
  * email, and as the signed webhook's JSON.
  */
+import { decisionButtons, escapeMrkdwn, type DecisionBinding } from '../decision-channels/slack-blocks.ts';
 import { assertNever } from '../errors.ts';
-import type { NotificationEvent } from '../generated/contracts.ts';
+import type { NotificationEvent, PendingReview } from '../generated/contracts.ts';
 import type { NotificationSubject } from './subject.ts';
 
 export interface NotificationMessage {
@@ -16,11 +17,13 @@ export interface NotificationMessage {
   link: string;
   /** Stable per subject and event: the email's Message-ID and the webhook's id, so receivers can drop repeats. */
   key: string;
+  /** A waiting review: what a decision from the message is bound to (Slack buttons, email links). */
+  decide?: DecisionBinding;
 }
 
 const VERBS: Record<NotificationEvent, string> = { waiting: 'is waiting for a person', expiring: 'expires soon', expired: 'expired without a decision' };
 
-export function composeMessage(subject: NotificationSubject, event: NotificationEvent, consoleUrl: string): NotificationMessage {
+export function composeMessage(subject: NotificationSubject, event: NotificationEvent, consoleUrl: string, tenantId?: string): NotificationMessage {
   const key = `${subject.kind}.${subject.id}.${event}`;
   switch (subject.kind) {
     case 'review': {
@@ -35,6 +38,7 @@ export function composeMessage(subject: NotificationSubject, event: Notification
         ],
         link: `${consoleUrl}/reviews/${subject.id}`,
         key,
+        ...(event === 'waiting' && subject.waiting && tenantId ? { decide: bindingOf(tenantId, subject.id, review) } : {}),
       };
     }
     case 'task':
@@ -49,13 +53,21 @@ export function composeMessage(subject: NotificationSubject, event: Notification
   }
 }
 
-/** Slack's incoming-webhook shape (also what Mattermost, Rocket.Chat and most chat bridges take). */
-export function slackBody(message: NotificationMessage): Record<string, unknown> {
+function bindingOf(tenantId: string, reviewId: string, review: PendingReview): DecisionBinding {
+  return { tenantId, reviewId, payloadHash: review.payloadHash, canApprove: !review.issues.some((issue) => issue.severity === 'blocking') };
+}
+
+/**
+ * Slack's incoming-webhook shape (also what Mattermost, Rocket.Chat and most chat bridges take). With
+ * `buttons` (a Slack app is configured) a waiting review also gets Approve and Reject.
+ */
+export function slackBody(message: NotificationMessage, buttons = false): Record<string, unknown> {
+  const open = { type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open in the console' }, url: message.link, action_id: 'open' }] };
   return {
     text: `${message.title} <${message.link}|Open>`,
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: `*${escapeMrkdwn(message.title)}*\n${message.lines.map(escapeMrkdwn).join('\n')}` } },
-      { type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open in the console' }, url: message.link, action_id: 'open' }] },
+      buttons && message.decide ? decisionButtons(message.decide, message.link) : open,
     ],
   };
 }
@@ -75,9 +87,4 @@ export function webhookBody(subject: NotificationSubject, event: NotificationEve
     lines: message.lines,
     link: message.link,
   };
-}
-
-/** Slack reads <, > and & as markup. */
-function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -99,7 +99,7 @@ export async function restoreNearExpiry(system: RestoreDeps, run: RunRow): Promi
 
 async function deliver(system: NotifyDeps, mailer: Transporter | undefined, settings: NotificationSettingsRow, job: NotificationJob, subject: NotificationSubject): Promise<void> {
   const now = system.clock.now();
-  const message = composeMessage(subject, job.event, system.config.notifications.consoleUrl);
+  const message = composeMessage(subject, job.event, system.config.notifications.consoleUrl, job.tenantId);
   const context = { config: system.config, mailer, message, webhookBody: webhookBody(subject, job.event, message, job.tenantId, now), now };
   const failures: string[] = [];
   for (const target of channelsOf(settings)) {

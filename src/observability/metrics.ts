@@ -36,6 +36,8 @@ export interface Metrics {
   invalidPayloads: Counter<RunLabels>;
   /** Provider calls that failed (a thrown error, or a failed or cancelled prediction), by provider and code. */
   providerErrors: Counter<RunLabels | 'provider' | 'code'>;
+  /** Payload fields a person's decision changed (the corrections report, counted as decisions land). */
+  reviewCorrections: Counter<RunLabels | 'field'>;
   /** The time to decision, per tenant: reviews of runs by checkpoint, review tasks by task type. */
   reviewTimeToDecision: Histogram<'tenant' | 'checkpoint'>;
   taskTimeToDecision: Histogram<'tenant' | 'task_type'>;
@@ -92,6 +94,12 @@ export function createMetrics(): Metrics {
       name: 'vetted_provider_errors_total',
       help: 'Provider calls that failed (an error, or a failed or cancelled prediction), by provider and code',
       labelNames: ['tenant', 'model', 'provider', 'code'],
+      registers,
+    }),
+    reviewCorrections: new Counter({
+      name: 'vetted_review_corrections_total',
+      help: "Payload fields a person's decision changed from the builder's value, by tenant, model and field (an inline model's fields count under `*`)",
+      labelNames: ['tenant', 'model', 'field'],
       registers,
     }),
     reviewTimeToDecision: new Histogram({

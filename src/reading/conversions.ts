@@ -6,10 +6,15 @@
  * `vertical` → `9:16`) is still checkable against what the user wrote.
  */
 import type { FieldSpec } from '../generated/contracts.ts';
-import { hasOptions, nameWords, numericOptions } from './fields.ts';
+import { numberForField, type Converted } from './field-values.ts';
+import { hasOptions, nameWords } from './fields.ts';
+import { decimalComma, unitNumber } from './quantities.ts';
 import { numberSource, parseWrittenNumber } from './numbers.ts';
-import { anyWord, escapeRegExp, isUnspaced } from './patterns.ts';
+import { conceptOption, mayNameOption, optionKey, optionNamed, optionWordsSource, stringOptions } from './option-words.ts';
+import { anyWord, CLITIC_PREFIX, escapeRegExp, isUnspaced } from './patterns.ts';
 import { foldWord, readingWords } from './words.ts';
+
+export { numberForField, type Converted } from './field-values.ts';
 
 export const CONVERSION_NAMES = [
   'duration',
@@ -21,14 +26,10 @@ export const CONVERSION_NAMES = [
   'language_name',
   'negated_switch',
   'enum_synonym',
+  'unit_number',
+  'decimal_comma',
 ] as const;
 export type ConversionName = (typeof CONVERSION_NAMES)[number];
-
-/** A value for a field and whether the field takes it as it stands. */
-export interface Converted {
-  value: unknown;
-  fit: 'ok' | 'not_an_option' | 'out_of_range';
-}
 
 type Groups = Record<string, string | undefined>;
 
@@ -36,6 +37,8 @@ interface Conversion {
   /** How the phrase is written for this field (global, with named groups), or null when the field cannot take it. */
   pattern(field: FieldSpec): RegExp | null;
   convert(groups: Groups, field: FieldSpec): Converted | undefined;
+  /** A cheap test that the text may hold such a phrase for the field: false spares building the pattern. */
+  mayMatch?(text: string, field: FieldSpec): boolean;
 }
 
 export function isConversionName(name: unknown): name is ConversionName {
@@ -45,6 +48,7 @@ export function isConversionName(name: unknown): name is ConversionName {
 /** The value `conversion` gives the first phrase of its kind in `words` for `field`, or undefined. */
 export function deriveValue(conversion: ConversionName, words: string, field: FieldSpec): Converted | undefined {
   const definition = CONVERSIONS[conversion];
+  if (definition.mayMatch && !definition.mayMatch(words, field)) return undefined;
   const pattern = definition.pattern(field);
   if (!pattern) return undefined;
   for (const match of words.matchAll(pattern)) {
@@ -61,6 +65,7 @@ export function* conversionMatches(
   field: FieldSpec,
 ): Generator<{ start: number; end: number; groups: Groups; converted: Converted }> {
   const definition = CONVERSIONS[conversion];
+  if (definition.mayMatch && !definition.mayMatch(text, field)) return;
   const pattern = definition.pattern(field);
   if (!pattern) return;
   for (const match of text.matchAll(pattern)) {
@@ -105,23 +110,6 @@ function secondsOf(groups: Groups): number | undefined {
   if (number === undefined) return undefined;
   const minutes = readingWords().lists.minutes.includes(foldWord(groups.unit ?? ''));
   return minutes ? number * 60 : number;
-}
-
-/** A number of seconds (or frames, or outputs) as the field takes it: a member by value, a string like its default. */
-export function numberForField(value: number, field: FieldSpec): Converted {
-  if (hasOptions(field)) {
-    const member = field.enum.find((option) => option !== null && option !== '' && Number(option) === value);
-    if (member !== undefined) return { value: member, fit: 'ok' };
-    return { value: numericOptions(field) && field.enum.every((option) => typeof option === 'string') ? String(value) : value, fit: 'not_an_option' };
-  }
-  if (field.type === 'string') {
-    // `"5.0"` as the default: the field is a string of a number written with that many decimals.
-    const decimals = typeof field.default === 'string' ? (/\.(\d+)$/.exec(field.default)?.[1]?.length ?? 0) : 0;
-    return { value: decimals > 0 ? value.toFixed(decimals) : String(value), fit: 'ok' };
-  }
-  if (field.type === 'integer' && !Number.isInteger(value)) return { value, fit: 'out_of_range' };
-  const outside = (field.minimum !== undefined && value < field.minimum) || (field.maximum !== undefined && value > field.maximum);
-  return { value, fit: outside ? 'out_of_range' : 'ok' };
 }
 
 const duration: Conversion = {
@@ -396,7 +384,7 @@ const negatedSwitch: Conversion = {
 // ---- options named by their field ------------------------------------------------------------------------------
 
 /** Trailing name words that say "which one", not what: `style_type` is the style, `magic_prompt_option` the magic prompt. */
-const GENERIC_TAIL = new Set(['type', 'option', 'options', 'mode', 'preset', 'selection', 'choice', 'name', 'setting', 'kind', 'value']);
+const GENERIC_TAIL = new Set(['type', 'option', 'options', 'mode', 'preset', 'selection', 'selector', 'choice', 'name', 'setting', 'kind', 'value']);
 
 /** Every way the field is named: its name and title as words, and both without a generic last word. */
 export function fieldLabels(field: FieldSpec): string[] {
@@ -410,35 +398,87 @@ export function fieldLabels(field: FieldSpec): string[] {
   return [...labels].filter((label) => label.length >= 2);
 }
 
-function stringOptions(field: FieldSpec): string[] {
-  if (!hasOptions(field) || field.type !== 'string') return [];
-  return field.enum.filter((option): option is string => typeof option === 'string' && option.trim().length >= 2 && !/^\d/.test(option));
+/** The field's labels and what people call them in the reading languages (the lists' fieldNames). */
+function localLabels(field: FieldSpec): string[] {
+  const names = readingWords().fieldNames;
+  return [...new Set(fieldLabels(field).flatMap((label) => names.get(label) ?? []))];
 }
 
-function optionKey(text: string): string {
-  return text.toLowerCase().replace(/[_\s-]+/g, ' ').trim();
-}
+/** The article or a preposition written onto the option in Hebrew and Arabic (`בסגנון האנימה`, `بأسلوب البكسل آرت`). */
+const ATTACHED = `(?:${CLITIC_PREFIX.hebrew}|${CLITIC_PREFIX.arabic})?`;
 
-/** `style: design`, `style design`, `magic prompt off`, `design style`: an option right after or before its field's label. */
+/** Separators between a field's label and its option: `style: anime`, `style is anime`, `スタイルはアニメ`, `style anime`. */
+const LABEL_SEPARATOR = '\\s*[:=\uFF1A]\\s*|\\s+(?:is|to|as)\\s+|\\s*[\u306F\u3092]\\s*|\\s+|(?<=[\\p{Script=Han}\\p{Script=Katakana}\\p{Script=Hiragana}\u30FC])(?=[\\p{Script=Han}\\p{Script=Katakana}\\p{Script=Hiragana}])';
+
+/**
+ * An option named by its field (`style: design`, `magic prompt off`, `design style`, `estilo anime`, `בסגנון
+ * פיקסל ארט`, `スタイルはアニメ`), switched by a negation or an affirmation before the field's name (`sin magic
+ * prompt` → Off), written beside what is made (`a realistic photo`, `реалистичное фото`), or bare (`anime`): the
+ * bare form counts only alone in its clause (see find.ts). The option may be written in any reading language.
+ */
 function enumPattern(field: FieldSpec): RegExp | null {
   const options = stringOptions(field);
-  const labels = fieldLabels(field);
-  if (options.length === 0 || labels.length === 0) return null;
+  if (options.length === 0) return null;
+  const english = fieldLabels(field);
+  const local = localLabels(field);
+  const switches = switchesOnOff(field);
   return cached(`enum:${field.name}:${field.title ?? ''}:${options.join('|')}`, () => {
-    const optionAlt = [...options].sort((a, b) => b.length - a.length).map((option) => option.trim().split(/[_\s-]+/).map(escapeRegExp).join('[\\s_-]+')).join('|');
-    const labelAlt = labels.sort((a, b) => b.length - a.length).map((label) => label.split(' ').map(escapeRegExp).join('[\\s_-]+')).join('|');
-    const bound = '(?<![\\p{L}\\p{N}_])';
-    const end = '(?![\\p{L}\\p{N}_])';
-    return `${bound}(?:(?<label>${labelAlt})(?<sep>\\s*[:=]\\s*|\\s+(?:is|to|as)\\s+|\\s+)(?<option>${optionAlt})|(?<option2>${optionAlt})\\s+(?<label2>${labelAlt}))${end}`;
+    const words = readingWords().lists;
+    const option = optionWordsSource(field);
+    const englishAlt = [...english].sort((a, b) => b.length - a.length).map((label) => `(?<![\\p{L}\\p{N}_])${label.split(' ').map(escapeRegExp).join('[\\s_-]+')}(?![\\p{L}\\p{N}_])`);
+    const labelAlt = `(?:${[...englishAlt, ...(local.length > 0 ? [anyWord(local)] : [])].join('|')})`;
+    const media = anyWord(words.mediaNouns);
+    const article = '(?:(?:the|el|la|le|les|der|die|das|den|o|a)\\s+)?';
+    const named = english.length + local.length > 0;
+    const forms = [
+      ...(named ? [`(?<label>${labelAlt})(?<sep>${LABEL_SEPARATOR})${ATTACHED}(?<option>${option})`, `(?<option2>${option})(?:\\s*|\\s*-\\s*)(?<label2>${labelAlt})`] : []),
+      ...(named && switches ? [`(?<verb>${anyWord([...words.negation, ...words.affirmation])})\\s*${article}(?<label3>${labelAlt})`] : []),
+      `(?<option4>${option})\\s+(?<media>${media})`,
+      `(?<media2>${media})\\s+(?<option5>${option})`,
+      `(?<option3>${option})`,
+    ];
+    return `(?:${forms.join('|')})`;
   });
 }
 
+/** Options for on and off (`On`, `Off`): a negation before the field's name chooses one. */
+function switchesOnOff(field: FieldSpec): boolean {
+  return conceptOption(field, 'on') !== undefined && conceptOption(field, 'off') !== undefined;
+}
+
+/** False when no label of the field is in the text. */
+function mayNameField(field: FieldSpec, text: string): boolean {
+  const folded = text.toLowerCase().replace(/[_-]/g, ' ');
+  return [...fieldLabels(field), ...localLabels(field)].some((label) => folded.includes(label));
+}
+
+/** The option a negation or an affirmation before the field's name chooses: `sin magic prompt` → Off. */
+function switchedOption(field: FieldSpec, verb: string): string | undefined {
+  const lists = readingWords().lists;
+  const word = foldWord(verb);
+  if (lists.negation.includes(word)) return conceptOption(field, 'off');
+  if (lists.affirmation.includes(word)) return conceptOption(field, 'on');
+  return undefined;
+}
+
+/** A bare option word this common (`on`, `auto`, `high`) says nothing alone; it needs its field's name beside it. */
+const NEEDS_LABEL = new Set(['on', 'off', 'auto', 'none', 'any', 'default', 'high', 'low', 'medium', 'standard', 'normal', 'fast', 'slow', 'male', 'female', 'general', 'other', 'base', 'small', 'large', 'yes', 'no', 'true', 'false', 'left', 'right', 'center', 'centre', 'top', 'bottom', 'middle', 'up', 'down']);
+
 const enumSynonym: Conversion = {
   pattern: enumPattern,
+  // Every form holds an option word, but for the switch form (`sin magic prompt`), which holds the field's name.
+  mayMatch: (text, field) => mayNameOption(field, text) || (switchesOnOff(field) && mayNameField(field, text)),
   convert(groups, field) {
-    const written = optionKey(groups.option ?? groups.option2 ?? '');
-    const member = stringOptions(field).find((option) => optionKey(option) === written);
-    return member === undefined ? undefined : { value: member, fit: 'ok' };
+    if (groups.verb !== undefined) {
+      const option = switchedOption(field, groups.verb);
+      return option === undefined ? undefined : { value: option, fit: 'ok' };
+    }
+    const written = groups.option ?? groups.option2 ?? groups.option4 ?? groups.option5 ?? groups.option3 ?? '';
+    const named = optionNamed(field, written);
+    if (named === undefined) return undefined;
+    const bare = groups.option3 !== undefined || groups.option4 !== undefined || groups.option5 !== undefined;
+    if (bare && NEEDS_LABEL.has(optionKey(named.concept ?? named.option))) return undefined;
+    return { value: named.option, fit: 'ok' };
   },
 };
 
@@ -452,4 +492,6 @@ const CONVERSIONS: Record<ConversionName, Conversion> = {
   language_name: language,
   negated_switch: negatedSwitch,
   enum_synonym: enumSynonym,
+  unit_number: unitNumber,
+  decimal_comma: decimalComma,
 };

@@ -23,7 +23,8 @@ import {
   type Converted,
 } from './conversions.ts';
 import { aspectField, countField, durationField, framesField, isNumericField, languageField, resolutionField } from './fields.ts';
-import { anyWord, isUnspaced } from './patterns.ts';
+import { anyWord, isUnspaced, writtenWordStart } from './patterns.ts';
+import { anyUnitNumberPattern, isFirmUnitNumber, unitKeyOf, unitOfField } from './quantities.ts';
 import { foldWord, readingWords } from './words.ts';
 
 /** A value read for a field, with the user's words it came from and the conversion that gives it. */
@@ -57,8 +58,10 @@ export function readSettings(text: string, fields: readonly FieldSpec[]): Readin
   const shown = shownTextSpans(text);
   for (const [conversion, field] of fieldsByConversion(fields)) {
     for (const found of conversionMatches(conversion, text, field)) {
-      if (isContent(conversion, text, found.start, found.end, found.groups, shown)) continue;
-      const span = spanOf(conversion, text, found.start, found.end, found.groups);
+      // `ובפורמט png`: the phrase is the whole written word, prefixes and all, as the user wrote it.
+      const start = writtenWordStart(text, found.start);
+      if (isContent(conversion, text, start, found.end, found.groups, shown)) continue;
+      const span = spanOf(conversion, text, start, found.end, found.groups);
       readings.push({
         field: field.name,
         value: found.converted.value,
@@ -66,13 +69,29 @@ export function readSettings(text: string, fields: readonly FieldSpec[]): Readin
         conversion,
         start: span.start,
         end: span.end,
-        phrase: text.slice(found.start, found.end),
-        firm: isFirm(conversion, text, found.start, found.end, found.groups),
-        keepInText: conversion === 'aspect_word',
+        phrase: text.slice(start, found.end),
+        firm: isFirm(conversion, text, start, found.end, found.groups),
+        keepInText: conversion === 'aspect_word' || (conversion === 'enum_synonym' && describesWhatIsMade(found.groups)),
       });
     }
   }
-  return readings.sort((a, b) => a.start - b.start || a.end - b.end);
+  return withoutSharedBareOptions(readings).sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/** `a realistic photo`: the option word describes what is made, so it stays in the description too. */
+function describesWhatIsMade(groups: Groups): boolean {
+  return groups.media !== undefined || groups.media2 !== undefined;
+}
+
+/**
+ * A bare option word (no field named) that options of two fields share (`off`, `anime` for a style and a
+ * preset) says which value but not where: neither field takes it from there.
+ */
+function withoutSharedBareOptions(readings: readonly Reading[]): Reading[] {
+  const bare = (reading: Reading) => reading.conversion === 'enum_synonym' && !reading.firm;
+  return readings.filter(
+    (reading) => !bare(reading) || !readings.some((other) => other !== reading && other.conversion === 'enum_synonym' && other.field !== reading.field && other.start < reading.end && reading.start < other.end),
+  );
 }
 
 /** Every phrase of the text that reads as a setting for some model, placed or not. */
@@ -86,6 +105,7 @@ export function findSettingPhrases(text: string): SettingPhrase[] {
     ['format_word', formatPattern(KNOWN_FORMATS)],
     ['language_name', languagePattern()],
     ['negated_switch', switchPattern([...readingWords().features.keys()])],
+    ['unit_number', anyUnitNumberPattern()],
   ];
   const shown = shownTextSpans(text);
   for (const [kind, pattern] of kinds) {
@@ -93,8 +113,9 @@ export function findSettingPhrases(text: string): SettingPhrase[] {
       const groups = match.groups ?? {};
       if (kind === 'duration' && !durationWords(groups)) continue;
       const end = match.index + match[0].length;
-      if (isContent(kind, text, match.index, end, groups, shown)) continue;
-      found.push({ kind, start: match.index, end, phrase: match[0], firm: isFirm(kind, text, match.index, end, groups) });
+      const start = writtenWordStart(text, match.index);
+      if (isContent(kind, text, start, end, groups, shown)) continue;
+      found.push({ kind, start, end, phrase: text.slice(start, end), firm: isFirm(kind, text, start, end, groups) });
     }
   }
   return found.sort((a, b) => a.start - b.start);
@@ -119,6 +140,7 @@ function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, Fiel
   for (const field of fields) {
     if (field.role === 'output_format') pairs.push(['format_word', field]);
     if (field.type === 'boolean') pairs.push(['negated_switch', field]);
+    if (unitOfField(field) !== undefined) pairs.push(['unit_number', field]);
     if (field.type === 'string' && Array.isArray(field.enum) && field.enum.length > 0) pairs.push(['enum_synonym', field]);
   }
   return pairs.filter((pair): pair is [ConversionName, FieldSpec] => pair[1] !== undefined);
@@ -245,7 +267,14 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
     case 'negated_switch':
       return groups.verb !== undefined || groups.state2 !== undefined;
     case 'enum_synonym':
-      return /[:=]/.test(groups.sep ?? '');
+      // The field named next to its option (`style: anime`, `estilo anime`, `בסגנון פיקסל ארט`), a switch word
+      // before it (`sin magic prompt`), or the option describing what is made (`реалистичное фото`); a bare
+      // option word counts only alone in its clause.
+      return groups.label !== undefined || groups.label2 !== undefined || groups.label3 !== undefined || describesWhatIsMade(groups);
+    case 'unit_number':
+      return isFirmUnitNumber(groups, unitKeyOf(groups.unit ?? '') ?? '');
+    case 'decimal_comma':
+      return true;
   }
 }
 

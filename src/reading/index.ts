@@ -6,3 +6,4 @@ export { CONVERSION_NAMES, deriveValue, isConversionName, type ConversionName, t
 export { findSettingPhrases, fillerWords, isAskedAbout, isContentAt, isFiller, readSettings, shownTextSpans, type Reading, type SettingPhrase } from './find.ts';
 export { READING_LANGUAGES, readingWords, wordFileProblem, type ReadingLanguage } from './words.ts';
 export { anyWord as anyWordPattern, isUnspaced } from './patterns.ts';
+export { decimalCommaPhrase, quantityWords } from './quantities.ts';

@@ -31,8 +31,47 @@ export function anyWord(words: Iterable<string>): string {
   if (sorted.length === 0) return '(?!)';
   const bounded = sorted.filter((word) => isBoundedBothSides(word));
   const others = sorted.filter((word) => !isBoundedBothSides(word)).map(wordPattern);
-  const shared = bounded.length === 0 ? [] : [`(?<![\\p{L}\\p{N}_])(?:${bounded.map(phraseBody).join('|')})(?![\\p{L}\\p{N}_])`];
+  const shared: string[] = [];
+  for (const [open, group] of boundaryGroups(bounded)) shared.push(`${open}(?:${group.map(phraseBody).join('|')})(?![\\p{L}\\p{N}_])`);
   return `(?:${[...shared, ...others].join('|')})`;
+}
+
+const WORD_START = '(?<![\\p{L}\\p{N}_])';
+
+/**
+ * Hebrew and Arabic write a conjunction, a preposition or the article as part of the next word (`ובפורמט`: and in
+ * format; `بصيغة`: in format; `الواقعي`: the realistic). A word of those scripts of three letters or more may stand
+ * right after such prefixes; the match is the word itself, so the lists keep one form and the readers look the
+ * word up as written in the list (find.ts widens the phrase to the whole written word).
+ */
+export const CLITIC_PREFIX: Readonly<Record<'hebrew' | 'arabic', string>> = {
+  hebrew: '[\u05D5\u05D1\u05DC\u05D4\u05DB]{1,3}-?',
+  arabic: '(?:[\u0648\u0641\u0628\u0643\u0644]{1,2}(?:\u0627\u0644)?|\u0627\u0644|[\u0648\u0641\u0628\u0643]?\u0644\u0644)',
+};
+const HEBREW = /^[\u0590-\u05FF]/u;
+const ARABIC = /^[\u0600-\u06FF]/u;
+
+function boundaryGroups(words: readonly string[]): [string, string[]][] {
+  const groups = new Map<string, string[]>();
+  for (const word of words) {
+    const script = word.replace(/\s/g, '').length >= 3 ? (HEBREW.test(word) ? 'hebrew' : ARABIC.test(word) ? 'arabic' : undefined) : undefined;
+    const open = script === undefined ? WORD_START : `(?:${WORD_START}|(?<=${WORD_START}${CLITIC_PREFIX[script]}))`;
+    groups.set(open, [...(groups.get(open) ?? []), word]);
+  }
+  return [...groups];
+}
+
+/** Where the written word holding position `start` begins: before the prefixes a Hebrew or Arabic word carries. */
+export function writtenWordStart(text: string, start: number): number {
+  // `ל-40 שניות`, `ב-4K`: a Hebrew prefix joined by a hyphen to a number or a Latin word.
+  const joined = /(?<![\p{L}\p{N}_])[\u05D5\u05D1\u05DC\u05D4\u05DB]{1,3}-$/u.exec(text.slice(Math.max(0, start - 4), start));
+  if (joined && /[\p{N}\p{Script=Latin}]/u.test(text[start] ?? '')) return start - joined[0].length;
+  let at = start;
+  while (at > 0 && start - at < 5 && /[\u0590-\u05FF\u0600-\u06FF-]/u.test(text[at - 1] ?? '')) at -= 1;
+  if (at === start || !/[\u0590-\u05FF\u0600-\u06FF]/u.test(text[start] ?? '')) return start;
+  const prefix = text.slice(at, start);
+  const pattern = HEBREW.test(text[start] ?? '') ? CLITIC_PREFIX.hebrew : CLITIC_PREFIX.arabic;
+  return new RegExp(`^(?:${pattern})$`, 'u').test(prefix) && !/[\p{L}\p{N}_]/u.test(text[at - 1] ?? '') ? at : start;
 }
 
 function phraseBody(word: string): string {

@@ -30,7 +30,8 @@ export type ContractName =
   | 'review-task'
   | 'task-type'
   | 'mcp-tools'
-  | 'notification-settings';
+  | 'notification-settings'
+  | 'corrections-report';
 
 export interface LoadedSchema {
   name: string;

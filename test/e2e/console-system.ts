@@ -28,8 +28,9 @@ export interface ConsoleSystem {
   close(): Promise<void>;
 }
 
-export async function startConsoleSystem(): Promise<ConsoleSystem> {
-  const system = await createTestSystem({ VETTED_POLICY: 'auto' });
+/** @param env more configuration (a provider's base URL and token, for one). */
+export async function startConsoleSystem(env: Record<string, string> = {}): Promise<ConsoleSystem> {
+  const system = await createTestSystem({ VETTED_POLICY: 'auto', ...env });
   const workers: RunningWorkers = startWorkers(system);
   await registerExamples(system);
   await registerTaskType(system.tasks, TENANT, JSON.parse(readFileSync(resolve(import.meta.dirname, '../../examples/task-types/lgv-troubleshooting.task-type.json'), 'utf8')));

@@ -78,17 +78,20 @@ const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '
 function operations(): Operation[] {
   const paths = document.paths as Record<string, Record<string, Schema>>;
   return Object.entries(paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => {
+    Object.entries(methods).flatMap(([method, op]) => {
       const pointer = `/paths/${escape(path)}/${method}`;
       const content = (op.requestBody as { content?: Record<string, { schema: Schema }>; required?: boolean } | undefined);
+      // A body that is not JSON (Slack's signed form posts) is refused before it is read unless its signature holds:
+      // its own tests send it tampered and stale (slack-decisions.int.test.ts); fuzzing its fields here reaches nothing.
+      if (content?.content && !content.content['application/json']) return [];
       const ok = (op.responses as Record<string, { content?: Schema }>)['200'];
-      return {
+      return [{
         method: method.toUpperCase(), path, pointer,
         parameters: (op.parameters as Parameter[] | undefined) ?? [],
         ...(op['x-query-requires-one-of'] ? { requiresOneOf: op['x-query-requires-one-of'] as string[][] } : {}),
         ...(content?.content ? { body: { schema: content.content['application/json']!.schema, required: content.required === true } } : {}),
         streams: Boolean(ok?.content && 'text/event-stream' in ok.content),
-      };
+      }];
     }),
   );
 }

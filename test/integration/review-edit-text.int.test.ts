@@ -8,51 +8,22 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerModel } from '../../src/catalog/model-catalog.ts';
 import { startReplicateSim, type ReplicateSim } from '../../src/sim/index.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
-import { exampleModel, settle } from '../support/pipeline.ts';
+import { LLM, registerLlm } from '../support/llm-model.ts';
+import { settle } from '../support/pipeline.ts';
 import { eventually } from '../support/test-system.ts';
 
 const TOKEN = 'r8_int_edit_text_token_0042';
-const LLM = 'acme/tiny-llm';
 let replicate: ReplicateSim;
 let api: ApiHarness;
 let receiver: Server;
 const deliveries: Record<string, unknown>[] = [];
 
-/** A language model: a prompt in, a list of text tokens out (the way Replicate's LLMs answer). */
-function llmModel(): Record<string, unknown> {
-  const flux = exampleModel('flux-schnell.model.json') as { latest_version: Record<string, unknown> };
-  return {
-    ...flux, owner: 'acme', name: 'tiny-llm', url: 'https://replicate.com/acme/tiny-llm', description: 'A tiny language model',
-    latest_version: {
-      ...flux.latest_version, id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90',
-      openapi_schema: {
-        openapi: '3.0.2', info: { title: 'Cog', version: '0.1.0' }, paths: {},
-        components: {
-          schemas: {
-            Input: {
-              type: 'object', title: 'Input', required: ['prompt'],
-              properties: {
-                prompt: { type: 'string', title: 'Prompt', description: 'What to answer', 'x-order': 0 },
-                max_new_tokens: { type: 'integer', title: 'Max New Tokens', description: 'How many tokens to write at most', default: 64, minimum: 1, maximum: 512, 'x-order': 1 },
-              },
-            },
-            Output: { type: 'array', items: { type: 'string' }, title: 'Output', 'x-cog-array-type': 'iterator', 'x-cog-array-display': 'concatenate' },
-          },
-        },
-      },
-    },
-  };
-}
-
 beforeAll(async () => {
   replicate = await startReplicateSim({ stepMs: 10, apiToken: TOKEN });
   api = await createApiHarness({ REPLICATE_API_TOKEN: TOKEN, REPLICATE_BASE_URL: replicate.baseUrl, VETTED_REPLICATE_POLL_MS: '10', VETTED_WEBHOOK_ALLOW_PRIVATE: 'true' });
-  const model = llmModel() as { latest_version: { id: string; openapi_schema: Record<string, unknown> } };
-  replicate.catalog.addVersion(LLM, { id: model.latest_version.id, openapi_schema: model.latest_version.openapi_schema });
-  await registerModel(api.system, { tenantId: 't1', source: model });
+  await registerLlm(api.system, replicate, 't1');
   receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));

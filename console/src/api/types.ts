@@ -3,12 +3,12 @@
  * the API); the envelopes the routes add (api/views.ts, api/routes/*) are declared here.
  */
 import type {
-  CandidatePayload, Confidence, ExecutionResult, FieldProvenance, GenerationRequest, Impact, ModelSchema, PendingReview, Person, PolicySpec, ReviewQueueStats, ReviewTask,
+  CandidatePayload, Confidence, CorrectionsReport, ExecutionResult, FieldProvenance, GenerationRequest, Impact, ModelSchema, PendingReview, Person, PolicySpec, ReviewQueueStats, ReviewTask,
   RoutingCell, Run, RunEvent, TaskReviewRecord, TaskStatus, ValidationIssue,
 } from '../../../src/generated/contracts.ts';
 
 export type {
-  CandidatePayload, Confidence, ExecutionResult, FieldProvenance, GenerationRequest, Impact, ModelSchema, PendingReview, Person, PolicySpec, ReviewQueueStats, ReviewTask,
+  CandidatePayload, Confidence, CorrectionsReport, ExecutionResult, FieldProvenance, GenerationRequest, Impact, ModelSchema, PendingReview, Person, PolicySpec, ReviewQueueStats, ReviewTask,
   RoutingCell, Run, RunEvent, TaskReviewRecord, TaskStatus, ValidationIssue,
 };
 

@@ -1,19 +1,21 @@
 /**
  * The decision: approve, save edits, reject with a reason, retry where the checkpoint offers it, send the run to
- * another catalog model where the checkpoint offers it and the key may; override over blocking issues only for
- * keys that hold the permission; the quorum's progress when one is asked for.
+ * another catalog model where the checkpoint offers it and the key may, edit a text output before accepting it;
+ * override over blocking issues only for keys that hold the permission; the quorum's progress when one is asked for.
  */
 import { forwardRef, useId, useState } from 'react';
 import type { PendingReview } from '../api/types.ts';
 import { actorText } from '../ui/format.ts';
 
-export type Action = 'approve' | 'edit' | 'reject' | 'retry' | 'change_model';
+export type Action = 'approve' | 'edit' | 'reject' | 'retry' | 'change_model' | 'edit_text';
 
 export interface DecideOptions {
   reason: string;
   override: boolean;
   /** change_model: the catalog model (owner/name[:version]) the run is built for instead. */
   model?: string;
+  /** edit_text: the text the upstream app gets instead of the provider's output. */
+  text?: string;
 }
 
 export interface ActionsProps {
@@ -87,6 +89,7 @@ export const ActionsPanel = forwardRef<HTMLButtonElement, ActionsProps>(function
         {offered.has('retry') ? <button type="button" className="button-secondary" disabled={disabled || busy} onClick={() => onDecide('retry', { reason, override: false })}>Retry</button> : null}
         <button type="button" className="button-danger" disabled={disabled || busy} onClick={reject}>Reject</button>
       </div>
+      {offered.has('edit_text') ? <EditText output={review.output} disabled={disabled || busy} onAccept={(text) => onDecide('edit_text', { reason, override: false, text })} /> : null}
       {offered.has('change_model') && mayChangeModel ? <ChangeModel disabled={disabled || busy} onChange={(model) => onDecide('change_model', { reason, override: false, model })} /> : null}
       {editCount === 0 && approveBlocked ? <p className="muted small">Fix the blocking issues in the form{mayOverride ? ', or tick override,' : ''} to approve.</p> : null}
     </section>
@@ -120,6 +123,28 @@ function ChangeModel({ disabled, onChange }: { disabled: boolean; onChange: (mod
       <p id={ids.hint} className="muted small">The run keeps its request and the edits that fit the new model, and is built again for it.</p>
       {tried && empty ? <p id={ids.error} className="field-error">Name the model to send the run to.</p> : null}
       <button type="button" className="button-secondary" disabled={disabled} onClick={submit}>Change model</button>
+    </div>
+  );
+}
+
+/** A text output as one editable text: an LLM's streamed tokens are joined, as the upstream app reads them. */
+export function outputText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  return Array.isArray(output) ? output.filter((part) => typeof part === 'string').join('') : '';
+}
+
+/** Edit the provider's text before accepting it: the original is kept beside the edit, bound to the output shown. */
+function EditText({ output, disabled, onAccept }: { output: unknown; disabled: boolean; onAccept: (text: string) => void }) {
+  const original = outputText(output);
+  const [text, setText] = useState(original);
+  const ids = { text: useId(), hint: useId() };
+  const unchanged = text === original;
+  return (
+    <div className="edit-text" data-testid="edit-text">
+      <label htmlFor={ids.text}>Edit the text <span className="muted small">(what the app gets instead of the model's)</span></label>
+      <textarea id={ids.text} rows={6} value={text} maxLength={200_000} disabled={disabled} aria-describedby={ids.hint} onChange={(event) => setText(event.target.value)} />
+      <p id={ids.hint} className="muted small">The model's own output is kept beside your edit, and the result says which one the app got.</p>
+      <button type="button" className="button-secondary" disabled={disabled || unchanged} onClick={() => onAccept(text)}>Accept edited text</button>
     </div>
   );
 }

@@ -12,7 +12,7 @@ import { labelOf, timeText } from '../ui/format.ts';
 import { KeysDialog, useKeys } from '../ui/keys.tsx';
 import { Link } from '../ui/link.tsx';
 import { ProblemBanner } from '../ui/problem-banner.tsx';
-import { ActionsPanel, type Action } from './actions-panel.tsx';
+import { ActionsPanel, outputText, type Action } from './actions-panel.tsx';
 import { Countdown } from './countdown.tsx';
 import { DecisionList } from './decision-list.tsx';
 import { editsOf } from './edits.ts';
@@ -54,7 +54,7 @@ export function ReviewPage({ reviewId }: { reviewId: string }) {
   const blocking = review?.issues.filter((i) => i.severity === 'blocking').length ?? 0;
   const countingDown = canAct && !countdownCancelled && !busy && edited.size === 0 && form?.autoApprove.allowed === true;
 
-  async function decide(action: Action, options: { reason?: string; override?: boolean; model?: string } = {}) {
+  async function decide(action: Action, options: { reason?: string; override?: boolean; model?: string; text?: string } = {}) {
     if (!review || !detail) return;
     setBusy(true);
     setActionError(null);
@@ -67,6 +67,7 @@ export function ReviewPage({ reviewId }: { reviewId: string }) {
         action,
         ...(action === 'edit' ? { edits } : {}),
         ...(action === 'change_model' && options.model ? { model: options.model } : {}),
+        ...(action === 'edit_text' ? { text: options.text, outputHash: review.outputHash } : {}),
         ...(notes ? { reason: notes } : {}),
         ...(options.override ? { override: true } : {}),
       });
@@ -144,6 +145,14 @@ export function ReviewPage({ reviewId }: { reviewId: string }) {
         <p><span className="muted">The person was asked:</span> “{review.question}”</p>
         <IssueList issues={review.issues} />
       </section>
+
+      {review.checkpoint === 'response_review' && review.output !== undefined ? (
+        <section className="card" aria-labelledby="output-title" data-testid="review-output">
+          <h2 id="output-title">What the model returned</h2>
+          {/* The API offers edit_text only for a text output: show that as the text the app reads, anything else as JSON. */}
+          <pre className="json output-text">{(review.actions ?? []).some((a) => a.id === 'edit_text') ? outputText(review.output) : JSON.stringify(review.output, null, 2)}</pre>
+        </section>
+      ) : null}
 
       <div className="card-layout">
         <div className="card-main">

@@ -14,7 +14,7 @@
  * only through a phrase that switches it (`without watermark`); otherwise, off its default, it is inferred.
  */
 import type { FieldProvenance, FieldSpec, RequestBundle } from '../../generated/contracts.ts';
-import { readSettings, type ConversionName } from '../../reading/index.ts';
+import { decimalCommaPhrase, readSettings, type ConversionName } from '../../reading/index.ts';
 import { evidenceMentionsNumber, type BundleEvidence } from '../../stages/bundle-evidence.ts';
 import { isPlainObject } from '../../stages/example-quarantine.ts';
 import { isTraceableText } from '../../stages/validator/traceability.ts';
@@ -59,6 +59,9 @@ function derivation(value: unknown, field: FieldSpec, bundle: RequestBundle): { 
   for (const text of texts.reverse()) {
     const reading = readSettings(text, [field]).find((candidate) => candidate.fit === 'ok' && sameJson(candidate.value, value));
     if (reading) return { phrase: reading.phrase, conversion: reading.conversion };
+    // `Temperatur 0,4` → 0.4: the number as the user wrote it, with a decimal comma.
+    const decimal = typeof value === 'number' ? decimalCommaPhrase(text, field, value) : undefined;
+    if (decimal) return { phrase: decimal, conversion: 'decimal_comma' };
   }
   return undefined;
 }

@@ -2,7 +2,7 @@
  * Reviewers (people, with a name, a role and a team) and API keys (stored as a hash of the secret, each bound
  * to one tenant and one role, and, for a person's key, to that person).
  */
-import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { ApiKeyRow, ExtraPermission, ReviewerRow, Role } from '../../auth/key-rows.ts';
 import type { SameShape } from './same-shape.ts';
 
@@ -17,9 +17,17 @@ export const reviewers = pgTable(
     name: text().notNull(),
     role: text().$type<Role>().notNull(),
     team: text(),
+    /** Slack user id (`U…`); one person per Slack user within a tenant. */
+    slackUserId: text(),
+    /** Where decision links are signed for this person. */
+    email: text(),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('reviewers_tenant_idx').on(t.tenantId, t.name)],
+  (t) => [
+    index('reviewers_tenant_idx').on(t.tenantId, t.name),
+    uniqueIndex('reviewers_tenant_slack_user_idx').on(t.tenantId, t.slackUserId),
+    index('reviewers_tenant_email_idx').on(t.tenantId, t.email),
+  ],
 );
 
 export const reviewersHoldReviewerRow: SameShape<typeof reviewers.$inferSelect, ReviewerRow> = true;

@@ -7,4 +7,5 @@ export * from './shadow.ts';
 export * from './tasks.ts';
 export * from './notifications.ts';
 export * from './retention.ts';
+export * from './decision-links.ts';
 export * from './audit.ts';

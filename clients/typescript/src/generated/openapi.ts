@@ -44,6 +44,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/slack/interactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The Slack app's interactivity URL: Approve and Reject on a waiting review's message, and the reason dialog
+         * @description Slack signs the request: X-Slack-Signature (v0, HMAC-SHA256 over `v0:<timestamp>:<body>` with VETTED_SLACK_SIGNING_SECRET) and X-Slack-Request-Timestamp within 5 minutes of the server clock; anything else is 401 and changes nothing. The Slack user must be a reviewer (`vetted reviewers add --slack-user U…`); the decision then goes through the same rules as POST /api/runs/{id}/decision, bound to the payload hash the message showed.
+         */
+        post: operations["receiveSlackInteraction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's tenant's API keys, oldest first, revoked ones too (never secrets)
+         * @description Needs an API key with the `keys:manage` permission.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key for the caller's tenant (admin); the answer holds the whole key, shown this once
+         * @description A person's key names reviewerId (a reviewer of the tenant) and takes the person's role unless role is given. Only a hash of the secret is stored.
+         *
+         *     Needs an API key with the `keys:manage` permission.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a key of the tenant (admin); at once on this API process, within 10 seconds on others
+         * @description The tenant's last admin key cannot revoke itself (409 LAST_ADMIN_KEY): create another admin key first. Revoking a revoked key answers it unchanged.
+         *
+         *     Needs an API key with the `keys:manage` permission.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -142,6 +210,28 @@ export interface paths {
          * @description Not ready is 503 with Retry-After, `missing` naming the dependencies that did not answer and `checks` saying why.
          */
         get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/corrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What reviewers correct: per model and field, how often a person's edit replaced the builder's value, from what to what, the issues behind it, per week
+         * @description model: owner/name counts every version, owner/name:version that version only.
+         *
+         *     Needs an API key with the `reviews:read` permission.
+         */
+        get: operations["getCorrectionsReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -761,6 +851,19 @@ export interface components {
             /** @description Parts of the request the builder recognised (a token limit, a duration, an output language or format) but did not place: the phrase and why. Reported on the run under every policy; parks the run under auto_with_thresholds and require_human. */
             unusedRequest?: components["schemas"]["UnusedRequest"][];
         };
+        /** ChangeCount */
+        ChangeCount: {
+            /** @description The builder's value (absent: the builder left the field unset). Only for kind value. */
+            from?: unknown;
+            /** @description The person's value (absent: they removed it). Only for kind value. */
+            to?: unknown;
+            /**
+             * @description For free text and secrets: what happened, without the text.
+             * @enum {string}
+             */
+            change?: "set" | "cleared" | "rewritten";
+            count: number;
+        };
         /**
          * Confidence
          * @enum {string}
@@ -771,6 +874,32 @@ export interface components {
             /** @enum {string} */
             role: "user" | "assistant" | "system";
             content: string;
+        };
+        /**
+         * CorrectionsReport
+         * @description What reviewers correct (GET /api/reports/corrections, `vetted report corrections`): per model and field, how often a person's edit replaced the builder's value, from what to what, the issues that led to it, and the trend per week. It tells the team which builder rule or policy to fix next.
+         */
+        CorrectionsReport: {
+            /** Format: date-time */
+            generatedAt: string;
+            /**
+             * Format: date-time
+             * @description Decisions made at or after this instant count.
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description Decisions made before this instant count.
+             */
+            until: string;
+            /** @description The model asked for (owner/name), or null for every model. */
+            model: string | null;
+            /** @description People's decisions on reviews in the window. */
+            decisions: number;
+            /** @description Those that changed at least one payload field. */
+            corrected: number;
+            /** @description Most corrected first. */
+            models: components["schemas"]["ModelCorrections"][];
         };
         /**
          * Decision
@@ -832,6 +961,25 @@ export interface components {
             code: string;
             message: string;
         };
+        /** FieldCorrections */
+        FieldCorrections: {
+            field: string;
+            /** @description Decisions in which a person replaced the builder's value of this field. */
+            edits: number;
+            /** @description edits / the model's decisions. */
+            share: number;
+            /**
+             * @description value: changes listed from → to; free_text: long text, grouped by what happened to it (set, cleared, rewritten), never quoted; secret: a secret-role input, counted, never shown.
+             * @enum {string}
+             */
+            kind: "value" | "free_text" | "secret";
+            /** @description The most frequent changes first, at most ten. */
+            changes: components["schemas"]["ChangeCount"][];
+            /** @description The issue codes the review showed on this field when it was edited, most frequent first. */
+            issueCodes: components["schemas"]["IssueCount"][];
+            /** @description Edits of this field per week, oldest first. */
+            weeks: components["schemas"]["WeekCount"][];
+        };
         /**
          * FieldEdits
          * @description Field values set by a person; they win over everything the builder would choose.
@@ -854,7 +1002,7 @@ export interface components {
              * @description The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
              * @enum {string}
              */
-            conversion?: "duration" | "frames" | "count" | "aspect_word" | "resolution_word" | "format_word" | "language_name" | "negated_switch" | "enum_synonym";
+            conversion?: "duration" | "frames" | "count" | "aspect_word" | "resolution_word" | "format_word" | "language_name" | "negated_switch" | "enum_synonym" | "unit_number" | "decimal_comma";
         };
         /**
          * FieldRole
@@ -935,11 +1083,27 @@ export interface components {
          * @enum {string}
          */
         IssueCode: "missing_required" | "type" | "range" | "enum" | "format" | "unknown_field" | "constraint" | "provenance" | "example_leak" | "builder_error" | "execution_error" | "policy" | "schema_unsatisfiable" | "unused_request";
+        /** IssueCount */
+        IssueCount: {
+            code: string;
+            count: number;
+        };
         /**
          * MissingInformation
          * @description What the submitter could not find out.
          */
         MissingInformation: string[];
+        /** ModelCorrections */
+        ModelCorrections: {
+            /** @description owner/name (versions together), or `inline` for models sent with the request. */
+            model: string;
+            decisions: number;
+            corrected: number;
+            /** @description Most edited first. */
+            fields: components["schemas"]["FieldCorrections"][];
+            /** @description Decisions and corrected decisions per week, oldest first. */
+            weeks: components["schemas"]["WeekCount"][];
+        };
         /**
          * ModelReference
          * @description A model named as owner/name or owner/name:version; a provider's endpoint may have more segments (fal-ai/flux/dev).
@@ -1418,6 +1582,18 @@ export interface components {
             severity: "blocking" | "warning";
             suggestion: string;
         };
+        /** WeekCount */
+        WeekCount: {
+            /**
+             * Format: date
+             * @description The Monday (UTC) the week starts on.
+             */
+            week: string;
+            /** @description Edits of the field, or corrected decisions of the model. */
+            count: number;
+            /** @description Model weeks: every decision that week. */
+            decisions?: number;
+        };
         /**
          * WhyEscalated
          * @description Why the submitter wants a person to look (bounded).
@@ -1452,7 +1628,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Problem; code MODEL_NOT_FOUND or ROUTE_NOT_FOUND or RUN_NOT_FOUND or REVIEW_NOT_FOUND or TASK_NOT_FOUND or TASK_TYPE_NOT_FOUND */
+        /** @description Problem; code MODEL_NOT_FOUND or ROUTE_NOT_FOUND or RUN_NOT_FOUND or REVIEW_NOT_FOUND or TASK_NOT_FOUND or KEY_NOT_FOUND or TASK_TYPE_NOT_FOUND */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1461,7 +1637,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Problem; code RUN_STATE_CONFLICT or REVIEW_STALE or PAYLOAD_HASH_MISMATCH or DECISION_CONFLICT or REVIEW_CLAIMED or REQUEST_KEY_REUSED or TASK_ALREADY_REVIEWED or SCHEMA_CHANGED or EXECUTION_UNCERTAIN */
+        /** @description Problem; code RUN_STATE_CONFLICT or REVIEW_STALE or PAYLOAD_HASH_MISMATCH or DECISION_CONFLICT or REVIEW_CLAIMED or REQUEST_KEY_REUSED or TASK_ALREADY_REVIEWED or SCHEMA_CHANGED or LAST_ADMIN_KEY or EXECUTION_UNCERTAIN */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1590,6 +1766,192 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+        };
+    };
+    receiveSlackInteraction: {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-slack-signature"?: string;
+                "x-slack-request-timestamp"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The interaction, as JSON (Slack block_actions or view_submission) */
+                    payload: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Empty, or (a reason dialog that cannot be accepted) `response_action: errors` with the message Slack shows in the dialog */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        response_action?: "errors";
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            tenantId: string;
+                            /** @enum {string} */
+                            role: "submitter" | "reviewer" | "admin";
+                            permissions: string[];
+                            label: string | null;
+                            reviewerId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            revokedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Required unless reviewerId names a person (the key then takes the person's role)
+                     * @enum {string}
+                     */
+                    role?: "submitter" | "reviewer" | "admin";
+                    /** @description A person's key: the reviewer (of the caller's tenant) it belongs to */
+                    reviewerId?: string;
+                    /** @description Beyond the role: override (approve over blocking issues) */
+                    permissions?: "override"[];
+                    /** @description A note to recognise the key by */
+                    label?: string;
+                    /** @description Optional; when given it must be the caller's tenant (keys are always created for it) */
+                    tenantId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The whole key (vt_<id>.<secret>): shown this once, only its hash is stored */
+                        key: string;
+                        apiKey: {
+                            id: string;
+                            tenantId: string;
+                            /** @enum {string} */
+                            role: "submitter" | "reviewer" | "admin";
+                            permissions: string[];
+                            label: string | null;
+                            reviewerId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            revokedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key id (vt_<id>.…), as GET /api/keys lists it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        tenantId: string;
+                        /** @enum {string} */
+                        role: "submitter" | "reviewer" | "admin";
+                        permissions: string[];
+                        label: string | null;
+                        reviewerId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        revokedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMe: {
@@ -1877,6 +2239,40 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    getCorrectionsReport: {
+        parameters: {
+            query?: {
+                model?: components["schemas"]["ModelReference"];
+                /** @description decisions at or after this instant (default: `weeks` weeks before `until`) */
+                since?: string;
+                /** @description decisions before this instant (default: now) */
+                until?: string;
+                /** @description the look-back in weeks when `since` is not given (1 to 520, default 12) */
+                weeks?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrectionsReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listReviews: {
