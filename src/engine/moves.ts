@@ -254,16 +254,11 @@ function parkWrite(move: AtVisit & { park: ParkRequest }, ctx: MoveContext): Sto
   };
 }
 
-/** What a step recorded with the completing move keeps as its output: where the output is (the run's result). */
-export const OUTPUT_IN_RUN_RESULT = { $ref: 'runs.result.output' } as const;
-
 function completeWrite(run: RunRow, executed: ExecutionResult, ctx: MoveContext, binding: Binding): StoreWrite {
   // The result says which output the upstream app gets: the provider's, unless a reviewer edited the text.
   const result: ExecutionResult = { ...executed, outputSource: executed.outputSource ?? 'provider' };
-  // The step recorded with this move says what the run says: the provider's output, named as such. Its output
-  // is a reference to the run's result, written by this same statement, not a second copy: a completed run
-  // never executes again, so nothing reads the step's output back (executor.ts reuses only a live visit's).
-  const ledger = binding.ledger && { ...binding.ledger, result: { ...binding.ledger.result, output: OUTPUT_IN_RUN_RESULT, outputSource: binding.ledger.result.outputSource ?? 'provider' } };
+  // The step recorded with this move says what the run says: the provider's output, named as such.
+  const ledger = binding.ledger && { ...binding.ledger, result: { ...binding.ledger.result, outputSource: binding.ledger.result.outputSource ?? 'provider' } };
   return {
     runId: run.id, from: binding.from, to: 'completed', guard: binding.guard, decision: binding.decision, ledger, seen: run,
     set: { ...CLEARED_REVIEW, result, completedAt: ctx.now },

@@ -15,7 +15,8 @@ import { createTestSystem, type TestSystem } from '../support/test-system.ts';
 let system: TestSystem;
 
 beforeAll(async () => {
-  system = await createTestSystem();
+  // Driven stage by stage, each from its own job: every stage on its queue, none run in the job before it.
+  system = await createTestSystem({ VETTED_LOCAL_STAGES: 'none' });
   await registerExamples(system);
 });
 afterAll(async () => system.dispose());
