@@ -75,7 +75,7 @@ describe('review SLA steps', () => {
     const breaches = await engine.metrics.registry.getSingleMetric('vetted_review_sla_breaches_total')?.get();
     expect(breaches?.values.map((v) => [v.labels.step, v.labels.team, v.value])).toEqual([['remind', 'night', 1], ['escalate', 'night', 1]]);
     const firstAction = await engine.metrics.registry.getSingleMetric('vetted_review_time_to_first_action_seconds')?.get();
-    expect(firstAction?.values.find((v) => v.metricName?.endsWith('_sum'))).toMatchObject({ value: 60, labels: { tenant: 'acme', team: 'night', checkpoint: 'payload_review' } });
+    expect(firstAction?.values.find((v) => (v as { metricName?: string }).metricName?.endsWith('_sum'))).toMatchObject({ value: 60, labels: { tenant: 'acme', team: 'night', checkpoint: 'payload_review' } });
   });
 
   it('a decision before the reminder makes both timers do nothing', async () => {

@@ -92,7 +92,7 @@ describe('review SLA on the queued engine', () => {
     expect(received.filter((r) => r.body.includes(reviewId) && (r.body.includes('reminder') || r.body.includes('escalated')))).toEqual([]);
 
     const firstAction = await api.system.metrics.registry.getSingleMetric('vetted_review_time_to_first_action_seconds')?.get();
-    expect(firstAction?.values.some((v) => v.metricName?.endsWith('_count') && v.labels.team === 'none' && v.value >= 1)).toBe(true);
+    expect(firstAction?.values.some((v) => (v as { metricName?: string }).metricName?.endsWith('_count') && v.labels.team === 'none' && v.value >= 1)).toBe(true);
   }, 60_000);
 
   it('a step job lost from Redis is scheduled again by the reconciler, and fires', async () => {
