@@ -7,6 +7,8 @@
 import type { NotificationEvent } from '../generated/contracts.ts';
 
 export type NotificationChannel = 'slack' | 'email' | 'webhook';
+/** A delivery's channel in the ledger: the tenant's channel, or `email:<reviewer id>` for a reviewer's own email (its decision links are theirs). */
+export type DeliveryChannel = NotificationChannel | `email:${string}`;
 export type SubjectKind = 'review' | 'task';
 /** sending: a worker holds it until leaseUntil; failed: worth another try; refused: never (an SSRF refusal). */
 export type DeliveryStatus = 'sending' | 'sent' | 'failed' | 'refused';
@@ -29,7 +31,7 @@ export interface NotificationDeliveryRow {
   subjectKind: SubjectKind;
   subjectId: string;
   event: NotificationEvent;
-  channel: NotificationChannel;
+  channel: DeliveryChannel;
   status: DeliveryStatus;
   attempts: number;
   lastError: string | null;
@@ -45,7 +47,7 @@ export interface DeliveryKey {
   subjectKind: SubjectKind;
   subjectId: string;
   event: NotificationEvent;
-  channel: NotificationChannel;
+  channel: DeliveryChannel;
 }
 
 export type DeliveryOutcome = { status: 'sent' } | { status: 'failed' | 'refused'; error: string };
