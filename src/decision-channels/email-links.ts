@@ -1,7 +1,8 @@
 /**
  * Who gets decision links in the waiting-review email, and which (pure). Links are personal: each is signed
  * for one reviewer and decides as them, so they go only to that reviewer's own address, and only to reviewers
- * whose role may decide (of the review's team, when the policy routes it to one). The tenant's notification
+ * whose role may decide (of the review's team, when the policy routes it to one; the named people, when it
+ * escalated to named people). The tenant's notification
  * address gets the email as before, without links, unless it is one of those reviewers' own address.
  */
 import { ROLE_PERMISSIONS } from '../auth/api-keys.ts';
@@ -23,11 +24,15 @@ export interface LinkedReview {
   /** The review's own expiry (ISO 8601): no link outlives it. */
   expiresAt: string;
   team?: string;
+  /** Only these reviewer ids (a review escalated to named people). */
+  only?: readonly string[];
 }
 
 /** The reviewers a waiting review's links go to. */
-export function linkRecipients(reviewers: readonly ReviewerRow[], review: Pick<LinkedReview, 'team'>): ReviewerRow[] {
-  return reviewers.filter((person) => person.email && ROLE_PERMISSIONS[person.role].includes('reviews:decide') && (!review.team || person.team === review.team));
+export function linkRecipients(reviewers: readonly ReviewerRow[], review: Pick<LinkedReview, 'team' | 'only'>): ReviewerRow[] {
+  const named = review.only ? new Set(review.only.map((id) => id.replace(/^reviewer:/, ''))) : undefined;
+  return reviewers.filter((person) => person.email && ROLE_PERMISSIONS[person.role].includes('reviews:decide')
+    && (named ? named.has(person.id) : !review.team || person.team === review.team));
 }
 
 /**

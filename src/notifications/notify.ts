@@ -11,12 +11,13 @@
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
-import type { Dispatch, NotificationJob } from '../engine/dispatch.ts';
+import type { Dispatch, NotificationJob, NotifiedEvent } from '../engine/dispatch.ts';
 import type { RunRow } from '../engine/store.ts';
 import { isVettedError } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Clock } from '../ports.ts';
 import type { ReviewerRow } from '../auth/key-rows.ts';
+import type { EscalationTarget } from '../generated/contracts.ts';
 import { emailTargets, type LinkedReview } from '../decision-channels/email-links.ts';
 import { channelsOf, send, type ChannelTarget } from './channels.ts';
 import type { NotificationSettingsRow, NotificationsRepository } from './notification-rows.ts';
@@ -62,13 +63,21 @@ export function createNotifier(system: NotifyDeps): Notifier {
 async function notify(system: NotifyDeps, mailer: Transporter | undefined, job: NotificationJob): Promise<NotifyOutcome> {
   const settings = await system.notifications.getSettings(job.tenantId);
   if (!settings) return 'no_settings';
-  if (!settings.events.includes(job.event)) return 'not_wanted';
+  if (!wanted(settings, job.event)) return 'not_wanted';
   const subject = await loadSubject(system, job);
   if (!subject) return 'gone';
   if (job.event !== 'expired' && !subject.waiting) return 'no_longer_waiting';
   if (job.event === 'waiting' && subject.kind === 'review') await scheduleNearExpiry(system, settings, job, subject.review.expiresAt);
   await deliver(system, mailer, settings, job, subject);
   return 'sent';
+}
+
+/**
+ * The settings choose among waiting, expiring and expired; a reminder or an escalation was asked for by the
+ * run's policy (policy.sla), so it goes to every channel the tenant has.
+ */
+function wanted(settings: NotificationSettingsRow, event: NotifiedEvent): boolean {
+  return event === 'reminded' || event === 'escalated' || settings.events.includes(event);
 }
 
 async function scheduleNearExpiry(system: NotifyDeps, settings: NotificationSettingsRow, job: NotificationJob, expiresAt: string): Promise<void> {
@@ -126,11 +135,16 @@ async function deliver(system: NotifyDeps, mailer: Transporter | undefined, sett
   if (failures.length > 0) throw new Error(`not delivered on ${failures.join('; ')} (retried with backoff)`);
 }
 
+/** A review escalated to named people: their links only. */
+function escalatedTo(event: NotifiedEvent, target: EscalationTarget | undefined): { only?: readonly string[] } {
+  return event === 'escalated' && target && 'reviewers' in target ? { only: target.reviewers } : {};
+}
+
 /** The settings' channels; with decision links on, the email also goes to each reviewer who may decide, with their links. */
 async function targetsOf(system: NotifyDeps, settings: NotificationSettingsRow, job: NotificationJob, subject: NotificationSubject, decide: NotificationMessage['decide']): Promise<ChannelTarget[]> {
   const { secret, ttlSeconds } = system.config.decisionLinks;
   const linked: LinkedReview | undefined = decide && secret && subject.kind === 'review'
-    ? { binding: decide, runId: subject.runId, expiresAt: subject.review.expiresAt, ...(subject.review.team ? { team: subject.review.team } : {}) }
+    ? { binding: decide, runId: subject.runId, expiresAt: subject.review.expiresAt, ...(subject.review.team ? { team: subject.review.team } : {}), ...escalatedTo(job.event, subject.review.sla?.escalatesTo) }
     : undefined;
   const reviewers = linked ? await system.reviewers.list(job.tenantId) : [];
   const links = { secret, ttlSeconds, consoleUrl: system.config.notifications.consoleUrl };

@@ -70,6 +70,7 @@ describe('who gets decision links', () => {
   it('only reviewers with an address whose role may decide, of the review team when it has one', () => {
     expect(linkRecipients(people, {}).map((p) => p.id)).toEqual(['rv_ada', 'rv_boss']);
     expect(linkRecipients(people, { team: 'ops' }).map((p) => p.id)).toEqual(['rv_ada']);
+    expect(linkRecipients(people, { team: 'ops', only: ['reviewer:rv_boss', 'rv_sub'] }).map((p) => p.id)).toEqual(['rv_boss']);
   });
 
   it("each to their own address, signed for them; the tenant's address keeps its email, with links only if it is a recipient's", () => {
