@@ -202,6 +202,34 @@ export const providersAnswer = {
     builders: { type: 'array', items: { type: 'string' } },
     providers: { type: 'array', items: { type: 'string' } },
     defaults: { type: 'object', properties: { builder: { type: 'string' }, provider: { type: 'string' }, policy: ref('run-policy', '#/definitions/PolicySpec') } },
+    registry: {
+      type: 'object',
+      description: "What each configured provider runs from the caller's catalog, and the catalog models no configured provider runs (a run of one is refused at submit).",
+      required: ['providers', 'unserved'],
+      properties: {
+        providers: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['name', 'state', 'isDefault', 'models'],
+            properties: {
+              name: { type: 'string' },
+              state: { type: 'string', enum: ['configured'], description: 'The provider has what it needs to be called (its key; nothing for dry).' },
+              isDefault: { type: 'boolean', description: 'Models without a provider of their own (Replicate schemas) run here.' },
+              models: { type: 'array', items: { type: 'string' }, description: 'Catalog references this provider runs.' },
+            },
+          },
+        },
+        unserved: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['provider', 'models'],
+            properties: { provider: { type: 'string', description: 'The provider the models name, not configured here.' }, models: { type: 'array', items: { type: 'string' } } },
+          },
+        },
+      },
+    },
   },
 } as const;
 

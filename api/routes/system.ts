@@ -6,6 +6,8 @@ import type { System } from '../../src/system.ts';
 import { commonErrors, healthAnswer, providersAnswer, readinessAnswer, ref } from '../schemas.ts';
 import { withTimeout } from '../../src/util/with-timeout.ts';
 import { assertMetricsAccess } from '../plugins/metrics-access.ts';
+import { principal } from '../plugins/auth.ts';
+import { mapProviders } from '../../src/catalog/provider-registry.ts';
 import { RETRY_AFTER_SECONDS, type Dependency } from '../plugins/dependencies.ts';
 
 /**
@@ -44,12 +46,17 @@ export function registerSystemRoutes(app: FastifyInstance, system: System): void
 
   app.get('/api/providers', {
     config: { permission: 'runs:read' },
-    schema: { operationId: 'listProviders', tags: ['system'], summary: 'Builders and providers this server can use, and the defaults', response: { 200: providersAnswer } },
-  }, async () => ({
-    builders: system.adapters.builderNames(),
-    providers: system.adapters.providerNames(),
-    defaults: { builder: system.config.defaults.builder, provider: system.config.defaults.provider, policy: system.config.defaults.policy },
-  }));
+    schema: { operationId: 'listProviders', tags: ['system'], summary: 'Builders and providers this server can use, the defaults, and which provider runs which catalog model', response: { 200: providersAnswer } },
+  }, async (request) => {
+    const providers = system.adapters.providerNames();
+    const catalog = await system.models.listCatalog(principal(request).tenantId);
+    return {
+      builders: system.adapters.builderNames(),
+      providers,
+      defaults: { builder: system.config.defaults.builder, provider: system.config.defaults.provider, policy: system.config.defaults.policy },
+      registry: mapProviders(providers, system.config.defaults.provider, catalog),
+    };
+  });
 
   app.get('/api/store/backup', {
     config: { permission: 'settings:manage' },

@@ -15,6 +15,8 @@ export interface CatalogEntry {
   schemaKey: string;
   model: string | null;
   version: string | null;
+  /** The provider a model read from a provider's document names (fal, openai, anthropic); null: the default provider. */
+  provider: string | null;
   fields: number;
   createdAt: Date;
 }

@@ -52,7 +52,7 @@ export function createMemoryCatalog(): CatalogStore {
         .sort((a, b) => a.ref.localeCompare(b.ref) || a.tenantId.localeCompare(b.tenantId))
         .map((e): CatalogEntry => {
           const schema = schemas.get(e.schemaKey);
-          return { ref: e.ref, tenantId: e.tenantId, schemaKey: e.schemaKey, model: schema?.model ?? null, version: schema?.version ?? null, fields: schema?.fields.length ?? 0, createdAt: e.createdAt };
+          return { ref: e.ref, tenantId: e.tenantId, schemaKey: e.schemaKey, model: schema?.model ?? null, version: schema?.version ?? null, provider: schema?.provider?.name ?? null, fields: schema?.fields.length ?? 0, createdAt: e.createdAt };
         });
     },
   };

@@ -113,6 +113,7 @@ export function createModelsRepository(db: Db, options: { cacheSize?: number } =
           schemaKey: models.schemaKey,
           model: modelSchemas.model,
           version: modelSchemas.version,
+          provider: sql<string | null>`${modelSchemas.modelSchema} -> 'provider' ->> 'name'`,
           fields: sql<number>`jsonb_array_length(${modelSchemas.modelSchema} -> 'fields')`,
           createdAt: models.createdAt,
         })
