@@ -335,7 +335,8 @@ export interface FieldProvenance {
     | 'negated_switch'
     | 'enum_synonym'
     | 'unit_number'
-    | 'decimal_comma';
+    | 'decimal_comma'
+    | 'multiple_word';
 }
 /**
  * This interface was referenced by `CandidatePayload`'s JSON-Schema
