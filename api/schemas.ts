@@ -163,8 +163,12 @@ export const assignBody = {
 export const snoozeBody = {
   type: 'object',
   additionalProperties: false,
-  required: ['until'],
-  properties: { until: { type: 'string', format: 'date-time', description: 'When the review comes back into your queue (at most 30 days away)' } },
+  description: 'Either until (a time) or forSeconds (from now), at most 30 days away',
+  oneOf: [{ required: ['until'] }, { required: ['forSeconds'] }],
+  properties: {
+    until: { type: 'string', format: 'date-time', description: 'When the review comes back into your queue' },
+    forSeconds: { type: 'integer', minimum: 1, maximum: 2592000, description: 'How long from now it stays out of your queue' },
+  },
 } as const;
 
 export const availabilityBody = {
@@ -183,7 +187,7 @@ export const reviewerView = {
 export const reviewerIdParams = {
   type: 'object',
   required: ['reviewerId'],
-  properties: { reviewerId: { type: 'string', pattern: '^rv_[a-z0-9]{12}$', description: 'A reviewer id (rv_…)' } },
+  properties: { reviewerId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'A reviewer id (rv_…)' } },
 } as const;
 
 export const bulkDecisionBody = {

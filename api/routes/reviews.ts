@@ -142,7 +142,7 @@ export function registerReviewTeamRoutes(app: FastifyInstance, system: System): 
     return assignmentOf(system, request, run);
   });
 
-  app.post<{ Params: { reviewId: string }; Body: { until: string } }>('/api/reviews/:reviewId/snooze', {
+  app.post<{ Params: { reviewId: string }; Body: { until?: string; forSeconds?: number } }>('/api/reviews/:reviewId/snooze', {
     config: { permission: 'reviews:decide' },
     schema: {
       operationId: 'snoozeReview',
@@ -150,11 +150,13 @@ export function registerReviewTeamRoutes(app: FastifyInstance, system: System): 
       summary: 'Snooze a pending review out of your own queue until a time ("not now"); others still see it and its deadline runs on',
       description: 'The review comes back into your queue when the time passes, or at once with DELETE. List it meanwhile with includeSnoozed=true. Event review.snoozed.',
       params: reviewIdParams,
-      body: { ...snoozeBody, examples: [{ until: '2026-01-31T09:00:00Z' }] },
+      body: { ...snoozeBody, examples: [{ forSeconds: 3600 }] },
       response: { 200: assignmentView, ...commonErrors, ...conflicts },
     },
   }, async (request) => {
-    const run = await snoozeReview(system, principal(request), request.params.reviewId, new Date(request.body.until));
+    const { until, forSeconds } = request.body;
+    const at = until !== undefined ? new Date(until) : new Date(system.clock.now().getTime() + (forSeconds ?? 0) * 1000);
+    const run = await snoozeReview(system, principal(request), request.params.reviewId, at);
     return assignmentOf(system, request, run);
   });
 

@@ -2852,10 +2852,12 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: date-time
-                     * @description When the review comes back into your queue (at most 30 days away)
+                     * @description When the review comes back into your queue
                      */
-                    until: string;
-                };
+                    until?: string;
+                    /** @description How long from now it stays out of your queue */
+                    forSeconds?: number;
+                } & (unknown | unknown);
             };
         };
         responses: {
