@@ -104,6 +104,9 @@ export const decisionAccepted = {
 
 const isoTime = { type: 'string', format: 'date-time' } as const;
 
+/** policy.sla as a review shows it: remindAt, escalateAt, escalatesTo, and the steps taken. */
+const slaView = { description: "The review's reminder and escalation (policy.sla); null without one.", oneOf: [ref('pending-review', '#/definitions/ReviewSla'), { type: 'null' }] } as const;
+
 const decisionView = {
   type: 'object',
   required: ['id', 'reviewId', 'runId', 'actor', 'action', 'raw', 'parsed', 'at'],
@@ -121,7 +124,7 @@ export const reviewSummaryPage = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['reviewId', 'runId', 'kind', 'checkpoint', 'reason', 'question', 'expectedInput', 'payloadHash', 'issues', 'blockingIssues', 'claimedBy', 'claimExpiresAt', 'assignedTo', 'snoozedUntil', 'createdAt', 'expiresAt', 'links'],
+        required: ['reviewId', 'runId', 'kind', 'checkpoint', 'reason', 'question', 'expectedInput', 'payloadHash', 'issues', 'blockingIssues', 'claimedBy', 'claimExpiresAt', 'assignedTo', 'snoozedUntil', 'createdAt', 'expiresAt', 'sla', 'links'],
         properties: {
           reviewId: uuid, runId: uuid, model: { type: ['string', 'null'] },
           kind: { type: 'string' }, checkpoint: { type: 'string' }, reason: { type: 'string' }, question: { type: 'string' }, summary: { type: 'string' },
@@ -131,6 +134,7 @@ export const reviewSummaryPage = {
           assignedTo: { type: ['string', 'null'], description: 'The reviewer (rv_…) the review is assigned to' },
           snoozedUntil: { type: ['string', 'null'], description: "Until when the caller snoozed it out of their queue (listed only with includeSnoozed)" },
           createdAt: isoTime, expiresAt: isoTime,
+          sla: slaView,
           links: { type: 'object', additionalProperties: { type: 'string' } },
         },
       },
@@ -246,10 +250,11 @@ export const bulkDecisionAnswer = {
 
 export const reviewDetail = {
   type: 'object',
-  required: ['status', 'review', 'run', 'fields', 'links'],
+  required: ['status', 'review', 'sla', 'run', 'fields', 'links'],
   properties: {
     status: { type: 'string', enum: ['pending', 'decided', 'expired', 'cancelled'], description: 'pending, or how the review ended' },
     review: ref('pending-review'),
+    sla: slaView,
     claim: { type: ['object', 'null'], required: ['claimedBy', 'claimExpiresAt'], properties: { claimedBy: { type: 'string' }, claimExpiresAt: isoTime } },
     assignment: assignmentView,
     decisions: { type: 'array', description: 'Every decision on the review, oldest first (replies with their layer and interpretation).', items: decisionView },

@@ -9,6 +9,7 @@ import { assertNever } from '../errors.ts';
 import type { ExecutionResult } from '../generated/contracts.ts';
 import type { Clock } from '../ports.ts';
 import { IN_FLIGHT_STATUSES } from '../run-states.ts';
+import { canonicalHash } from '../util/canonical-hash.ts';
 import type {
   Committed,
   DecisionRow,
@@ -155,6 +156,7 @@ function matches(run: RunRow, write: StoreWrite): boolean {
     (guard.attempt === undefined || run.attempt === guard.attempt) &&
     (guard.pendingReviewId === undefined || run.pendingReviewId === guard.pendingReviewId) &&
     (guard.claimableBy === undefined || claimable(run, guard.claimableBy)) &&
+    (guard.pendingReviewIs === undefined || (run.pendingReview !== null && canonicalHash(run.pendingReview) === canonicalHash(guard.pendingReviewIs))) &&
     (guard.assignedTo === undefined || run.assignedTo === guard.assignedTo.is) &&
     (guard.snoozes === undefined || JSON.stringify(run.snoozes) === JSON.stringify(guard.snoozes)) &&
     // This store knows no people, so it has nobody to pick: an auto-assignment finds no one available.

@@ -17,6 +17,8 @@ export type LogEventName =
   | 'HITL_QUORUM_PENDING'
   | 'HITL_OVERRIDE'
   | 'HITL_CLAIMED'
+  | 'HITL_REMINDED'
+  | 'HITL_ESCALATED'
   | 'HITL_RELEASED'
   | 'HITL_ASSIGNED'
   | 'HITL_SNOOZED'
