@@ -21,6 +21,7 @@ import { clientErrorHandler, frameworkErrors, onMaxParamLength, registerProblemD
 import { registerContractValidation } from './plugins/validation.ts';
 import { registerAuditRoutes } from './routes/audit.ts';
 import { registerControlRoutes } from './routes/control.ts';
+import { registerDecisionLinkRoutes } from './routes/decision-links.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { MCP_PATH, registerMcpRoutes } from './routes/mcp.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
@@ -30,7 +31,7 @@ import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerProviderWebhookRoutes } from './routes/provider-webhooks.ts';
 import { registerReviewFormRoutes } from './routes/review-form.ts';
 import { registerReportRoutes } from './routes/reports.ts';
-import { registerReviewRoutes } from './routes/reviews.ts';
+import { registerReviewRoutes, registerReviewTeamRoutes } from './routes/reviews.ts';
 import { registerRunRoutes } from './routes/runs.ts';
 import { registerShadowRoutes } from './routes/shadow.ts';
 import { registerSlackInteractionRoutes } from './routes/slack-interactions.ts';
@@ -82,6 +83,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerRunRoutes(app, system);
   registerControlRoutes(app, system);
   registerReviewRoutes(app, system);
+  registerReviewTeamRoutes(app, system);
   registerReviewFormRoutes(app, system);
   registerReportRoutes(app, system);
   registerEventRoutes(app, system, hub);
@@ -94,6 +96,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
   await registerSlackInteractionRoutes(app, system);
+  await registerDecisionLinkRoutes(app, system);
   registerMcpRoutes(app, system);
   await registerConsole(app, options.consoleDir, system.config.mediaHosts);
   await registerOpenApi(app, routes);
