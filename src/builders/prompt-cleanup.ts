@@ -66,8 +66,8 @@ function tidy(marked: string): string {
       }
     }
     // The first clause kept needs no separator before it, even when the clauses before it were dropped; after a
-    // sentence's own end a comma is not needed either.
-    const joint = kept === 0 ? '' : SENDS_SENTENCE.test(result) && !SENTENCE_END.test(separator) ? ' ' : separator;
+    // sentence's own end no other separator is needed.
+    const joint = kept === 0 ? '' : SENDS_SENTENCE.test(result) ? ' ' : separator;
     result += joint + clause;
     kept += 1;
   }
