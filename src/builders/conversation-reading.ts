@@ -57,13 +57,24 @@ export function readRequest(bundle: RequestBundle, schema: ModelSchema): Request
   const read = turns.map(({ text, question }, index) => (index > 0 ? withBareNumbers(readTurn(text, question, schema, true)) : readTurn(text, undefined, schema, false)));
   const notes: string[] = [];
   const subject = composeSubject(read, notes);
+  // Options the first turn names bare describe what is made, in words the prompt keeps; a later turn naming one
+  // asks for a change (`actually I need png`), and a turn whose words the prompt does not take loses them.
+  const scans = read.map((turn, index) => (index === 0 && subject.parts.includes(turn) ? turn.scan : { ...turn.scan, unused: [...turn.scan.unused, ...lostOptions(turn.scan)] }));
+  const scan = mergeScans(scans, notes);
+  // `no, Fantasy art is fine`: an option the field holds anyway, from another turn, is not lost.
+  const held = (entry: UnusedRequest) => scans.some((turn) => turn.keptInText?.some((kept) => kept.phrase === entry.phrase && scan.values.some((value) => value.field === kept.field && value.value === kept.value)));
   return {
-    scan: mergeScans(read.map((turn) => turn.scan), notes),
+    scan: { ...scan, unused: scan.unused.filter((entry) => !held(entry)) },
     text: subject.text,
     written: subject.written,
     fromConversation: subject.fromEarlier,
     notes,
   };
+}
+
+/** A turn's bare options as unplaced phrases (without the option each names). */
+function lostOptions(scan: DirectiveScan): UnusedRequest[] {
+  return (scan.keptInText ?? []).map(({ phrase, reason }) => ({ phrase, reason }));
 }
 
 interface ReadTurn {
@@ -105,7 +116,7 @@ function withBareNumbers(turn: ReadTurn): ReadTurn {
   return { ...turn, scan: { ...turn.scan, unused: [...turn.scan.unused, ...unused] }, rest: '' };
 }
 
-function composeSubject(turns: readonly ReadTurn[], notes: string[]): { text: string; written: string; fromEarlier: boolean } {
+function composeSubject(turns: readonly ReadTurn[], notes: string[]): { text: string; written: string; fromEarlier: boolean; parts: readonly ReadTurn[] } {
   let parts: ReadTurn[] = [];
   for (const turn of turns) {
     if (turn.rest === '' || (parts.length > 0 && isFollowUpOnly(turn.rest))) continue;
@@ -123,6 +134,7 @@ function composeSubject(turns: readonly ReadTurn[], notes: string[]): { text: st
     text: parts.map((turn) => turn.rest).join('\n'),
     written: parts.map((turn) => turn.written.trim()).join('\n'),
     fromEarlier: parts.length > 1 || keptEarlier,
+    parts,
   };
 }
 

@@ -56,16 +56,26 @@ function tidy(marked: string): string {
   let kept = 0;
   for (let i = 0; i < parts.length; i += 2) {
     let clause = parts[i] ?? '';
+    const separator = parts[i - 1] ?? '';
     if (clause.includes(CUT)) {
       clause = clause.replace(DANGLING_BEFORE_CUT, CUT).replace(DANGLING_AFTER_CUT, CUT).replaceAll(CUT, ' ');
-      if (isFillerOnly(clause)) continue;
+      if (isFillerOnly(clause)) {
+        // `What brand is this car? temperature 0.1`: the sentence before keeps its own `?` or `.`.
+        if (kept > 0 && SENTENCE_END.test(separator) && !SENDS_SENTENCE.test(result)) result += separator;
+        continue;
+      }
     }
-    // The first clause kept needs no separator before it, even when the clauses before it were dropped.
-    result += (kept === 0 ? '' : (parts[i - 1] ?? '')) + clause;
+    // The first clause kept needs no separator before it, even when the clauses before it were dropped; after a
+    // sentence's own end no other separator is needed.
+    const joint = kept === 0 ? '' : SENDS_SENTENCE.test(result) ? ' ' : separator;
+    result += joint + clause;
     kept += 1;
   }
   return normalizeSpacing(result);
 }
+
+const SENTENCE_END = /^[.!?。]$/u;
+const SENDS_SENTENCE = /[.!?。]$/u;
 
 function normalizeSpacing(text: string): string {
   return text

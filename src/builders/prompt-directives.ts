@@ -19,8 +19,8 @@ import { findLeftovers } from './leftover-notes.ts';
 import { countRule, multipleRule, scaleRule, stepsRule, toggleRule, translateRule, translateSwitch, translationTarget } from './phrase-rules.ts';
 import { findRequestPhrases, requestTableRule, unplacedReason } from './request-table.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
-import { isAskedAbout, shownTextSpans } from '../reading/index.ts';
-import { READING_RULE_PREFIX, readingRule, unplacedSettings } from './reading-rule.ts';
+import { isAskedAbout, shownTextSpans, webAddressSpans } from '../reading/index.ts';
+import { READING_RULE_PREFIX, readingRule, unplacedSettings, type KeptOption } from './reading-rule.ts';
 import { wordSizeRule } from './size-rules.ts';
 import { FORM_RANK, overlaps, type Directive, type DirectiveForm, type RuleContext, type Span } from './directive-types.ts';
 import {
@@ -62,6 +62,8 @@ export interface DirectiveScan {
   refused: string[];
   /** Request phrases the table recognises (request-table.ts) that no field took, with why. */
   unused: UnusedRequest[];
+  /** Options named bare in words the prompt keeps: unplaced only if those words never reach the prompt. */
+  keptInText?: KeptOption[];
   notes: string[];
 }
 
@@ -84,8 +86,11 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   const byStart = new SpanIndex(candidates);
   // Quoted text and text to show (`a sign that reads PNG ONLY`) are the picture's words, never settings.
   const quoted = [...quotedSpans(text), ...shownTextSpans(text)];
+  // A web address is a file's name, whole (`…/logo.png` is no output format).
+  const addresses = webAddressSpans(text);
+  const inAddress = (span: Span) => addresses.some((address) => address.start <= span.start && span.end <= address.end);
   const eligible = candidates.filter(
-    (candidate) => !insideQuotes(candidate, quoted) && !isAskedAbout(text, candidate.start) && (!candidate.needsOwnClause || inOwnClause(text, breaks, candidate, byStart)),
+    (candidate) => !insideQuotes(candidate, quoted) && !inAddress(candidate) && !isAskedAbout(text, candidate.start) && (!candidate.needsOwnClause || inOwnClause(text, breaks, candidate, byStart)),
   );
   const accepted = addCaptures(context, breaks, resolveOverlaps(eligible));
   const cuts: Span[] = accepted.filter((directive) => !directive.keepInPrompt).map(({ start, end }) => ({ start, end }));
@@ -105,13 +110,14 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   ];
   const refusedFields = [...new Set(refused.map(({ field }) => field))];
   const readable = [...context.typedFields, ...context.textFields];
-  const tablePhrases = findRequestPhrases(text).filter((found) => !accepted.some((taken) => overlaps(taken, found)) && !insideQuotes(found, quoted));
+  const tablePhrases = findRequestPhrases(text).filter((found) => !accepted.some((taken) => overlaps(taken, found)) && !insideQuotes(found, quoted) && !inAddress(found));
+  const settings = unplacedSettings(text, accepted, quoted, tablePhrases, context.typedFields, context.primary.has('prompt'));
   const unused = tablePhrases
     .map((found) => ({ phrase: found.phrase, reason: unplacedReason(found, readable) }))
     .concat(leftovers.map(({ phrase, reason }) => ({ phrase, reason })))
-    .concat(unplacedSettings(text, accepted, quoted, tablePhrases))
+    .concat(settings.unused)
     .concat(lead?.unused ?? []);
-  return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, unused, notes };
+  return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, unused, keptInText: settings.keptInText, notes };
 }
 
 /**

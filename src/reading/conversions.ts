@@ -91,8 +91,24 @@ function cached(key: string, build: () => string): RegExp {
 
 // ---- numbers with a unit --------------------------------------------------------------------------------------
 
-/** Words after a time phrase that make it a moment, not a length (`2 minutes later`). */
-const MOMENT_AFTER = '(?!\\s+(?:ago|later|before|after|into|from now|long ago)(?![\\p{L}]))';
+/**
+ * Words after a time phrase that make it a moment, not a length, in each reading language: `2 minutes later`,
+ * `30 seconds before the launch`, `30 секунд до старта`, `30 שניות לפני`, `30秒前`. Words that also say "for" or
+ * "up to" (`para`, `まで`) are left out: after a length they usually mean it.
+ */
+const MOMENT_WORDS: readonly string[] = [
+  'ago', 'later', 'before', 'after', 'into', 'until', 'till', 'from now', 'long ago',
+  'antes', 'después', 'despues', 'hasta', 'más tarde',
+  'avant', 'après', 'apres', "jusqu'à", "jusqu'au", 'plus tard',
+  'vor', 'nach', 'bis', 'später', 'spater',
+  'depois', 'até', 'mais tarde',
+  'до', 'после', 'спустя', 'назад',
+  'לפני', 'אחרי', 'עד',
+  'قبل', 'بعد', 'حتى',
+];
+/** Written right onto the unit (`30秒前`, `5分後`). */
+const MOMENT_UNSPACED: readonly string[] = ['前', '後'];
+const MOMENT_AFTER = `(?!\\s+${anyWord(MOMENT_WORDS)}|\\s*(?:${MOMENT_UNSPACED.join('|')}))`;
 
 /**
  * `10 seconds`, `six seconds`, `a minute and a half`, `1分半`, or a length said in one word (`полминуты`, `دقيقتان`).

@@ -48,6 +48,8 @@ export interface SettingPhrase {
   end: number;
   phrase: string;
   firm: boolean;
+  /** For an option (`enum_synonym`): the field whose option the words name, and that option. */
+  option?: { field: string; value: unknown };
 }
 
 type Groups = Record<string, string | undefined>;
@@ -55,7 +57,7 @@ type Groups = Record<string, string | undefined>;
 /** Every value the text gives the schema's fields, in text order (overlaps are the caller's to settle). */
 export function readSettings(text: string, fields: readonly FieldSpec[]): Reading[] {
   const readings: Reading[] = [];
-  const shown = shownTextSpans(text);
+  const shown = contentSpans(text);
   for (const [conversion, field] of fieldsByConversion(fields)) {
     for (const found of conversionMatches(conversion, text, field)) {
       // `ובפורמט png`: the phrase is the whole written word, prefixes and all, as the user wrote it.
@@ -94,8 +96,12 @@ function withoutSharedBareOptions(readings: readonly Reading[]): Reading[] {
   );
 }
 
-/** Every phrase of the text that reads as a setting for some model, placed or not. */
-export function findSettingPhrases(text: string): SettingPhrase[] {
+/**
+ * Every phrase of the text that reads as a setting for some model, placed or not; with the schema's fields, also
+ * every phrase naming one of their options, in any reading language (`drums`, `la batería`, `パターン`), wherever
+ * it stands: an option word is a setting only for a model that has the option, so no model-free list holds them.
+ */
+export function findSettingPhrases(text: string, fields: readonly FieldSpec[] = []): SettingPhrase[] {
   const found: SettingPhrase[] = [];
   const kinds: [ConversionName, RegExp][] = [
     ['duration', timeUnitPattern()],
@@ -107,7 +113,7 @@ export function findSettingPhrases(text: string): SettingPhrase[] {
     ['negated_switch', switchPattern([...readingWords().features.keys()])],
     ['unit_number', anyUnitNumberPattern()],
   ];
-  const shown = shownTextSpans(text);
+  const shown = contentSpans(text);
   for (const [kind, pattern] of kinds) {
     for (const match of text.matchAll(pattern)) {
       const groups = match.groups ?? {};
@@ -116,6 +122,15 @@ export function findSettingPhrases(text: string): SettingPhrase[] {
       const start = writtenWordStart(text, match.index);
       if (isContent(kind, text, start, end, groups, shown)) continue;
       found.push({ kind, start, end, phrase: text.slice(start, end), firm: isFirm(kind, text, start, end, groups) });
+    }
+  }
+  for (const field of fields) {
+    if (field.type !== 'string' || !Array.isArray(field.enum) || field.enum.length === 0) continue;
+    for (const match of conversionMatches('enum_synonym', text, field)) {
+      const start = writtenWordStart(text, match.start);
+      if (isContent('enum_synonym', text, start, match.end, match.groups, shown)) continue;
+      const firm = isFirm('enum_synonym', text, start, match.end, match.groups);
+      found.push({ kind: 'enum_synonym', start, end: match.end, phrase: text.slice(start, match.end), firm, option: { field: field.name, value: match.converted.value } });
     }
   }
   return found.sort((a, b) => a.start - b.start);
@@ -150,7 +165,7 @@ function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, Fiel
 
 /**
  * Words that are the picture's or the song's, not a setting: anything in text to show (`a sign that reads PNG
- * FILES ONLY`), and a length that qualifies another thing (`a 30 minute pizza delivery`: a word follows the unit
+ * FILES ONLY`) or in a web address, and a length that qualifies another thing (`a 30 minute pizza delivery`: a word follows the unit
  * that is not what is made, nor a small word); `a 1080p television` likewise.
  */
 function isContent(kind: ConversionName, text: string, start: number, end: number, groups: Groups, shown: readonly Span[]): boolean {
@@ -216,6 +231,18 @@ export function shownTextSpans(text: string): Span[] {
   return spans;
 }
 
+const WEB_ADDRESS = /(?:https?:\/\/|www\.)[^\s<>"'\u201C\u201D\u00AB\u00BB]+/giu;
+
+/** Every web address, to the next space: `https://example.com/cat.png` names a file, not an output format. */
+export function webAddressSpans(text: string): Span[] {
+  return [...text.matchAll(WEB_ADDRESS)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+}
+
+/** Text to show and web addresses: words that are content wherever they stand. */
+function contentSpans(text: string): Span[] {
+  return [...shownTextSpans(text), ...webAddressSpans(text)];
+}
+
 /**
  * True when a question leads right into the phrase (`what does temperature 0.5 mean?`, `explain what max tokens
  * 500 does`): the phrase is what the user asks about, not a setting. Only an article may stand between.
@@ -230,7 +257,7 @@ export function isAskedAbout(text: string, start: number): boolean {
 /** True when the words at start..end are content by the rules above (for readers outside this core). */
 export function isContentAt(kind: ConversionName, text: string, start: number, end: number): boolean {
   const groups = kind === 'duration' ? ([...text.slice(start, end).matchAll(timeUnitPattern())][0]?.groups ?? {}) : {};
-  return isContent(kind, text, start, end, groups, shownTextSpans(text));
+  return isContent(kind, text, start, end, groups, contentSpans(text));
 }
 
 /** A one-letter unit after digits is a unit; after a word it is a letter (`six s`). */

@@ -531,6 +531,8 @@ describe('removeSpans (the prompt the model gets)', () => {
     ['prompt: a cat, seed 1', 'a cat'],
     ['a cat, negative prompt: blurry, low quality, seed 42', 'a cat'],
     ['a cat, please make it 16:9', 'a cat'],
+    ['What brand is the car in this photo? seed 4, 768x512', 'What brand is the car in this photo?'],
+    ['Is it red? seed 4, a cat', 'Is it red? a cat'],
   ])('%j → %j', (text, expected) => {
     expect(clean(text)).toBe(expected);
   });

@@ -66,3 +66,23 @@ describe('a length that qualifies another thing is content', () => {
     expect(placed(build('music', text))).toMatchObject({ duration: seconds });
   });
 });
+
+describe('a time followed by before or until is a moment, not a length', () => {
+  it.each([
+    'a song about the last 10 seconds before midnight',
+    'песня про 30 секунд до старта ракеты',
+    'una canción sobre los 30 segundos antes del despegue',
+    'ein Lied über die 10 Sekunden vor dem Start',
+    'שיר על 30 שניות לפני ההמראה',
+    'أغنية عن 30 ثانية قبل الإقلاع',
+    '発車30秒前のホームの曲',
+  ])('%s: the moment stays in the prompt and sets no duration', (text) => {
+    const candidate = build('music', text);
+    expect(placed(candidate)).toEqual({ prompt: text });
+    expect(candidate.unusedRequest ?? []).toEqual([]);
+  });
+
+  it('the same length with no such word is still read', () => {
+    expect(placed(build('music', 'песня про старт ракеты, 30 секунд'))).toMatchObject({ duration: 30 });
+  });
+});
