@@ -14,12 +14,13 @@ import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/
 import type { Engine } from '../engine/engine.ts';
 import { expireDueReviews } from '../engine/expiry.ts';
 import { reconcile, type CarriedWork } from '../engine/reconciler.ts';
-import { stageNamed } from '../engine/stages.ts';
+import { STAGES, stageNamed } from '../engine/stages.ts';
 import type { RunRow } from '../engine/store.ts';
 import { recoverHandoff, runChain } from '../engine/local-stages.ts';
 import { openVisit } from '../engine/visit.ts';
 import { deliverWebhook } from '../delivery/webhook-delivery.ts';
 import type { Logger } from '../observability/logger.ts';
+import type { CountedQueue, CountedQueues } from '../observability/scrape-queries.ts';
 import { expiryBucket, notificationJobId, stageJobId, type ShadowJobData } from '../queue/queues.ts';
 import { createTaskPool } from './tasks.ts';
 import { createKeyedTimers } from './timers.ts';
@@ -43,6 +44,8 @@ export interface RunnerHandlers {
 }
 
 export interface EmbeddedRunner extends Dispatch, CarriedWork {
+  /** The stage queues as the scrape gauges count them (vetted_queue_*): this runner's tasks per stage. */
+  readonly stageQueues: CountedQueues;
   enqueueShadow(job: ShadowJobData): Promise<void>;
   /** Starts the work: requeues what the last process left mid-stage, restores timers, runs what waits. */
   start(handlers: RunnerHandlers): Promise<void>;
@@ -158,8 +161,24 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
     },
   };
 
+  /** A stage's tasks as BullMQ's queue answers the gauges; the one worker is this runner while it runs. */
+  const countedQueue = (queueName: string): CountedQueue => ({
+    async getJobCounts() {
+      const { waiting, active, delayed } = pool.counts(queueName);
+      return { waiting, active, delayed, prioritized: 0 };
+    },
+    async getJobs() {
+      const since = pool.counts(queueName).oldestWaitingSince;
+      return since === undefined ? [] : [{ timestamp: since }];
+    },
+    async getWorkersCount() {
+      return handlers && !closed ? 1 : 0;
+    },
+  });
+
   return {
     ...carried,
+    stageQueues: { stages: Object.fromEntries(STAGES.map((stage) => [stage.name, countedQueue(stage.queue.name)])) },
     async enqueueStage(job) {
       whenStarted((h) => runStage(h.engine, job));
     },

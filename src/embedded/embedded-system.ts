@@ -47,6 +47,7 @@ export async function createEmbeddedSystem(config: Readonly<Config>, options: Em
   const system: EmbeddedSystem = {
     ...wired,
     runner,
+    inProcessQueues: runner.stageQueues,
     async backupStore() {
       const dump = await database.embedded!.dump();
       return new Uint8Array(await dump.arrayBuffer());
