@@ -767,9 +767,9 @@ export interface GenerationRequest {
   locale?: string;
   builder?: 'heuristic' | 'openai';
   /**
-   * The provider that executes the run. Default: the model's own provider (fal, openai) for a model read from a provider document, else the configured default. `dry` never calls a provider.
+   * The provider that executes the run. Default: the model's own provider (fal, openai, anthropic) for a model read from a provider document, else the configured default. `dry` never calls a provider.
    */
-  provider?: 'dry' | 'replicate' | 'fal' | 'openai';
+  provider?: 'dry' | 'replicate' | 'fal' | 'openai' | 'anthropic';
   callbackUrl?: string;
   /**
    * Run the legacy V2 builder beside this run for comparison (never executed).
@@ -1637,13 +1637,13 @@ export interface ModelSchema {
     /**
      * The provider that runs the model.
      */
-    name: 'fal' | 'openai';
+    name: 'fal' | 'openai' | 'anthropic';
     /**
      * The fal endpoint, e.g. fal-ai/flux/dev.
      */
     endpoint?: string;
     /**
-     * The OpenAI operationId, e.g. createImage.
+     * The operationId in the OpenAI or Anthropic document, e.g. createImage or messages_post.
      */
     operation?: string;
     method: string;
