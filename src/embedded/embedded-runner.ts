@@ -41,6 +41,8 @@ export interface RunnerHandlers {
   shadow(job: ShadowJobData): Promise<unknown>;
   /** One pass of the retention purge (retention/purge.ts). */
   purge(): Promise<unknown>;
+  /** Queues again the "expired" notices whose job was lost (notifications/notify.ts); how many. */
+  restoreExpiredNotices(graceMs: number): Promise<number>;
   /** Schedules again the "nears expiry" warning of a parked run found at start (notifications/notify.ts). */
   restoreWarning(run: RunRow): Promise<void>;
 }
@@ -160,8 +162,9 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
   function schedule(h: RunnerHandlers): void {
     const { reconciler, purgeIntervalMs } = h.engine.config;
     every(reconciler.intervalMs, 'reconcile', async () => {
-      const result = await reconcile(h.engine, carried, { graceMs: reconciler.graceMs });
-      if (result.requeued > 0 || result.expiriesRestored > 0 || result.slaStepsRestored > 0) logger.warn({ ...result }, 'reconciler restored lost work');
+      const reconciled = await reconcile(h.engine, carried, { graceMs: reconciler.graceMs });
+      const result = { ...reconciled, expiredNoticesRestored: await h.restoreExpiredNotices(reconciler.graceMs) };
+      if (result.requeued > 0 || result.expiriesRestored > 0 || result.slaStepsRestored > 0 || result.expiredNoticesRestored > 0) logger.warn({ ...result }, 'reconciler restored lost work');
       return result;
     });
     every(purgeIntervalMs, 'purge', () => h.purge());
