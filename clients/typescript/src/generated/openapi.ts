@@ -1069,10 +1069,10 @@ export interface components {
             /** @enum {string} */
             builder?: "heuristic" | "openai";
             /**
-             * @description The provider that executes the run. Default: the model's own provider (fal, openai) for a model read from a provider document, else the configured default. `dry` never calls a provider.
+             * @description The provider that executes the run. Default: the model's own provider (fal, openai, anthropic) for a model read from a provider document, else the configured default. `dry` never calls a provider.
              * @enum {string}
              */
-            provider?: "dry" | "replicate" | "fal" | "openai";
+            provider?: "dry" | "replicate" | "fal" | "openai" | "anthropic";
             callbackUrl?: string;
             /** @description Run the legacy V2 builder beside this run for comparison (never executed). */
             shadow?: boolean;
@@ -1145,10 +1145,10 @@ export interface components {
                  * @description The provider that runs the model.
                  * @enum {string}
                  */
-                name: "fal" | "openai";
+                name: "fal" | "openai" | "anthropic";
                 /** @description The fal endpoint, e.g. fal-ai/flux/dev. */
                 endpoint?: string;
-                /** @description The OpenAI operationId, e.g. createImage. */
+                /** @description The operationId in the OpenAI or Anthropic document, e.g. createImage or messages_post. */
                 operation?: string;
                 method: string;
                 /** @description The operation's path in the published document. */
