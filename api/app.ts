@@ -77,7 +77,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
 
   const hub: EventHub = system.openEventHub();
   app.addHook('onClose', () => hub.close());
-  registerScrapeGauges(system.metrics, system.metricsQueries, system.queues);
+  registerScrapeGauges(system.metrics, system.metricsQueries, system.queues ?? system.inProcessQueues);
   registerReviewGauges(system.metrics, system.reviewStatsQueries, system.clock);
 
   registerRunRoutes(app, system);

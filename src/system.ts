@@ -12,7 +12,7 @@ import { openDatabase, pingDatabase, serviceUnavailable, type Database } from '.
 import { createEventHub, eventHubSource } from './db/event-hub.ts';
 import type { EventHub } from './engine/event-hub.ts';
 import { createMetricsQueries } from './db/metrics-queries.ts';
-import type { MetricsQueries } from './observability/scrape-queries.ts';
+import type { CountedQueues, MetricsQueries } from './observability/scrape-queries.ts';
 import { createNotificationsRepository, type NotificationsRepository } from './db/notifications-repository.ts';
 import { createModelsRepository } from './db/models-repository.ts';
 import { createPolicyPreviewQueries } from './db/policy-preview-queries.ts';
@@ -60,6 +60,8 @@ export interface System extends Engine {
   readonly database: Database;
   /** BullMQ's queues; absent in embedded mode, where the in-process runner does their work (src/embedded). */
   readonly queues?: QueueSet;
+  /** Embedded mode: the in-process runner's stage tasks, counted for the queue gauges as BullMQ's queues are. */
+  readonly inProcessQueues?: CountedQueues;
   readonly runQueries: RunQueries;
   readonly apiKeys: ApiKeysRepository;
   readonly reviewers: ReviewersRepository;

@@ -1,6 +1,10 @@
-/** Runs the periodic housekeeping the maintenance job schedulers produce: the reconciler, and the retention purge. */
+/**
+ * Runs the periodic housekeeping the maintenance job schedulers produce: the reconciler (with the "expired"
+ * notices whose job was lost), and the retention purge.
+ */
 import type { Job } from 'bullmq';
 import { reconcile, type ReconcileResult } from '../src/engine/reconciler.ts';
+import { restoreExpiredNotices } from '../src/notifications/notify.ts';
 import { assertNever } from '../src/errors.ts';
 import type { MaintenanceJobData } from '../src/queue/queues.ts';
 import { purgeExpiredDocuments, type TenantPurge } from '../src/retention/purge.ts';
@@ -9,12 +13,13 @@ import type { QueuedSystem as System } from '../src/system.ts';
 export const RECONCILE_SCHEDULER_ID = 'reconcile';
 export const PURGE_SCHEDULER_ID = 'purge';
 
-export async function processMaintenanceJob(system: System, job: Job<MaintenanceJobData>): Promise<ReconcileResult | TenantPurge[]> {
+export async function processMaintenanceJob(system: System, job: Job<MaintenanceJobData>): Promise<(ReconcileResult & { expiredNoticesRestored: number }) | TenantPurge[]> {
   const task = job.data.task;
   switch (task) {
     case 'reconcile': {
-      const result = await reconcile(system, system.queues, { graceMs: system.config.reconciler.graceMs });
-      if (result.requeued > 0 || result.expiriesRestored > 0 || result.slaStepsRestored > 0) system.logger.warn({ ...result, jobId: job.id }, 'reconciler restored lost work');
+      const reconciled = await reconcile(system, system.queues, { graceMs: system.config.reconciler.graceMs });
+      const result = { ...reconciled, expiredNoticesRestored: await restoreExpiredNotices(system, { graceMs: system.config.reconciler.graceMs }) };
+      if (result.requeued > 0 || result.expiriesRestored > 0 || result.slaStepsRestored > 0 || result.expiredNoticesRestored > 0) system.logger.warn({ ...result, jobId: job.id }, 'reconciler restored lost work');
       return result;
     }
     case 'purge':

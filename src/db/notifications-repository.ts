@@ -6,7 +6,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type {
-  DeliveryKey, DeliveryOutcome, NotificationDeliveryRow, NotificationSettingsRow, NotificationsRepository, SubjectKind,
+  DeliveryKey, DeliveryOutcome, ExpiredReview, NotificationDeliveryRow, NotificationSettingsRow, NotificationsRepository, SubjectKind,
 } from '../notifications/notification-rows.ts';
 import type { Db } from './client.ts';
 import { notificationDeliveries, notificationSettings } from './schema/index.ts';
@@ -58,6 +58,21 @@ export function createNotificationsRepository(db: Db): NotificationsRepository {
         .from(notificationDeliveries)
         .where(and(eq(notificationDeliveries.subjectKind, subjectKind), eq(notificationDeliveries.subjectId, subjectId)))
         .orderBy(notificationDeliveries.id);
+    },
+
+    async expiredWithoutNotice(window: { after: Date; before: Date; limit: number }): Promise<ExpiredReview[]> {
+      // The expiry's closing record is the decision row with action 'expire' (src/engine/moves.ts).
+      const result = await db.execute<{ tenant_id: string; run_id: string; review_id: string }>(sql`
+        SELECT d.tenant_id, d.run_id::text AS run_id, d.review_id::text AS review_id
+          FROM decisions d
+          JOIN notification_settings s ON s.tenant_id = d.tenant_id
+         WHERE d.action = 'expire' AND d.at > ${window.after.toISOString()}::timestamptz AND d.at <= ${window.before.toISOString()}::timestamptz
+           AND NOT EXISTS (
+             SELECT 1 FROM notification_deliveries n
+              WHERE n.subject_kind = 'review' AND n.subject_id = d.review_id::text AND n.event = 'expired')
+         ORDER BY d.at
+         LIMIT ${window.limit}`);
+      return result.rows.map((row) => ({ tenantId: row.tenant_id, runId: row.run_id, reviewId: row.review_id }));
     },
   };
 }

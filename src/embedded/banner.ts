@@ -7,8 +7,8 @@ export function embeddedBanner(dataDir: string | undefined): string {
     'EMBEDDED MODE: single process, not for production.',
     `  store: ${store}`,
     '  work: an in-process runner instead of Redis and BullMQ (stages, review expiry and warnings, webhooks,',
-    '  notifications, shadow, the reconciler and the retention purge on their schedules).',
-    '  Not here: separate workers or more than one process on the data, the Redis queue metrics (vetted_queue_*).',
-    '  Set DATABASE_URL and REDIS_URL for those.',
+    '  notifications, shadow, the reconciler and the retention purge on their schedules; /metrics counts its tasks).',
+    '  Not here: separate workers or more than one process on the data. Set DATABASE_URL and REDIS_URL for those',
+    '  (`vetted store move` takes the data along).',
   ].join('\n');
 }

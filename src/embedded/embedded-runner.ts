@@ -16,12 +16,13 @@ import { expireDueReviews } from '../engine/expiry.ts';
 import { reconcile, type CarriedWork } from '../engine/reconciler.ts';
 import { takeSlaStep } from '../engine/sla-steps.ts';
 import { slaStepJobId, stepJobsOf } from '../engine/sla-timers.ts';
-import { stageNamed } from '../engine/stages.ts';
+import { STAGES, stageNamed } from '../engine/stages.ts';
 import type { RunRow } from '../engine/store.ts';
 import { recoverHandoff, runChain } from '../engine/local-stages.ts';
 import { openVisit } from '../engine/visit.ts';
 import { deliverWebhook } from '../delivery/webhook-delivery.ts';
 import type { Logger } from '../observability/logger.ts';
+import type { CountedQueue, CountedQueues } from '../observability/scrape-queries.ts';
 import { expiryBucket, notificationJobId, stageJobId, type ShadowJobData } from '../queue/queues.ts';
 import { createTaskPool } from './tasks.ts';
 import { createKeyedTimers } from './timers.ts';
@@ -40,11 +41,15 @@ export interface RunnerHandlers {
   shadow(job: ShadowJobData): Promise<unknown>;
   /** One pass of the retention purge (retention/purge.ts). */
   purge(): Promise<unknown>;
+  /** Queues again the "expired" notices whose job was lost (notifications/notify.ts); how many. */
+  restoreExpiredNotices(graceMs: number): Promise<number>;
   /** Schedules again the "nears expiry" warning of a parked run found at start (notifications/notify.ts). */
   restoreWarning(run: RunRow): Promise<void>;
 }
 
 export interface EmbeddedRunner extends Dispatch, CarriedWork {
+  /** The stage queues as the scrape gauges count them (vetted_queue_*): this runner's tasks per stage. */
+  readonly stageQueues: CountedQueues;
   enqueueShadow(job: ShadowJobData): Promise<void>;
   /** Starts the work: requeues what the last process left mid-stage, restores timers, runs what waits. */
   start(handlers: RunnerHandlers): Promise<void>;
@@ -157,8 +162,9 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
   function schedule(h: RunnerHandlers): void {
     const { reconciler, purgeIntervalMs } = h.engine.config;
     every(reconciler.intervalMs, 'reconcile', async () => {
-      const result = await reconcile(h.engine, carried, { graceMs: reconciler.graceMs });
-      if (result.requeued > 0 || result.expiriesRestored > 0 || result.slaStepsRestored > 0) logger.warn({ ...result }, 'reconciler restored lost work');
+      const reconciled = await reconcile(h.engine, carried, { graceMs: reconciler.graceMs });
+      const result = { ...reconciled, expiredNoticesRestored: await h.restoreExpiredNotices(reconciler.graceMs) };
+      if (result.requeued > 0 || result.expiriesRestored > 0 || result.slaStepsRestored > 0 || result.expiredNoticesRestored > 0) logger.warn({ ...result }, 'reconciler restored lost work');
       return result;
     });
     every(purgeIntervalMs, 'purge', () => h.purge());
@@ -181,8 +187,24 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
     },
   };
 
+  /** A stage's tasks as BullMQ's queue answers the gauges; the one worker is this runner while it runs. */
+  const countedQueue = (queueName: string): CountedQueue => ({
+    async getJobCounts() {
+      const { waiting, active, delayed } = pool.counts(queueName);
+      return { waiting, active, delayed, prioritized: 0 };
+    },
+    async getJobs() {
+      const since = pool.counts(queueName).oldestWaitingSince;
+      return since === undefined ? [] : [{ timestamp: since }];
+    },
+    async getWorkersCount() {
+      return handlers && !closed ? 1 : 0;
+    },
+  });
+
   return {
     ...carried,
+    stageQueues: { stages: Object.fromEntries(STAGES.map((stage) => [stage.name, countedQueue(stage.queue.name)])) },
     async enqueueStage(job) {
       whenStarted((h) => runStage(h.engine, job));
     },

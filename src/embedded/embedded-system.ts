@@ -5,7 +5,7 @@
  */
 import { configSecrets, type Config } from '../config.ts';
 import { openEmbeddedDatabase } from '../db/pglite.ts';
-import { createNotifier, restoreNearExpiry } from '../notifications/notify.ts';
+import { createNotifier, restoreExpiredNotices, restoreNearExpiry } from '../notifications/notify.ts';
 import { connectionErrorReporter } from '../observability/connection-error-reporter.ts';
 import { createLogger } from '../observability/logger.ts';
 import { createRedactor } from '../observability/redact.ts';
@@ -47,6 +47,7 @@ export async function createEmbeddedSystem(config: Readonly<Config>, options: Em
   const system: EmbeddedSystem = {
     ...wired,
     runner,
+    inProcessQueues: runner.stageQueues,
     async backupStore() {
       const dump = await database.embedded!.dump();
       return new Uint8Array(await dump.arrayBuffer());
@@ -61,6 +62,7 @@ export async function createEmbeddedSystem(config: Readonly<Config>, options: Em
     shadow: (job) => shadowRun(system, job),
     purge: () => purgeExpiredDocuments(system),
     restoreWarning: (run) => restoreNearExpiry(system, run),
+    restoreExpiredNotices: (graceMs) => restoreExpiredNotices(system, { graceMs }),
   }).catch(async (error: unknown) => {
     await system.close();
     throw error;

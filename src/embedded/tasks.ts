@@ -19,15 +19,32 @@ export interface TaskPool {
    * task is over (done, or failed for good; not for a task close() drops before it starts).
    */
   add(options: TaskOptions, work: (made: number) => Promise<unknown>, settled?: () => void): void;
+  /** The tasks of one name now, as BullMQ's job counts would show its queue (the scrape gauges read them). */
+  counts(name: string): TaskCounts;
   /** Stops starting tasks and waits for the running ones; tasks still waiting are dropped. */
   close(): Promise<void>;
+}
+
+export interface TaskCounts {
+  /** Waiting for a free slot. */
+  waiting: number;
+  /** Running now. */
+  active: number;
+  /** Waiting out a retry's backoff. */
+  delayed: number;
+  /** When the oldest waiting task was added (ms since the epoch), if one waits. */
+  oldestWaitingSince?: number;
 }
 
 /** Thrown by work that must not be tried again (BullMQ's UnrecoverableError has this name). */
 const UNRECOVERABLE = 'UnrecoverableError';
 
-export function createTaskPool(logger: Logger, concurrency: number): TaskPool {
-  const waiting: (() => Promise<void>)[] = [];
+export function createTaskPool(logger: Logger, concurrency: number, now: () => number = Date.now): TaskPool {
+  const waiting: { name: string; since: number; start: () => Promise<void> }[] = [];
+  /** Tasks running or in a backoff, by name. */
+  const active = new Map<string, number>();
+  const delayed = new Map<string, number>();
+  const tally = (counts: Map<string, number>, name: string, by: number) => counts.set(name, (counts.get(name) ?? 0) + by);
   const running = new Set<Promise<void>>();
   /** Backoffs in progress, cut short by close(). */
   const sleepers = new Set<() => void>();
@@ -46,8 +63,8 @@ export function createTaskPool(logger: Logger, concurrency: number): TaskPool {
 
   const pump = () => {
     while (!closed && running.size < concurrency && waiting.length > 0) {
-      const next = waiting.shift() as () => Promise<void>;
-      const task = next().finally(() => {
+      const next = waiting.shift() as (typeof waiting)[number];
+      const task = next.start().finally(() => {
         running.delete(task);
         pump();
       });
@@ -57,27 +74,38 @@ export function createTaskPool(logger: Logger, concurrency: number): TaskPool {
 
   async function tryUntilDone(options: TaskOptions, work: (made: number) => Promise<unknown>): Promise<void> {
     for (let made = 0; !closed; made++) {
+      let failure: { error: unknown } | undefined;
+      tally(active, options.name, 1);
       try {
         await work(made);
-        return;
       } catch (error) {
-        const final = made + 1 >= options.attempts || (error as Error | undefined)?.name === UNRECOVERABLE;
-        const fields = { err: error, queue: options.name, attempt: made + 1, of: options.attempts };
-        if (final) {
-          logger.error(fields, 'embedded task failed for good');
-          return;
-        }
-        logger.warn(fields, 'embedded task failed; trying again after a backoff');
-        await sleep(options.backoffMs * 2 ** made);
+        failure = { error };
+      } finally {
+        tally(active, options.name, -1);
       }
+      if (!failure) return;
+      const final = made + 1 >= options.attempts || (failure.error as Error | undefined)?.name === UNRECOVERABLE;
+      const fields = { err: failure.error, queue: options.name, attempt: made + 1, of: options.attempts };
+      if (final) {
+        logger.error(fields, 'embedded task failed for good');
+        return;
+      }
+      logger.warn(fields, 'embedded task failed; trying again after a backoff');
+      tally(delayed, options.name, 1);
+      await sleep(options.backoffMs * 2 ** made);
+      tally(delayed, options.name, -1);
     }
   }
 
   return {
     add(options, work, settled) {
       if (closed) return settled?.();
-      waiting.push(() => tryUntilDone(options, work).finally(() => settled?.()));
+      waiting.push({ name: options.name, since: now(), start: () => tryUntilDone(options, work).finally(() => settled?.()) });
       pump();
+    },
+    counts(name) {
+      const mine = waiting.filter((task) => task.name === name);
+      return { waiting: mine.length, active: active.get(name) ?? 0, delayed: delayed.get(name) ?? 0, oldestWaitingSince: mine[0]?.since };
     },
     async close() {
       closed = true;

@@ -63,4 +63,16 @@ export interface NotificationsRepository {
   claimDelivery(key: DeliveryKey, leaseMs: number): Promise<NotificationDeliveryRow | undefined>;
   finishDelivery(id: bigint, outcome: DeliveryOutcome): Promise<void>;
   deliveriesOf(subjectKind: SubjectKind, subjectId: string): Promise<NotificationDeliveryRow[]>;
+  /**
+   * Reviews that expired between `after` and `before`, of tenants with notification settings, whose "expired"
+   * notice has no delivery row on any channel: its job was lost between the expiry and its enqueue.
+   */
+  expiredWithoutNotice(window: { after: Date; before: Date; limit: number }): Promise<ExpiredReview[]>;
+}
+
+/** A review that expired: the tenant, its run and its id. */
+export interface ExpiredReview {
+  tenantId: string;
+  runId: string;
+  reviewId: string;
 }

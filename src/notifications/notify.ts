@@ -110,6 +110,25 @@ export async function restoreNearExpiry(system: RestoreDeps, run: RunRow): Promi
   await system.dispatch.enqueueNotification(job, at.getTime() > now ? at : undefined);
 }
 
+/** How far back the reconciler looks for an "expired" notice that was never queued. */
+export const EXPIRED_NOTICE_LOOKBACK_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Queues again the "expired" notice of every review that expired (more than `graceMs` ago, within the last
+ * day) with no delivery row: the process died, or Redis was away, between the expiry's commit and its enqueue.
+ * The reconciler runs it on its schedule (workers/maintenance-processor.ts, the embedded runner). Sending it
+ * twice is impossible: a notice queued and restored both is claimed once per channel in the delivery ledger.
+ * @returns how many notices were queued again.
+ */
+export async function restoreExpiredNotices(system: Pick<NotifyDeps, 'dispatch' | 'clock'> & { notifications: Pick<NotificationsRepository, 'expiredWithoutNotice'> }, options: { graceMs: number; limit?: number }): Promise<number> {
+  const now = system.clock.now().getTime();
+  const missing = await system.notifications.expiredWithoutNotice({ after: new Date(now - EXPIRED_NOTICE_LOOKBACK_MS), before: new Date(now - options.graceMs), limit: options.limit ?? 500 });
+  for (const review of missing) {
+    await system.dispatch.enqueueNotification({ tenantId: review.tenantId, subject: 'review', subjectId: review.reviewId, runId: review.runId, event: 'expired' });
+  }
+  return missing.length;
+}
+
 async function deliver(system: NotifyDeps, mailer: Transporter | undefined, settings: NotificationSettingsRow, job: NotificationJob, subject: NotificationSubject): Promise<void> {
   const now = system.clock.now();
   const message = composeMessage(subject, job.event, system.config.notifications.consoleUrl, job.tenantId);

@@ -2,7 +2,7 @@
  * Gauges computed from the shared stores when Prometheus scrapes; registered by the API only, so every
  * replica reports the same values: runs by status, the HITL and auto-pass rates, pending reviews and the
  * oldest one's age (PostgreSQL), and per stage queue its depth, the oldest waiting job's age and the workers
- * listening (Redis).
+ * listening (Redis, or the embedded runner's tasks in one process).
  */
 import { Gauge, collectDefaultMetrics } from 'prom-client';
 import type { Metrics } from './metrics.ts';
@@ -46,7 +46,7 @@ export function registerScrapeGauges(metrics: Metrics, queries: MetricsQueries, 
     },
   });
   registerReviewGauges(metrics, queries);
-  // Embedded mode has no queues to count: its runner keeps its jobs in memory.
+  // Embedded mode counts its runner's tasks in memory (src/embedded/embedded-runner.ts); a system with neither has no queue gauges.
   if (queues) registerQueueGauges(metrics, queues, now);
 }
 

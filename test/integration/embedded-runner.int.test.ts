@@ -10,8 +10,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { EMBEDDED_CONCURRENCY } from '../../src/embedded/embedded-runner.ts';
 import { createEmbeddedSystem, type EmbeddedSystem } from '../../src/embedded/embedded-system.ts';
 import { saveNotificationSettings } from '../../src/notifications/settings.ts';
+import type { ModelProvider } from '../../src/ports.ts';
+import { buildApp } from '../../api/app.ts';
+import { parseSamples, sampleValue, type Sample } from '../support/prometheus-text.ts';
 import { registerExamples, settle, submit } from '../support/pipeline.ts';
 import { eventually } from '../support/test-system.ts';
 
@@ -110,6 +114,64 @@ describe('the embedded runner', () => {
     } finally {
       await new Promise((resolve) => receiver.close(resolve));
     }
+  }, 180_000);
+
+  it("counts its stage tasks for the queue gauges at /metrics: depth, the oldest waiting task's age, the worker", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    // A provider that holds every prediction until the test lets go: the runner's slots fill with execute tasks.
+    const held: ModelProvider = {
+      name: 'replicate',
+      sideEffectFree: true,
+      async execute() {
+        started++;
+        await released;
+        return { provider: 'replicate', status: 'succeeded', output: 'https://example.com/out.png' };
+      },
+    };
+    const system = await createEmbeddedSystem(config({ VETTED_PROVIDER: 'replicate' }), { adapters: { providers: { replicate: held } } });
+    const app = await buildApp(system);
+    try {
+      await registerExamples(system);
+      const scrape = async () => {
+        const response = await app.inject({ method: 'GET', url: '/metrics' });
+        expect(response.statusCode).toBe(200);
+        return parseSamples(response.body);
+      };
+      const idle = await scrape();
+      expect(sampleValue(idle, 'vetted_queue_depth', { queue: 'execute' })).toBe(0);
+      expect(sampleValue(idle, 'vetted_queue_workers', { queue: 'execute' })).toBe(1);
+
+      const runs = [];
+      for (let i = 0; i < EMBEDDED_CONCURRENCY + 2; i++) runs.push(await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: `a fox number ${i}` }));
+      // Every slot holds a prediction.
+      await eventually(async () => (started === EMBEDDED_CONCURRENCY ? true : undefined), 60_000, 'every slot to hold a prediction');
+      const depth = (samples: Sample[], queue: string) => sampleValue(samples, 'vetted_queue_depth', { queue }) ?? -1;
+      const stages = ['extract', 'assemble', 'build', 'validate', 'execute'];
+      let last: Sample[] = [];
+      const full = await eventually(async () => {
+        last = await scrape();
+        return stages.reduce((sum, stage) => sum + depth(last, stage), 0) === EMBEDDED_CONCURRENCY + 2 ? last : undefined;
+      }, 30_000, 'ten tasks counted').catch((error: Error) => {
+        throw new Error(`${error.message}: ${stages.map((stage) => `${stage}=${depth(last, stage)}`).join(' ')}`);
+      });
+      // Eight predictions hold the slots; the two runs left reached execute through the local stages and wait there.
+      expect(depth(full, 'execute')).toBe(EMBEDDED_CONCURRENCY + 2);
+      expect(sampleValue(full, 'vetted_queue_oldest_waiting_seconds', { queue: 'execute' })).toBeGreaterThan(0);
+      expect(sampleValue(full, 'vetted_queue_oldest_waiting_seconds', { queue: 'extract' })).toBe(0);
+
+      release();
+      for (const run of runs) expect((await settle(system, run.id, ['completed'], 60_000)).status).toBe('completed');
+      const drained = await scrape();
+      for (const stage of stages) expect(depth(drained, stage)).toBe(0);
+    } finally {
+      release();
+      await app.close();
+      await system.close();
+    }
+    const closed = system.runner.stageQueues.stages.execute!;
+    expect(await closed.getWorkersCount()).toBe(0);
   }, 180_000);
 
   it('reminds and escalates a parked review on keyed timers, in order; a timer the last process had is restored at the next start', async () => {

@@ -47,8 +47,10 @@ export function registerWorkerCommands(program: Command): void {
         const graceMs = parseInteger('--grace-ms', options.graceMs, { min: 0 });
         await withSystem(async (system) => {
           const { reconcile } = await import('../../engine/reconciler.ts');
+          const { restoreExpiredNotices } = await import('../../notifications/notify.ts');
           const result = await reconcile(system, system.queues, { graceMs });
-          console.log(`examined ${result.examined} runs: ${result.requeued} requeued, ${result.expiriesRestored} review expiries and ${result.slaStepsRestored} reminders or escalations restored`);
+          const notices = await restoreExpiredNotices(system, { graceMs });
+          console.log(`examined ${result.examined} runs: ${result.requeued} requeued, ${result.expiriesRestored} review expiries, ${result.slaStepsRestored} reminders or escalations and ${notices} "expired" notices restored`);
         });
       }),
     );
