@@ -16,7 +16,8 @@ import type { RunRow } from '../engine/store.ts';
 import { isVettedError } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Clock } from '../ports.ts';
-import { channelsOf, send } from './channels.ts';
+import type { ReviewerRow } from '../auth/key-rows.ts';
+import { channelsOf, send, type ChannelTarget } from './channels.ts';
 import type { NotificationSettingsRow, NotificationsRepository } from './notification-rows.ts';
 import { hasChannels } from './settings.ts';
 import { composeMessage, webhookBody } from './message.ts';
@@ -40,6 +41,11 @@ export interface NotifyDeps extends SubjectReader {
   readonly clock: Clock;
   readonly config: Readonly<Config>;
   readonly logger: Logger;
+  /** The people a reminder or an escalation names, whose own addresses get the email too. */
+  readonly reviewers: {
+    get(id: string): Promise<ReviewerRow | undefined>;
+    list(tenantId?: string): Promise<ReviewerRow[]>;
+  };
 }
 
 /** What restoring a warning needs: the settings, the clock and a way to queue it. */
@@ -105,12 +111,43 @@ export async function restoreNearExpiry(system: RestoreDeps, run: RunRow): Promi
   await system.dispatch.enqueueNotification(job, at.getTime() > now ? at : undefined);
 }
 
+/**
+ * The addresses of the people a reminder or an escalation is about: the claimant reminded, or the team; the
+ * named reviewers or the team the review escalated to. Only people of the subject's tenant with an address.
+ */
+async function peopleToTell(system: NotifyDeps, job: NotificationJob, subject: NotificationSubject): Promise<string[]> {
+  if (subject.kind !== 'review' || (job.event !== 'reminded' && job.event !== 'escalated')) return [];
+  const sla = subject.review.sla;
+  const who = job.event === 'reminded' ? reminderTarget(sla?.remindedWho) : sla?.escalatesTo;
+  if (!who) return [];
+  const people = 'reviewers' in who
+    ? await Promise.all(who.reviewers.map((id) => system.reviewers.get(id)))
+    : (await system.reviewers.list(job.tenantId)).filter((person) => person.team === who.team);
+  const emails = people.flatMap((person) => (person && person.tenantId === job.tenantId && person.email ? [person.email] : []));
+  return [...new Set(emails)];
+}
+
+/** `reviewer:rv_…` or `team:night` (sla.ts remindWho) as a target; anyone else (a key) has no address. */
+function reminderTarget(who: string | undefined): { reviewers: string[] } | { team: string } | undefined {
+  if (who?.startsWith('reviewer:')) return { reviewers: [who.slice('reviewer:'.length)] };
+  if (who?.startsWith('team:')) return { team: who.slice('team:'.length) };
+  return undefined;
+}
+
+/** The email channel with the people's addresses beside the tenant's (one message, one delivery). */
+function withPeople(targets: ChannelTarget[], people: string[], mailer: Transporter | undefined): ChannelTarget[] {
+  if (people.length === 0) return targets;
+  const email = targets.find((target) => target.channel === 'email');
+  if (email) return targets.map((target) => (target === email ? { ...email, target: [...new Set([email.target, ...people])].join(', ') } : target));
+  return mailer ? [...targets, { channel: 'email', target: people.join(', ') }] : targets;
+}
+
 async function deliver(system: NotifyDeps, mailer: Transporter | undefined, settings: NotificationSettingsRow, job: NotificationJob, subject: NotificationSubject): Promise<void> {
   const now = system.clock.now();
   const message = composeMessage(subject, job.event, system.config.notifications.consoleUrl, job.tenantId);
   const context = { config: system.config, mailer, message, webhookBody: webhookBody(subject, job.event, message, job.tenantId, now), now };
   const failures: string[] = [];
-  for (const target of channelsOf(settings)) {
+  for (const target of withPeople(channelsOf(settings), await peopleToTell(system, job, subject), mailer)) {
     const key = { tenantId: job.tenantId, subjectKind: job.subject, subjectId: job.subjectId, event: job.event, channel: target.channel };
     const claimed = await system.notifications.claimDelivery(key, DELIVERY_LEASE_MS);
     // Sent already, refused for good, or another worker is sending it right now.
