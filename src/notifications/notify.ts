@@ -129,12 +129,42 @@ export async function restoreExpiredNotices(system: Pick<NotifyDeps, 'dispatch' 
   return missing.length;
 }
 
+/**
+ * The addresses of the people a reminder or an escalation is about: the claimant reminded, or the team; the
+ * named reviewers or the team the review escalated to. Only people of the subject's tenant with an address.
+ */
+async function peopleToTell(system: NotifyDeps, job: NotificationJob, subject: NotificationSubject): Promise<string[]> {
+  if (subject.kind !== 'review' || (job.event !== 'reminded' && job.event !== 'escalated')) return [];
+  const sla = subject.review.sla;
+  const who = job.event === 'reminded' ? reminderTarget(sla?.remindedWho) : sla?.escalatesTo;
+  if (!who) return [];
+  const tenantPeople = await system.reviewers.list(job.tenantId);
+  const people = 'reviewers' in who ? tenantPeople.filter((person) => who.reviewers.includes(person.id)) : tenantPeople.filter((person) => person.team === who.team);
+  const emails = people.flatMap((person) => (person.tenantId === job.tenantId && person.email ? [person.email] : []));
+  return [...new Set(emails)];
+}
+
+/** `reviewer:rv_…` or `team:night` (sla.ts remindWho) as a target; anyone else (a key) has no address. */
+function reminderTarget(who: string | undefined): { reviewers: string[] } | { team: string } | undefined {
+  if (who?.startsWith('reviewer:')) return { reviewers: [who.slice('reviewer:'.length)] };
+  if (who?.startsWith('team:')) return { team: who.slice('team:'.length) };
+  return undefined;
+}
+
+/** The email channel with the people's addresses beside the tenant's (one message, one delivery). */
+function withPeople(targets: ChannelTarget[], people: string[], mailer: Transporter | undefined): ChannelTarget[] {
+  if (people.length === 0) return targets;
+  const email = targets.find((target) => target.channel === 'email');
+  if (email) return targets.map((target) => (target === email ? { ...email, target: [...new Set([email.target, ...people])].join(', ') } : target));
+  return mailer ? [...targets, { channel: 'email', target: people.join(', ') }] : targets;
+}
+
 async function deliver(system: NotifyDeps, mailer: Transporter | undefined, settings: NotificationSettingsRow, job: NotificationJob, subject: NotificationSubject): Promise<void> {
   const now = system.clock.now();
   const message = composeMessage(subject, job.event, system.config.notifications.consoleUrl, job.tenantId);
   const context = { config: system.config, mailer, message, webhookBody: webhookBody(subject, job.event, message, job.tenantId, now), now };
   const failures: string[] = [];
-  for (const target of await targetsOf(system, settings, job, subject, message.decide)) {
+  for (const target of await targetsOf(system, settings, job, subject, message.decide, mailer)) {
     const key = { tenantId: job.tenantId, subjectKind: job.subject, subjectId: job.subjectId, event: job.event, channel: target.delivery ?? target.channel };
     const claimed = await system.notifications.claimDelivery(key, DELIVERY_LEASE_MS);
     // Sent already, refused for good, or another worker is sending it right now.
@@ -160,12 +190,16 @@ function escalatedTo(event: NotifiedEvent, target: EscalationTarget | undefined)
 }
 
 /** The settings' channels; with decision links on, the email also goes to each reviewer who may decide, with their links. */
-async function targetsOf(system: NotifyDeps, settings: NotificationSettingsRow, job: NotificationJob, subject: NotificationSubject, decide: NotificationMessage['decide']): Promise<ChannelTarget[]> {
+async function targetsOf(
+  system: NotifyDeps, settings: NotificationSettingsRow, job: NotificationJob, subject: NotificationSubject, decide: NotificationMessage['decide'], mailer: Transporter | undefined,
+): Promise<ChannelTarget[]> {
   const { secret, ttlSeconds } = system.config.decisionLinks;
   const linked: LinkedReview | undefined = decide && secret && subject.kind === 'review'
     ? { binding: decide, runId: subject.runId, expiresAt: subject.review.expiresAt, ...(subject.review.team ? { team: subject.review.team } : {}), ...escalatedTo(job.event, subject.review.sla?.escalatesTo) }
     : undefined;
-  const reviewers = linked ? await system.reviewers.list(job.tenantId) : [];
+  // Without decision links, the people a reminder or an escalation names share the tenant's email.
+  if (!linked) return withPeople(channelsOf(settings), await peopleToTell(system, job, subject), mailer);
+  const reviewers = await system.reviewers.list(job.tenantId);
   const links = { secret, ttlSeconds, consoleUrl: system.config.notifications.consoleUrl };
   return channelsOf(settings).flatMap((target) => target.channel === 'email' ? emailTargets(target.target, reviewers, linked, links, system.clock.now().getTime()) : [target]);
 }

@@ -7,6 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcile } from '../../src/engine/reconciler.ts';
 import { slaStepJobId } from '../../src/engine/sla-timers.ts';
@@ -23,20 +24,40 @@ const receiver: Server = createServer((request, response) => {
     response.writeHead(200).end('ok');
   });
 });
+/** Mail as received: to whom (the envelope) and the message. */
+const mail: { to: string[]; data: string }[] = [];
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  logger: false,
+  onData(stream, session, callback) {
+    let data = '';
+    stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
+    stream.on('end', () => {
+      mail.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), data });
+      callback();
+    });
+  },
+});
 let api: ApiHarness;
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  api = await createApiHarness({ VETTED_WEBHOOK_ALLOW_PRIVATE: 'true', VETTED_CONSOLE_URL: 'https://vetted.test/console' });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
+  api = await createApiHarness({ VETTED_WEBHOOK_ALLOW_PRIVATE: 'true', VETTED_CONSOLE_URL: 'https://vetted.test/console', VETTED_SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
   const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   // Only "waiting" is chosen: reminders and escalations were asked for by the policy, and go regardless.
-  const saved = await api.call('PUT', '/api/notification-settings', { body: { slackWebhookUrl: `${base}/slack`, webhookUrl: `${base}/hook`, events: ['waiting'] } });
+  const saved = await api.call('PUT', '/api/notification-settings', { body: { slackWebhookUrl: `${base}/slack`, webhookUrl: `${base}/hook`, email: 'ops@example.test', events: ['waiting'] } });
   expect(saved.statusCode, saved.body).toBe(200);
+  await api.system.reviewers.create({ tenantId: 't1', name: 'Lee Lead', role: 'reviewer', team: 'leads', email: 'lee@example.test' });
+  await api.system.reviewers.create({ tenantId: 't1', name: 'Nia Night', role: 'reviewer', team: 'night', email: 'nia@example.test' });
 });
 
 afterAll(async () => {
   await api?.close();
   await new Promise((resolve) => receiver.close(resolve));
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
 async function parked(policy: Record<string, unknown>) {
@@ -71,6 +92,12 @@ describe('review SLA on the queued engine', () => {
     const hook = await eventually(async () => received.find((r) => r.path === '/hook' && r.body.includes(reviewId) && r.body.includes('notification.review.escalated')), 30_000, 'the escalation webhook');
     expect(JSON.parse(hook.body)).toMatchObject({ type: 'notification.review.escalated', subject: { reviewId, runId }, lines: expect.arrayContaining(['Escalated to: team leads (was team night)']) });
     await eventually(async () => received.find((r) => r.path === '/slack' && r.body.includes(reviewId) && r.body.includes('still waits (reminder)')), 30_000, 'the reminder on Slack');
+    // The email goes to the tenant's address and to the people: the night team reminded, the leads told.
+    const recipients = (marker: string) => [...new Set(mail.filter((m) => m.data.includes(reviewId) && m.data.includes(marker)).flatMap((m) => m.to))].sort();
+    await eventually(async () => (recipients('still waits (reminder)').length === 2 ? true : undefined), 30_000, 'the reminder emails');
+    expect(recipients('still waits (reminder)')).toEqual(['nia@example.test', 'ops@example.test']);
+    await eventually(async () => (recipients('Review escalated').length === 2 ? true : undefined), 30_000, 'the escalation emails');
+    expect(recipients('Review escalated')).toEqual(['lee@example.test', 'ops@example.test']);
 
     const leads = json<{ items: { reviewId: string; team: string; sla: Record<string, unknown> }[] }>(await api.call('GET', '/api/reviews/pending?team=leads', { key: api.keys.reviewer }));
     expect(leads.items.find((item) => item.reviewId === reviewId)).toMatchObject({ team: 'leads', sla: { escalatedFrom: { team: 'night' }, escalatedAt: expect.any(String) } });
