@@ -208,7 +208,10 @@ describe('system routes', () => {
   it('serves health, readiness, providers, metrics and the OpenAPI document', async () => {
     expect(json(await api.call('GET', '/api/healthz', { key: null }))).toEqual({ status: 'ok' });
     expect(json(await api.call('GET', '/api/readyz', { key: null }))).toEqual({ status: 'ready', missing: [], checks: { postgres: 'ok', redis: 'ok' } });
-    expect(json(await api.call('GET', '/api/providers', { key: api.keys.submitter }))).toMatchObject({ builders: expect.arrayContaining(['heuristic']), providers: expect.arrayContaining(['dry']) });
+    const providers = json<{ providers: string[]; registry: { providers: { name: string; models: string[] }[]; unserved: unknown[] } }>(await api.call('GET', '/api/providers', { key: api.keys.submitter }));
+    expect(providers).toMatchObject({ builders: expect.arrayContaining(['heuristic']), providers: expect.arrayContaining(['dry']) });
+    // Every configured provider is in the registry view, and every catalog model is either served or named as unserved.
+    expect(providers.registry.providers.map((provider) => provider.name)).toEqual(providers.providers);
     const metrics = await api.call('GET', '/metrics', { key: null });
     expect(metrics.body).toMatch(/vetted_runs\{[^}]*status="completed"[^}]*\} \d+/);
     expect(metrics.body).toContain('vetted_queue_depth{queue="build"}');

@@ -186,7 +186,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Builders and providers this server can use, and the defaults
+         * Builders and providers this server can use, the defaults, and which provider runs which catalog model
          * @description Needs an API key with the `runs:read` permission.
          */
         get: operations["listProviders"];
@@ -2369,6 +2369,26 @@ export interface operations {
                             builder?: string;
                             provider?: string;
                             policy?: components["schemas"]["PolicySpec"];
+                        };
+                        /** @description What each configured provider runs from the caller's catalog, and the catalog models no configured provider runs (a run of one is refused at submit). */
+                        registry?: {
+                            providers: {
+                                name: string;
+                                /**
+                                 * @description The provider has what it needs to be called (its key; nothing for dry).
+                                 * @enum {string}
+                                 */
+                                state: "configured";
+                                /** @description Models without a provider of their own (Replicate schemas) run here. */
+                                isDefault: boolean;
+                                /** @description Catalog references this provider runs. */
+                                models: string[];
+                            }[];
+                            unserved: {
+                                /** @description The provider the models name, not configured here. */
+                                provider: string;
+                                models: string[];
+                            }[];
                         };
                     };
                 };
