@@ -14,7 +14,7 @@ import { createSystem, type System } from '../src/system.ts';
 import { stageQueueName } from '../src/queue/queues.ts';
 import { createApiClient, type ApiClient } from './api-client.ts';
 import { Cleanup } from './cleanup.ts';
-import { createCompletionTracker } from './completion.ts';
+import { createCompletionTracker, type CompletionTracker } from './completion.ts';
 import { createCostMeter, type CostMeter } from './cost-meter.ts';
 import { measureLoads, measureOnce, type DriveInput, type LoadPlan } from './load-driver.ts';
 import type { BenchContext, Phase, PhaseResult } from './phase.ts';
@@ -24,6 +24,7 @@ import { BARE_STAGED_DESCRIPTION, createBareStagedReview, STAGED_PARK_QUEUE } fr
 import { LANGGRAPH_REVIEW_SYSTEM } from './langgraph-peer.ts';
 import { measureListing, type ListingRow } from './review-listing.ts';
 import { oldestPayloadReviews, SEED_CHECKPOINTS, seedParkedRuns, type SeedResult } from './review-seed.ts';
+import { formatReviewSteps, measureReviewSteps, type StepCosts } from './review-steps.ts';
 import { spreadLines } from './review-timings.ts';
 import { createVettedReview, type VettedReview } from './review-vetted.ts';
 import { checkRequestsExecute } from './vetted-pipeline.ts';
@@ -34,6 +35,8 @@ const BENCH_TENANT = 'bench-review';
 /** The other half of the seeded runs: the listing must skip them. */
 const OTHER_TENANT = 'bench-review-other';
 const LISTING_CALLS = 200;
+/** Requests per step of the step-by-step breakdown (review-steps.ts), one at a time. */
+const STEP_REQUESTS = 100;
 /** The round trip against the bare staged review (same five hops, same compare-and-set). */
 const TARGETS = { stagedRoundTripRatio: 0.8, decisionP99Ms: 30, listingP99Ms: 50 };
 /** The API's per-key limit (600/min by default) would throttle the bench, not measure Vetted. */
@@ -90,6 +93,8 @@ interface VettedStack {
   meter: CostMeter;
   client: ApiClient;
   review: VettedReview;
+  /** What the step-by-step breakdown reads: each process on its own, and the execute queue's completions. */
+  processes: { api: WorkerProcess; workers: WorkerProcess; executed: CompletionTracker };
   /** Stops the API and the workers (also done by the cleanup if this is never called). */
   stop(): Promise<void>;
 }
@@ -126,6 +131,7 @@ async function startVettedStack(context: BenchContext, local: Cleanup): Promise<
     meter: createCostMeter([workers, api], system.database.pool, environment.databaseUrl),
     client,
     review: createVettedReview(system, client, prefix, trackers),
+    processes: { api, workers, executed: trackers.executed },
     async stop() {
       await stopApi();
       await stopWorkers();
@@ -140,6 +146,7 @@ interface VettedFigures {
   loads: LoadRow[];
   review: VettedReview;
   listing: ListingRow[];
+  steps: StepCosts[];
   databaseClock: number[];
   /** The loads the bare version repeats. */
   plan: Partial<LoadPlan>;
@@ -155,12 +162,17 @@ async function measureVettedReview(context: BenchContext, stack: VettedStack): P
   const roundTrips = await measureLoads(context, review.roundTrip, meter, plan);
   context.note('review: pending listing');
   const listing = await measureListing(stack.client, system.database.pool, { tenantId: BENCH_TENANT, queries: LISTING_QUERIES, calls: LISTING_CALLS, signal: context.signal });
+  context.note(`review: step by step, ${STEP_REQUESTS} requests each`);
+  const steps = await measureReviewSteps(
+    { ...stack.processes, client: stack.client, pool: system.database.pool, databaseUrl: context.environment.databaseUrl, park: (index) => review.park(index, 'steps') },
+    STEP_REQUESTS,
+  );
   const databaseClock = await decisionInDatabase(system, review.decidedRuns.get('latency') ?? []);
   // Informational: deciding runs that are already parked (the seed's oldest payload reviews).
   const seeded = await oldestPayloadReviews(system.database.pool, BENCH_TENANT, options.reviewRequests, templateIds);
   const decideOnly = { tag: 'decide', total: seeded.length, inFlight: options.reviewInFlight, load: 'throughput' } as const;
   const decided = await measureOnce(context, review.decideOnly(seeded), meter, decideOnly);
-  return { seed, parkedAtStart, loads: [...roundTrips, decided], review, listing, databaseClock, plan, decideOnly };
+  return { seed, parkedAtStart, loads: [...roundTrips, decided], review, listing, steps, databaseClock, plan, decideOnly };
 }
 
 function reviewLines(context: BenchContext, vetted: VettedFigures, bare: { decisionMs: number[] }): string[] {
@@ -182,6 +194,8 @@ function reviewLines(context: BenchContext, vetted: VettedFigures, bare: { decis
     '',
     `Where a Vetted round trip's time goes (${options.reviewInFlight} in flight):`,
     ...indent(roundTripSplits(review, vetted.loads)),
+    `Step by step (${STEP_REQUESTS} freshly parked runs, one request at a time; per request):`,
+    ...indent(formatReviewSteps(vetted.steps)),
     'Around the decision (1 in flight):',
     ...indent(spreadLines([
       { label: 'vetted: POST decision answered', valuesMs: review.decisionMs.get('latency') ?? [] },

@@ -36,7 +36,7 @@ export function registerKeyRoutes(app: FastifyInstance, system: System, forgetVe
       operationId: 'revokeApiKey',
       tags: ['keys'],
       summary: 'Revoke a key of the tenant (admin); at once on this API process, within 10 seconds on others',
-      description: "The tenant's last admin key cannot revoke itself (409 LAST_ADMIN_KEY): create another admin key first. Revoking a revoked key answers it unchanged.",
+      description: "The tenant's last admin key in force cannot be revoked (409 LAST_ADMIN_KEY), also when two admins revoke each other at once: create another admin key first. Revoking a revoked key answers it unchanged.",
       params: keyIdParams,
       response: { 200: apiKeyAnswer, ...commonErrors, 409: ref('problem') },
     },

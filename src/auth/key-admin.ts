@@ -1,7 +1,7 @@
 /**
  * An admin managing the tenant's API keys through the API (POST/GET/DELETE /api/keys, and the CLI through a
  * running API): keys are always the caller's tenant's, secrets are shown once at creation and never listed,
- * and the tenant's last admin key may not revoke itself, or nobody could manage keys again without the store.
+ * and the tenant's last admin key may not be revoked, or nobody could manage keys again without the store.
  */
 import type { Principal } from './api-keys.ts';
 import type { ApiKeyRow, ExtraPermission, ReviewerRow, Role } from './key-rows.ts';
@@ -14,8 +14,7 @@ export interface KeyAdminStores {
     create(input: { tenantId: string; role: Role; permissions?: ExtraPermission[]; label?: string; reviewerId?: string }): Promise<{ key: string; row: ApiKeyRow }>;
     list(tenantId: string): Promise<ApiKeyRow[]>;
     get(id: string): Promise<ApiKeyRow | undefined>;
-    countOtherActiveAdmins(tenantId: string, exceptId: string): Promise<number>;
-    revoke(id: string, tenantId: string): Promise<boolean>;
+    revokeKeepingAnAdmin(id: string, tenantId: string): Promise<'revoked' | 'last-admin' | 'unchanged' | 'missing'>;
   };
   reviewers: { get(id: string): Promise<ReviewerRow | undefined> };
 }
@@ -65,18 +64,20 @@ export async function listKeysFor(stores: KeyAdminStores, caller: Principal): Pr
 }
 
 /**
- * Revokes one of the caller's tenant's keys.
- * @throws VettedError KEY_NOT_FOUND (another tenant's key too), LAST_ADMIN_KEY when the tenant's last admin key revokes itself.
+ * Revokes one of the caller's tenant's keys, unless it is the tenant's last admin key in force (checked and
+ * revoked in one statement, so two admins revoking each other at once leave one of them).
+ * @throws VettedError KEY_NOT_FOUND (another tenant's key too), LAST_ADMIN_KEY when it would leave the tenant no admin key.
  */
 export async function revokeKeyFor(stores: KeyAdminStores, caller: Principal, id: string): Promise<KeyView> {
   const row = await stores.apiKeys.get(id);
   if (!row || row.tenantId !== caller.tenantId) throw new VettedError('KEY_NOT_FOUND', `The tenant has no key ${id} (see GET /api/keys)`, { field: 'id' });
-  if (id === caller.keyId && row.role === 'admin' && (await stores.apiKeys.countOtherActiveAdmins(caller.tenantId, id)) === 0) {
-    throw new VettedError('LAST_ADMIN_KEY', `Key ${id} is the tenant's last admin key: revoking it would leave nobody able to manage keys or settings. Create another admin key first (POST /api/keys with role admin), then revoke this one with it`, { field: 'id' });
-  }
   // Revoking twice keeps the first revocation's time.
   if (row.revokedAt) return keyView(row);
-  await stores.apiKeys.revoke(id, caller.tenantId);
+  const outcome = await stores.apiKeys.revokeKeepingAnAdmin(id, caller.tenantId);
+  if (outcome === 'missing') throw new VettedError('KEY_NOT_FOUND', `The tenant has no key ${id} (see GET /api/keys)`, { field: 'id' });
+  if (outcome === 'last-admin') {
+    throw new VettedError('LAST_ADMIN_KEY', `Key ${id} is the tenant's last admin key: revoking it would leave nobody able to manage keys or settings. Create another admin key first (POST /api/keys with role admin), then revoke this one with it`, { field: 'id' });
+  }
   const revoked = await stores.apiKeys.get(id);
   return keyView(revoked ?? row);
 }

@@ -1,5 +1,5 @@
 /** API keys in PostgreSQL: created, verified, listed, revoked. The rules are in src/auth/api-keys.ts. */
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { assertKeyMatches, hashSecret, mintKey, parseKey, principalFor, type NewApiKey, type Principal } from '../auth/api-keys.ts';
 import { VettedError } from '../errors.ts';
 import type { Db } from './client.ts';
@@ -43,13 +43,27 @@ export function createApiKeysRepository(db: Db) {
       return row;
     },
 
-    /** The tenant's admin keys still in force, other than `exceptId`. */
-    async countOtherActiveAdmins(tenantId: string, exceptId: string): Promise<number> {
-      const rows = await db
-        .select({ id: apiKeys.id })
-        .from(apiKeys)
-        .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.role, 'admin'), isNull(apiKeys.revokedAt), ne(apiKeys.id, exceptId)));
-      return rows.length;
+    /**
+     * Revokes a key of the tenant unless it is the tenant's last admin key in force, in one statement: the
+     * tenant's admin keys in force are locked in id order first, so of two revocations racing for the last two
+     * admin keys, the second waits, re-reads the first's revocation, and keeps its key. 'revoked' when it was
+     * revoked now, 'last-admin' when refused, 'unchanged' when already revoked, 'missing' when the tenant has no such key.
+     */
+    async revokeKeepingAnAdmin(id: string, tenantId: string): Promise<'revoked' | 'last-admin' | 'unchanged' | 'missing'> {
+      const result = await db.execute<{ id: string }>(sql`
+        WITH admins AS (
+          SELECT id FROM api_keys
+           WHERE tenant_id = ${tenantId} AND role = 'admin' AND revoked_at IS NULL
+           ORDER BY id FOR UPDATE
+        )
+        UPDATE api_keys SET revoked_at = now()
+         WHERE id = ${id} AND tenant_id = ${tenantId} AND revoked_at IS NULL
+           AND (role <> 'admin' OR EXISTS (SELECT 1 FROM admins WHERE admins.id <> ${id}))
+        RETURNING id`);
+      if (result.rows.length > 0) return 'revoked';
+      const [row] = await db.select({ role: apiKeys.role, revokedAt: apiKeys.revokedAt }).from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, tenantId)));
+      if (!row) return 'missing';
+      return row.revokedAt ? 'unchanged' : 'last-admin';
     },
 
     /** Revokes a key (of `tenantId` only, when given); false when there is no such key. */

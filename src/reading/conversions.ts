@@ -93,23 +93,31 @@ function cached(key: string, build: () => string): RegExp {
 /** Words after a time phrase that make it a moment, not a length (`2 minutes later`). */
 const MOMENT_AFTER = '(?!\\s+(?:ago|later|before|after|into|from now|long ago)(?![\\p{L}]))';
 
+/**
+ * `10 seconds`, `six seconds`, `a minute and a half`, `1分半`, or a length said in one word (`полминуты`, `دقيقتان`).
+ */
 export function timeUnitPattern(): RegExp {
-  const words = readingWords().lists;
-  return cached('time', () => `(?<number>${numberSource()})\\s*-?\\s*(?<unit>${anyWord([...words.seconds, ...words.minutes])})${MOMENT_AFTER}`);
+  const words = readingWords();
+  return cached('time', () => {
+    const counted = `(?<number>${numberSource()})\\s*-?\\s*(?<unit>${anyWord([...words.lists.seconds, ...words.lists.minutes])})(?:\\s*(?<half>${anyWord(words.lists.halfTrails)}))?`;
+    return `(?:${counted}|(?<length>${anyWord(words.lengths.keys())}))${MOMENT_AFTER}`;
+  });
 }
 
 function unitAccepted(groups: Groups): boolean {
+  if (groups.length !== undefined) return true;
   const unit = groups.unit ?? '';
   // A one-letter unit (`10s`, `5с`) only right after digits: `six s` or `a s` is not a duration.
   return unit.length > 1 || isUnspaced(unit) || /^[0-9\u0660-\u0669\u06F0-\u06F9.,]+$/.test(groups.number ?? '');
 }
 
 function secondsOf(groups: Groups): number | undefined {
+  if (groups.length !== undefined) return readingWords().lengths.get(foldWord(groups.length));
   if (!unitAccepted(groups)) return undefined;
   const number = parseWrittenNumber(groups.number ?? '');
   if (number === undefined) return undefined;
-  const minutes = readingWords().lists.minutes.includes(foldWord(groups.unit ?? ''));
-  return minutes ? number * 60 : number;
+  const unit = readingWords().lists.minutes.includes(foldWord(groups.unit ?? '')) ? 60 : 1;
+  return (number + (groups.half === undefined ? 0 : 0.5)) * unit;
 }
 
 const duration: Conversion = {
@@ -128,9 +136,13 @@ const frames: Conversion = {
   },
 };
 
-/** `six images`, `cuatro imágenes`, `4枚`: how many outputs. */
+/**
+ * `six images`, `cuatro imágenes`, `4枚`, `three different takes`, `a dozen quick sketches`: how many outputs. One
+ * word of a spaced script may stand between the count and what it counts.
+ */
 export function countPattern(): RegExp {
-  return cached('count', () => `(?<number>${numberSource()})\\s*(?<unit>${anyWord(readingWords().lists.images)})`);
+  const gap = '(?:(?<gap>(?:(?![\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}])\\p{L})+)\\s+)?';
+  return cached('count', () => `(?<number>${numberSource()})\\s*${gap}(?<unit>${anyWord(readingWords().lists.images)})`);
 }
 
 const count: Conversion = {

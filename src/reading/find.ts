@@ -155,6 +155,8 @@ function isContent(kind: ConversionName, text: string, start: number, end: numbe
   if (shown.some((span) => span.start <= start && end <= span.end) || isAskedAbout(text, start)) return true;
   if (kind === 'language_name') return isNationality(text, start, end);
   if (kind !== 'resolution_word' && kind !== 'duration') return false;
+  // `five seconds of rain`, `une minute et demie d'accordéon`: what the length is of follows.
+  if (kind === 'duration' && followedBy(text, end, readingWords().lists.countTrails)) return false;
   const next = /^[\s-]+([\p{L}']+)/u.exec(text.slice(end, end + 40))?.[1]?.toLowerCase();
   if (next === undefined || isUnspaced(next)) return false;
   const words = readingWords().lists;
@@ -231,6 +233,7 @@ export function isContentAt(kind: ConversionName, text: string, start: number, e
 
 /** A one-letter unit after digits is a unit; after a word it is a letter (`six s`). */
 function durationWords(groups: Groups): boolean {
+  if (groups.length !== undefined) return true;
   const unit = groups.unit ?? '';
   return unit.length > 1 || /^[0-9\u0660-\u0669\u06F0-\u06F9.,]+$/.test(groups.number ?? '');
 }
@@ -242,11 +245,23 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
   switch (kind) {
     case 'duration':
     case 'frames':
-      // `10 seconds` is a length wherever it stands; `six seconds` is one in its own clause or before what it measures.
-      return DIGITS_ONLY.test(groups.number ?? '') || followedBy(text, end, [...words.mediaNouns, 'long', 'largo', 'long', 'lang', 'longo']);
+      // `10 seconds` is a length wherever it stands; `six seconds` is one in its own clause, before what it
+      // measures (`a one minute orchestral piece`), or leading the request into what it is of (`five seconds of
+      // rain`, `полминуты спокойной музыки`).
+      return (
+        DIGITS_ONLY.test(groups.number ?? '') ||
+        followedBy(text, end, [...words.mediaNouns, 'long', 'largo', 'long', 'lang', 'longo']) ||
+        (kind === 'duration' && mediaNounSoon(text, end)) ||
+        (onlyFillerBefore(text, start) && (followedBy(text, end, words.countTrails) || /^\s+\p{L}/u.test(text.slice(end)) || clauseEnds(text, end)))
+      );
     case 'count':
-      // `画像2枚`: a language that names what is counted first may put a word for it before the count.
-      return (onlyFillerBefore(text, start) || onlyFillerBefore(text, start, words.mediaNouns)) && (followedBy(text, end, words.countTrails) || clauseEnds(text, end));
+      // `画像2枚`: a language that names what is counted first may put a word for it before the count; `ロゴを2パターン`:
+      // the count follows what it counts and its particle.
+      return (
+        ((onlyFillerBefore(text, start) || onlyFillerBefore(text, start, words.mediaNouns)) &&
+          (followedBy(text, end, words.countTrails) || clauseEnds(text, end) || (joinsByCase(groups.unit ?? '') && /^\s+\p{L}/u.test(text.slice(end))))) ||
+        (isUnspaced(groups.unit ?? '') && /[\p{Script=Han}\p{Script=Katakana}\u30FC]\s*を\s*$/u.test(text.slice(Math.max(0, start - 20), start)))
+      );
     case 'aspect_word': {
       const noun = foldWord(groups.noun ?? '');
       const genre = words.aspectGenres.includes(foldWord(groups.word ?? ''));
@@ -278,6 +293,15 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
   }
 }
 
+/**
+ * A language with no word between a count and what it counts (its count trails are empty: Russian puts the
+ * counted thing in the genitive, `пара вариантов логотипа`): the count's noun may run straight into it.
+ */
+function joinsByCase(unit: string): boolean {
+  const folded = foldWord(unit);
+  return Object.values(readingWords().byLanguage).some((words) => words.countTrails.length === 0 && words.images.some((word) => foldWord(word) === folded));
+}
+
 /** `four images of a cat`: the span takes the joining word too, so the description keeps only `a cat`. */
 function spanOf(kind: ConversionName, text: string, start: number, end: number, groups: Groups): { start: number; end: number } {
   if (kind === 'resolution_word') {
@@ -286,7 +310,7 @@ function spanOf(kind: ConversionName, text: string, start: number, end: number, 
     const lead = edgePattern('resolution-lead', () => `${anyWord(readingWords().lists.resolutionLeads)}\\s*$`).exec(before);
     return { start: lead ? start - (before.length - lead.index) : start, end };
   }
-  if (kind !== 'count' || !isFirm(kind, text, start, end, groups)) return { start, end };
+  if ((kind !== 'count' && kind !== 'duration') || !onlyFillerBefore(text, start) || !isFirm(kind, text, start, end, groups)) return { start, end };
   const trail = edgePattern('count-trail', () => `^\\s*${anyWord(readingWords().lists.countTrails)}`).exec(text.slice(end));
   return { start, end: trail ? end + trail[0].length : end };
 }

@@ -15,6 +15,10 @@ export interface LanguageWords {
   numbers: Record<string, number>;
   seconds: string[];
   minutes: string[];
+  /** Words after a length that add half a unit (`a minute and a half`, `דקה וחצי`, `1分半`). */
+  halfTrails: string[];
+  /** A length said without a separate number, in seconds → how it is written (`полминуты`, `دقيقتان`). */
+  lengths: Record<string, string[]>;
   frames: string[];
   images: string[];
   portrait: string[];
@@ -54,12 +58,12 @@ export interface LanguageWords {
 }
 
 export const WORD_LIST_KEYS = [
-  'seconds', 'minutes', 'frames', 'images', 'portrait', 'landscape', 'widescreen', 'square', 'orientationNouns',
+  'seconds', 'minutes', 'halfTrails', 'frames', 'images', 'portrait', 'landscape', 'widescreen', 'square', 'orientationNouns',
   'mediaNouns', 'aspectGenres', 'countTrails', 'negation', 'affirmation', 'off', 'on', 'languageLeads', 'languageTrails', 'formatLeads', 'formatTrails',
   'resolutionLeads', 'filler', 'textLeads', 'questionLeads',
 ] as const;
 export type WordListKey = (typeof WORD_LIST_KEYS)[number];
-export const WORD_MAP_KEYS = ['features', 'languages', 'languageForms', 'fieldNames'] as const;
+export const WORD_MAP_KEYS = ['features', 'languages', 'languageForms', 'fieldNames', 'lengths'] as const;
 
 /** Every language's lists merged: what the reader matches against. */
 export interface ReadingWords {
@@ -74,6 +78,8 @@ export interface ReadingWords {
   languageForms: ReadonlyMap<string, string>;
   /** A field's English name words → its names in every language. */
   fieldNames: ReadonlyMap<string, readonly string[]>;
+  /** A length written without a separate number → its seconds. */
+  lengths: ReadonlyMap<string, number>;
 }
 
 let loaded: ReadingWords | undefined;
@@ -98,14 +104,16 @@ function merge(byLanguage: Record<ReadingLanguage, LanguageWords>): ReadingWords
   const languages = new Map<string, string>();
   const languageForms = new Map<string, string>();
   const fieldNames = new Map<string, string[]>();
+  const lengths = new Map<string, number>();
   for (const words of all) {
+    for (const [seconds, written] of Object.entries(words.lengths)) for (const word of written) lengths.set(foldWord(word), Number(seconds));
     for (const [word, value] of Object.entries(words.numbers)) numbers.set(foldWord(word), value);
     for (const [key, local] of Object.entries(words.features)) for (const word of local) features.set(foldWord(word), key);
     for (const [code, names] of Object.entries(words.languages)) for (const name of names) languages.set(foldWord(name), code);
     for (const [code, forms] of Object.entries(words.languageForms)) for (const form of forms) languageForms.set(foldWord(form), code);
     for (const [name, local] of Object.entries(words.fieldNames)) fieldNames.set(foldWord(name), [...new Set([...(fieldNames.get(foldWord(name)) ?? []), ...local.map(foldWord)])]);
   }
-  return { byLanguage, lists, numbers, features, languages, languageForms, fieldNames };
+  return { byLanguage, lists, numbers, features, languages, languageForms, fieldNames, lengths };
 }
 
 function readLanguage(language: ReadingLanguage): LanguageWords {

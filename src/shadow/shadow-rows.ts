@@ -4,7 +4,7 @@
  * compile time, SameShape), and the two ports the trigger and the job need. src/db implements the ports; the
  * queue (src/queue) and the embedded runner carry the job.
  */
-import type { LeakFinding, PayloadDifference, ShadowComparison, ShadowStatus } from './types.ts';
+import type { ShadowComparison } from './types.ts';
 import type { ShadowSetting } from './sampling.ts';
 
 /** One shadow job: the run and the build-stage visit (runs.attempt) whose candidate is compared. */
@@ -23,8 +23,8 @@ export interface ShadowSettingRow {
   updatedAt: Date;
 }
 
-/** One shadowed build: V2 beside V3 for the candidate of one build-stage visit of a run. */
-export interface ShadowReportRow {
+/** One shadowed build: V2 beside V3 for the candidate of one build-stage visit of a run (the comparison, stored). */
+export interface ShadowReportRow extends ShadowComparison {
   id: string;
   runId: string;
   /** The run's build-stage visit whose candidate was compared. */
@@ -33,20 +33,8 @@ export interface ShadowReportRow {
   model: string | null;
   /** The builder backend both sides used (`heuristic`, `openai`). */
   builder: string;
-  status: ShadowStatus;
-  failureReason: string | null;
-  v2Payload: Record<string, unknown> | null;
-  v3Payload: Record<string, unknown> | null;
-  /** V2 → V3: what changes when a V2 payload becomes the V3 one. */
-  diff: PayloadDifference[];
-  leaks: LeakFinding[];
-  /** Example values found in the V3 payload: empty, or the zero-trust promise is broken. */
-  v3Leaks: LeakFinding[];
-  /** Top-level fields with at least one V2 leak. */
-  leakedFields: string[];
   leakCount: number;
   v3LeakCount: number;
-  fieldsDiffering: number;
   createdAt: Date;
 }
 

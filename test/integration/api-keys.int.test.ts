@@ -2,8 +2,10 @@
  * The tenant's API keys over HTTP: only admins manage them, always within their own tenant; the secret is in the
  * creation answer alone; a revoked key is refused on its next request; the last admin key cannot revoke itself.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
+import { eventually } from '../support/test-system.ts';
 
 let api: ApiHarness;
 beforeAll(async () => {
@@ -93,5 +95,53 @@ describe('GET and DELETE /api/keys', () => {
     expect((await api.call('DELETE', `/api/keys/${firstId}`, { key: first })).statusCode).toBe(200);
     expect((await api.call('GET', '/api/keys', { key: first })).statusCode).toBe(401);
     expect((await list(second)).find((k) => k.id === firstId)?.revokedAt).not.toBeNull();
+  });
+
+  it('two admins revoking each other at once leave one admin key: the second revocation is refused', async () => {
+    for (let round = 0; round < 5; round++) {
+      const tenantId = `race${round}`;
+      const a = (await api.system.apiKeys.create({ tenantId, role: 'admin' })).key;
+      const b = (await api.system.apiKeys.create({ tenantId, role: 'admin' })).key;
+      const [byA, byB] = await Promise.all([api.call('DELETE', `/api/keys/${b.slice(3, 15)}`, { key: a }), api.call('DELETE', `/api/keys/${a.slice(3, 15)}`, { key: b })]);
+      const statuses = [byA.statusCode, byB.statusCode].sort();
+      // Both may be refused when one's revocation lands before the other's key is checked (401); never both revoked.
+      expect(statuses.filter((s) => s === 200), `${byA.body} ${byB.body}`).toHaveLength(1);
+      const rows = (await api.system.apiKeys.list(tenantId)).filter((k) => k.role === 'admin' && !k.revokedAt);
+      expect(rows).toHaveLength(1);
+    }
+  });
+
+  it('two last admin keys revoking themselves at once: one is revoked, the other refused', async () => {
+    const tenantId = 'race-self';
+    const a = (await api.system.apiKeys.create({ tenantId, role: 'admin' })).key;
+    const b = (await api.system.apiKeys.create({ tenantId, role: 'admin' })).key;
+    const answers = await Promise.all([api.call('DELETE', `/api/keys/${a.slice(3, 15)}`, { key: a }), api.call('DELETE', `/api/keys/${b.slice(3, 15)}`, { key: b })]);
+    expect(answers.map((r) => r.statusCode).sort(), answers.map((r) => r.body).join(' ')).toEqual([200, 409]);
+    expect(json(answers.find((r) => r.statusCode === 409)!)).toMatchObject({ code: 'LAST_ADMIN_KEY' });
+    expect((await api.system.apiKeys.list(tenantId)).filter((k) => !k.revokedAt)).toHaveLength(1);
+  });
+
+  it('the last-admin check and the revocation are one statement: two revocations released at the same instant leave one admin', async () => {
+    const tenantId = 'race-held';
+    const a = (await api.system.apiKeys.create({ tenantId, role: 'admin' })).key.slice(3, 15);
+    const b = (await api.system.apiKeys.create({ tenantId, role: 'admin' })).key.slice(3, 15);
+    // A transaction holds both rows, so both revocations are in flight and waiting when it ends: a check read
+    // apart from the write would see the other admin in force in both and revoke both.
+    const holder = new pg.Client({ connectionString: api.system.config.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM api_keys WHERE tenant_id = $1 FOR UPDATE', [tenantId]);
+      const racing = Promise.all([api.system.apiKeys.revokeKeepingAnAdmin(a, tenantId), api.system.apiKeys.revokeKeepingAnAdmin(b, tenantId)]);
+      await eventually(async () => {
+        const { rows } = await holder.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE api_keys SET revoked_at%'");
+        return rows[0]!.n >= 2 ? true : undefined;
+      }, 30_000, 'both revocations to wait on the held rows');
+      await holder.query('COMMIT');
+      expect((await racing).sort()).toEqual(['last-admin', 'revoked']);
+    } finally {
+      await holder.end();
+    }
+    expect((await api.system.apiKeys.list(tenantId)).filter((k) => !k.revokedAt)).toHaveLength(1);
   });
 });
