@@ -102,6 +102,9 @@ export const decisionAccepted = {
 
 const isoTime = { type: 'string', format: 'date-time' } as const;
 
+/** policy.sla as a review shows it: remindAt, escalateAt, escalatesTo, and the steps taken. */
+const slaView = { description: "The review's reminder and escalation (policy.sla); null without one.", oneOf: [ref('pending-review', '#/definitions/ReviewSla'), { type: 'null' }] } as const;
+
 const decisionView = {
   type: 'object',
   required: ['id', 'reviewId', 'runId', 'actor', 'action', 'raw', 'parsed', 'at'],
@@ -119,13 +122,14 @@ export const reviewSummaryPage = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['reviewId', 'runId', 'kind', 'checkpoint', 'reason', 'question', 'expectedInput', 'payloadHash', 'issues', 'blockingIssues', 'claimedBy', 'claimExpiresAt', 'createdAt', 'expiresAt', 'links'],
+        required: ['reviewId', 'runId', 'kind', 'checkpoint', 'reason', 'question', 'expectedInput', 'payloadHash', 'issues', 'blockingIssues', 'claimedBy', 'claimExpiresAt', 'createdAt', 'expiresAt', 'sla', 'links'],
         properties: {
           reviewId: uuid, runId: uuid, model: { type: ['string', 'null'] },
           kind: { type: 'string' }, checkpoint: { type: 'string' }, reason: { type: 'string' }, question: { type: 'string' }, summary: { type: 'string' },
           expectedInput: { type: 'string' }, team: { type: 'string' }, payloadHash: { type: 'string' },
           issues: { type: 'array', items: ref('validation-issue') },
           blockingIssues: { type: 'integer' }, claimedBy: { type: ['string', 'null'] }, claimExpiresAt: { type: ['string', 'null'] }, createdAt: isoTime, expiresAt: isoTime,
+          sla: slaView,
           links: { type: 'object', additionalProperties: { type: 'string' } },
         },
       },
@@ -136,10 +140,11 @@ export const reviewSummaryPage = {
 
 export const reviewDetail = {
   type: 'object',
-  required: ['status', 'review', 'run', 'fields', 'links'],
+  required: ['status', 'review', 'sla', 'run', 'fields', 'links'],
   properties: {
     status: { type: 'string', enum: ['pending', 'decided', 'expired', 'cancelled'], description: 'pending, or how the review ended' },
     review: ref('pending-review'),
+    sla: slaView,
     claim: { type: ['object', 'null'], required: ['claimedBy', 'claimExpiresAt'], properties: { claimedBy: { type: 'string' }, claimExpiresAt: isoTime } },
     decisions: { type: 'array', description: 'Every decision on the review, oldest first (replies with their layer and interpretation).', items: decisionView },
     run: {

@@ -1,7 +1,7 @@
 /** What the API returns for runs and reviews: the contract shape plus links and timings. */
 import type { DecisionRow, RunEventRow, RunRow } from '../src/engine/run-rows.ts';
 import { toRunView } from '../src/engine/run-view.ts';
-import type { ModelSchema, PendingReview, Run } from '../src/generated/contracts.ts';
+import type { ModelSchema, PendingReview, ReviewSla, Run } from '../src/generated/contracts.ts';
 import { isSecretKey, REDACTED } from '../src/observability/redact.ts';
 import { canonicalHash } from '../src/util/canonical-hash.ts';
 
@@ -90,8 +90,14 @@ export function reviewSummary(row: RunRow, now = new Date()) {
     claimExpiresAt: claimed ? (row.claimExpiresAt?.toISOString() ?? null) : null,
     createdAt: review.createdAt,
     expiresAt: review.expiresAt,
+    sla: slaView(review),
     links: { review: `/api/reviews/${review.reviewId}`, run: `/api/runs/${row.id}` },
   };
+}
+
+/** A review's reminder and escalation (policy.sla): when each is due, who it escalates to, what happened. */
+export function slaView(review: PendingReview): ReviewSla | null {
+  return review.sla ?? null;
 }
 
 /** A decision row as the API shows it (the review itself is shown apart, once). */

@@ -13,7 +13,7 @@ import { parseDataKey, parsePreviousKeys } from './secrets/sealer.ts';
 import { ENV_SCHEMA } from './config-env.ts';
 
 export type BuilderName = 'heuristic' | 'openai';
-export type ProviderName = 'dry' | 'replicate' | 'fal' | 'openai';
+export type ProviderName = 'dry' | 'replicate' | 'fal' | 'openai' | 'anthropic';
 
 export interface Config {
   databaseUrl: string;
@@ -82,7 +82,18 @@ export interface Config {
     policy: PolicySpec;
     reviewTtlSeconds: number;
   };
+  /** The OpenAI API (or a compatible server): the LLM builder and the reply interpreter; with a key, the `openai` provider too. */
   openai: { apiKey?: string; baseUrl?: string; model: string; timeoutMs: number; maxRetries: number };
+  /** The `openai` provider (src/adapters/openai/provider): how long one image, speech, transcription or chat call may take. */
+  openaiProvider: { timeoutMs: number };
+  /** The `anthropic` provider, enabled by ANTHROPIC_API_KEY (src/adapters/anthropic). */
+  anthropic: { apiKey?: string; baseUrl?: string; timeoutMs: number; maxRetries: number };
+  /**
+   * Files a provider must upload itself (OpenAI image edits, transcriptions): the payload names them by URL and
+   * the provider downloads them. `allowPrivate` (VETTED_UPLOADS_ALLOW_PRIVATE) lets those URLs be loopback or
+   * private addresses (a local file server); otherwise only public addresses are fetched.
+   */
+  uploads: { allowPrivate: boolean };
   /** How long the chat-reply interpreter (an LLM call) may take before the reply is asked again. */
   interpreterTimeoutMs: number;
   /** VETTED_API_KEY: the key `vetted mcp` acts with over stdio (a client's key, not the server's). */
@@ -226,6 +237,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       timeoutMs: num('VETTED_OPENAI_TIMEOUT_MS'),
       maxRetries: num('VETTED_OPENAI_MAX_RETRIES'),
     },
+    openaiProvider: { timeoutMs: num('VETTED_OPENAI_EXECUTE_TIMEOUT_MS') },
+    anthropic: {
+      apiKey: str('ANTHROPIC_API_KEY'),
+      baseUrl: str('ANTHROPIC_BASE_URL'),
+      timeoutMs: num('VETTED_ANTHROPIC_TIMEOUT_MS'),
+      maxRetries: num('VETTED_ANTHROPIC_MAX_RETRIES'),
+    },
+    uploads: { allowPrivate: bool('VETTED_UPLOADS_ALLOW_PRIVATE') },
     interpreterTimeoutMs: num('VETTED_INTERPRETER_TIMEOUT_MS'),
     apiKey: str('VETTED_API_KEY'),
     notifications: {
@@ -284,7 +303,7 @@ export function commandEnv(defaults: Partial<Record<EnvKey, string>>, over: Read
 /** Secrets in the configuration, for the redactor: they must never reach a stored snapshot or a log line. */
 export function configSecrets(config: Config): string[] {
   const dataKeys = [config.dataKeys.current, ...config.dataKeys.previous].map((key) => key?.key);
-  return [config.openai.apiKey, config.fal.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey, config.metricsToken,
+  return [config.openai.apiKey, config.anthropic.apiKey, config.fal.apiKey, config.replicate.apiToken, config.replicate.webhookSecret, config.webhookSecret, config.apiKey, config.metricsToken,
     config.slack.signingSecret, config.slack.botToken, config.decisionLinks.secret, smtpPassword(config.notifications.smtpUrl), ...dataKeys].filter((s): s is string => Boolean(s));
 }
 

@@ -151,7 +151,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
       logger,
       redact,
       reportConnectionError,
-      dispatch: { enqueueStage: queues.enqueueStage, scheduleExpiry: queues.scheduleExpiry, enqueueWebhook: queues.enqueueWebhook, enqueueNotification: (job, at) => queues.enqueueNotification(job, at) },
+      dispatch: { enqueueStage: queues.enqueueStage, scheduleExpiry: queues.scheduleExpiry, scheduleSlaStep: queues.scheduleSlaStep, enqueueWebhook: queues.enqueueWebhook, enqueueNotification: (job, at) => queues.enqueueNotification(job, at) },
       async close() {
         await queues.close().catch(() => undefined);
         await database.close().catch(() => undefined);

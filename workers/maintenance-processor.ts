@@ -14,7 +14,7 @@ export async function processMaintenanceJob(system: System, job: Job<Maintenance
   switch (task) {
     case 'reconcile': {
       const result = await reconcile(system, system.queues, { graceMs: system.config.reconciler.graceMs });
-      if (result.requeued > 0 || result.expiriesRestored > 0) system.logger.warn({ ...result, jobId: job.id }, 'reconciler restored lost work');
+      if (result.requeued > 0 || result.expiriesRestored > 0 || result.slaStepsRestored > 0) system.logger.warn({ ...result, jobId: job.id }, 'reconciler restored lost work');
       return result;
     }
     case 'purge':

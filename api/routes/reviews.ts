@@ -15,7 +15,7 @@ import { markSecretFields } from '../plugins/answer-masking.ts';
 import {
   claimAnswer, claimBody, commonErrors, decidedReviewPage, pendingReviewsQuery, ref, reviewDetail, reviewIdParams, reviewQueueStats, reviewsQuery, reviewSummaryPage,
 } from '../schemas.ts';
-import { decisionView, fieldReview, reviewSummary, runLinks } from '../views.ts';
+import { decisionView, fieldReview, reviewSummary, runLinks, slaView } from '../views.ts';
 
 type PendingQuery = Omit<PendingServiceQuery, 'withTotal'>;
 interface ReviewsQuery {
@@ -123,6 +123,7 @@ async function reviewView(system: System, run: RunRow, review: PendingReview) {
   const schema = run.schemaKey ? await system.models.getSchema(run.schemaKey) : undefined;
   return {
     review,
+    sla: slaView(review),
     run: { id: run.id, status: run.status, model: run.model, policy: run.policy, traceId: run.traceId, threadId: run.threadId },
     fields: fieldReview(review, schema),
     links: runLinks(run.id, run.pendingReview),

@@ -2,9 +2,10 @@
  * Which builders and providers this process can use, decided once from the configuration.
  * A run names its builder and provider; asking for one that is not configured is a clear error.
  *
- * Always: `heuristic` and `dry`. With OPENAI_API_KEY or OPENAI_BASE_URL: `openai` (any OpenAI-compatible
- * server). With REPLICATE_API_TOKEN: `replicate`, plus the model fetcher the catalog falls back to for
- * models it does not know. Both share nothing with each other; each holds one SDK client for the process.
+ * Always: `heuristic` and `dry`. With OPENAI_API_KEY or OPENAI_BASE_URL: the `openai` builder (any
+ * OpenAI-compatible server); with OPENAI_API_KEY also the `openai` provider. With REPLICATE_API_TOKEN:
+ * `replicate`, plus the model fetcher the catalog falls back to for models it does not know. With FAL_KEY:
+ * `fal`; with ANTHROPIC_API_KEY: `anthropic`. Each holds one SDK client for the process.
  */
 import type { BuilderName, Config, ProviderName } from '../config.ts';
 import { VettedError } from '../errors.ts';
@@ -18,6 +19,7 @@ import { createOpenAiBuilder } from './openai/openai-builder.ts';
 import { createReplyInterpreter } from './openai/reply-interpreter.ts';
 import type { ReplyInterpreter } from '../review/reply/types.ts';
 import { createFalProvider } from './fal/fal-provider.ts';
+import { createOpenAiProvider } from './openai/openai-provider.ts';
 import { createReplicateClient } from './replicate/client.ts';
 import { createReplicateModelFetcher } from './replicate/model-fetcher.ts';
 import type { ModelFetcher } from '../catalog/model-fetcher.ts';
@@ -86,6 +88,12 @@ function configuredAdapters(config: Config): ConfiguredAdapters {
     builders.openai = createOpenAiBuilder(config.openai);
     replyInterpreter = createReplyInterpreter({ openai: config.openai, timeoutMs: config.interpreterTimeoutMs });
   }
+  // The provider spends money on the account: it needs a key, a base URL alone is not enough.
+  if (config.openai.apiKey) {
+    providers.openai = createOpenAiProvider({
+      apiKey: config.openai.apiKey, baseUrl: config.openai.baseUrl, timeoutMs: config.openaiProvider.timeoutMs, maxRetries: config.openai.maxRetries, uploads: uploadPolicy(config),
+    });
+  }
   if (config.fal.apiKey) {
     providers.fal = createFalProvider({ apiKey: config.fal.apiKey, baseUrl: config.fal.baseUrl, pollIntervalMs: config.fal.pollIntervalMs, timeoutMs: config.fal.timeoutMs });
   }
@@ -97,8 +105,18 @@ function configuredAdapters(config: Config): ConfiguredAdapters {
   return { builders, providers, modelFetcher, replyInterpreter };
 }
 
+function uploadPolicy(config: Config) {
+  return { allowPrivate: config.uploads.allowPrivate, maxBytes: config.limits.maxAttachmentBytes };
+}
+
+/** What enables each adapter, for the error that names one this server lacks. */
+const SETTING_FOR: Record<'builder' | 'provider', Record<string, string>> = {
+  builder: { openai: 'OPENAI_API_KEY or OPENAI_BASE_URL' },
+  provider: { openai: 'OPENAI_API_KEY', replicate: 'REPLICATE_API_TOKEN', fal: 'FAL_KEY', anthropic: 'ANTHROPIC_API_KEY' },
+};
+
 function notConfigured(kind: 'builder' | 'provider', name: string, available: string[]): VettedError {
-  const hint = name === 'openai' ? ' (set OPENAI_API_KEY or OPENAI_BASE_URL)' : name === 'replicate' ? ' (set REPLICATE_API_TOKEN)' : name === 'fal' ? ' (set FAL_KEY)' : '';
+  const hint = SETTING_FOR[kind][name] ? ` (set ${SETTING_FOR[kind][name]})` : '';
   return new VettedError('INVALID_REQUEST', `${kind} "${name}" is not configured${hint}; available: ${available.join(', ')}`, {
     field: kind,
   });

@@ -55,6 +55,8 @@ const GUARDS: { [K in keyof WriteGuard]-?: { sql: (next: () => number) => string
     sql: (next) => `("claimed_by" is null or "claimed_by" = $${next()} or "claim_expires_at" < $${next()})`,
     values: ({ actor, now }) => [actor, now],
   },
+  // jsonb equality is by value (key order aside): the review as the writer read it, sealed values included.
+  pendingReviewIs: { sql: (next) => `"pending_review" = $${next()}::jsonb`, values: (review) => [JSON.stringify(review)] },
 };
 
 interface Shape {

@@ -1,19 +1,21 @@
 /**
  * The embedded runner: the work BullMQ carries between processes, done in this one. It is the system's
  * Dispatch: a stage job runs the visit exactly as the BullMQ processor does (engine/visit.ts, retried with the
- * stage's attempts and backoff); review expiry is a timer per expiry bucket, a "nears expiry" notification a
- * timer at its time; webhooks, notifications and shadow builds are background tasks with their queues'
+ * stage's attempts and backoff); review expiry is a timer per expiry bucket, a review's SLA step (remind,
+ * escalate) a timer per review and step, a "nears expiry" notification a timer at its time; webhooks, notifications and shadow builds are background tasks with their queues'
  * attempts. The maintenance worker's schedule runs here too: the reconciler (engine/reconciler.ts, asking this
  * runner which jobs it still holds) and the retention purge, each every configured interval.
  *
  * Nothing survives the process but PostgreSQL's rows, so starting looks at them once, as the reconciler would:
- * runs caught mid-stage get a new visit, parked runs get their expiry timers and their warnings back.
+ * runs caught mid-stage get a new visit, parked runs get their expiry and SLA timers and their warnings back.
  */
 import { commit } from '../engine/commit.ts';
-import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/dispatch.ts';
+import type { Dispatch, NotificationJob, SlaStepJob, StageJob, WebhookJob } from '../engine/dispatch.ts';
 import type { Engine } from '../engine/engine.ts';
 import { expireDueReviews } from '../engine/expiry.ts';
 import { reconcile, type CarriedWork } from '../engine/reconciler.ts';
+import { takeSlaStep } from '../engine/sla-steps.ts';
+import { slaStepJobId, stepJobsOf } from '../engine/sla-timers.ts';
 import { stageNamed } from '../engine/stages.ts';
 import type { RunRow } from '../engine/store.ts';
 import { recoverHandoff, runChain } from '../engine/local-stages.ts';
@@ -56,6 +58,8 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
   const stageJobs = new Set<string>();
   /** Expiry buckets with a timer or a pass under way. */
   const expiries = new Set<number>();
+  /** SLA steps (by job id) with a timer or a step under way. */
+  const slaSteps = new Set<string>();
   const intervals: NodeJS.Timeout[] = [];
   /** Jobs dispatched before start(): a commit can dispatch while the system is still being built. */
   const early: (() => void)[] = [];
@@ -96,6 +100,19 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
     );
   }
 
+  /** A review's SLA step: a timer per review and step, like a BullMQ job id; taken (or found moot) once. */
+  function armSlaStep(engine: Engine, job: SlaStepJob): void {
+    const key = slaStepJobId(job);
+    if (closed || slaSteps.has(key)) return;
+    slaSteps.add(key);
+    timers.at(key, job.at, () =>
+      pool.add({ name: 'vetted-expiry', attempts: 10, backoffMs: 1000 }, async () => {
+        // Fired early (the clock said otherwise): armed again for the rest, as the BullMQ job is delayed again.
+        if ((await takeSlaStep(engine, job)) === 'not_due') setImmediate(() => armSlaStep(engine, { ...job, at: Math.max(job.at, engine.clock.now().getTime() + 1000) }));
+      }, () => slaSteps.delete(key)),
+    );
+  }
+
   function notifyLater(h: RunnerHandlers, job: NotificationJob, at: Date | undefined): void {
     const send = () => pool.add({ name: 'vetted-notifications', attempts: 8, backoffMs: 1000 }, () => h.notify(job));
     if (at && at.getTime() > h.engine.clock.now().getTime()) timers.at(notificationJobId(job), at.getTime(), send);
@@ -118,6 +135,7 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
       for (const run of parked.slice(offset)) {
         if (!run.reviewExpiresAt) continue;
         armExpiry(engine, expiryBucket(run.reviewExpiresAt));
+        for (const job of stepJobsOf(run)) armSlaStep(engine, job);
         await h.restoreWarning(run).catch((error: unknown) => logger.warn({ err: error, runId: run.id }, 'could not schedule the review\'s "nears expiry" warning again'));
       }
       if (parked.length < RECOVERY_BATCH + offset) return;
@@ -140,7 +158,7 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
     const { reconciler, purgeIntervalMs } = h.engine.config;
     every(reconciler.intervalMs, 'reconcile', async () => {
       const result = await reconcile(h.engine, carried, { graceMs: reconciler.graceMs });
-      if (result.requeued > 0 || result.expiriesRestored > 0) logger.warn({ ...result }, 'reconciler restored lost work');
+      if (result.requeued > 0 || result.expiriesRestored > 0 || result.slaStepsRestored > 0) logger.warn({ ...result }, 'reconciler restored lost work');
       return result;
     });
     every(purgeIntervalMs, 'purge', () => h.purge());
@@ -156,6 +174,11 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
       armExpiry(handlers.engine, dueBy);
       return true;
     },
+    async restoreSlaStep(job) {
+      if (slaSteps.has(slaStepJobId(job)) || !handlers) return false;
+      armSlaStep(handlers.engine, job);
+      return true;
+    },
   };
 
   return {
@@ -165,6 +188,9 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
     },
     async scheduleExpiry(expiresAt) {
       whenStarted((h) => armExpiry(h.engine, expiryBucket(expiresAt)));
+    },
+    async scheduleSlaStep(job) {
+      whenStarted((h) => armSlaStep(h.engine, job));
     },
     async enqueueWebhook(job: WebhookJob) {
       whenStarted((h) => pool.add({ name: 'vetted-webhooks', attempts: 10, backoffMs: 2000 }, () => deliverWebhook(h.engine, job)));
@@ -186,6 +212,7 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
       timers.clear();
       for (const timer of intervals) clearInterval(timer);
       expiries.clear();
+      slaSteps.clear();
       await pool.close();
     },
   };

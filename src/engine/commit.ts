@@ -13,7 +13,8 @@ import type { NotificationJob } from './dispatch.ts';
 import type { Engine } from './engine.ts';
 import { lowerMove, type Move } from './moves.ts';
 import { withRunContext } from '../observability/tracing.ts';
-import { observeMove } from './run-metrics.ts';
+import { observeFirstAction, observeMove } from './run-metrics.ts';
+import { scheduleSlaSteps } from './sla-timers.ts';
 import { STAGES } from './stages.ts';
 import type { Committed, EventInput, InsertResult, NewRunRow, RunRow } from './store.ts';
 
@@ -27,6 +28,8 @@ export async function commit(engine: Engine, move: Move): Promise<RunRow | undef
     return undefined;
   }
   observeMove(engine, move, committed.run);
+  // Metrics never hold up or fail a move.
+  void observeFirstAction(engine, move, committed).catch((error: unknown) => engine.logger.warn({ err: error, runId: committed.run.id }, 'could not observe the time to first action'));
   await applyEffects(engine, move, committed);
   return committed.run;
 }
@@ -70,7 +73,11 @@ async function applyEffects(engine: Engine, move: Move, committed: Committed): P
       return;
     case 'resume':
       if (isInFlight(moved.status)) await enqueueVisit(engine, moved);
-      else if (moved.reviewExpiresAt) await engine.dispatch.scheduleExpiry(moved.reviewExpiresAt);
+      else if (moved.reviewExpiresAt) {
+        await engine.dispatch.scheduleExpiry(moved.reviewExpiresAt);
+        // A step that came due while the run was paused found it paused and did nothing: it is due again now.
+        await scheduleSlaSteps(engine.dispatch, moved);
+      }
       logEvent(engine.logger, 'RUN_RESUMED', logContext(moved), { to: moved.status, actor: move.actor });
       return;
     case 'cancel':
@@ -86,6 +93,9 @@ async function applyEffects(engine: Engine, move: Move, committed: Committed): P
     case 'release':
       logEvent(engine.logger, move.kind === 'claim' ? 'HITL_CLAIMED' : 'HITL_RELEASED', logContext(moved), { hitlId: moved.pendingReviewId, actor: move.actor, until: moved.claimExpiresAt?.toISOString() ?? null });
       return;
+    case 'remind':
+    case 'escalate':
+      return slaStepTaken(engine, move.kind, committed);
     default:
       return assertNever(move, 'move');
   }
@@ -100,12 +110,30 @@ async function parked(engine: Engine, committed: Committed): Promise<void> {
   const review = committed.run.pendingReview;
   if (!review) throw new Error(`run ${committed.run.id} parked without a review`);
   await engine.dispatch.scheduleExpiry(new Date(review.expiresAt));
+  await scheduleSlaSteps(engine.dispatch, committed.run);
   logEvent(engine.logger, 'HITL_CREATED', logContext(committed.run), {
     reviewId: review.reviewId, hitlId: review.reviewId, kind: review.kind, checkpoint: review.checkpoint, reason: review.reason,
     source: review.source, returnTo: review.returnTo, expectedInput: review.expectedInput, originStepId: review.originStepId, expiresAt: review.expiresAt,
   });
   await notify(engine, committed);
   await tellPeople(engine, { tenantId: committed.run.tenantId, subject: 'review', subjectId: review.reviewId, runId: committed.run.id, event: 'waiting' });
+}
+
+/** A reminder went out or the review escalated: say so in the log, and tell the people. */
+async function slaStepTaken(engine: Engine, step: 'remind' | 'escalate', committed: Committed): Promise<void> {
+  const run = committed.run;
+  const review = run.pendingReview;
+  if (!review?.sla) throw new Error(`run ${run.id} took an SLA step without an SLA`);
+  const { sla } = review;
+  if (step === 'remind') {
+    logEvent(engine.logger, 'HITL_REMINDED', logContext(run), { reviewId: review.reviewId, hitlId: review.reviewId, checkpoint: review.checkpoint, team: review.team ?? null, who: sla.remindedWho, due: sla.remindAt });
+  } else {
+    logEvent(engine.logger, 'HITL_ESCALATED', logContext(run), {
+      reviewId: review.reviewId, hitlId: review.reviewId, checkpoint: review.checkpoint, to: sla.escalatesTo, from: sla.escalatedFrom, due: sla.escalateAt,
+    }, 'warn');
+  }
+  await notify(engine, committed);
+  await tellPeople(engine, { tenantId: run.tenantId, subject: 'review', subjectId: review.reviewId, runId: run.id, event: step === 'remind' ? 'reminded' : 'escalated' });
 }
 
 const END_LOGS = { failed: 'RUN_FAILED', cancelled: 'HITL_CANCELLED', expired: 'HITL_EXPIRED' } as const;

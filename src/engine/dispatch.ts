@@ -34,7 +34,22 @@ export interface NotificationJob {
   subjectId: string;
   /** The run a review belongs to. */
   runId?: string;
-  event: 'waiting' | 'expiring' | 'expired';
+  event: NotifiedEvent;
+}
+
+/**
+ * What people are told: the events a tenant's settings choose from, and the SLA steps, which the run's policy
+ * asked for (src/review-model/sla.ts).
+ */
+export type NotifiedEvent = 'waiting' | 'expiring' | 'expired' | 'reminded' | 'escalated';
+
+/** One SLA step of one review (remind, escalate), due at `at`: one delayed job (or timer) per review and step. */
+export interface SlaStepJob {
+  runId: string;
+  reviewId: string;
+  step: 'remind' | 'escalate';
+  /** Epoch milliseconds. */
+  at: number;
 }
 
 export interface Dispatch {
@@ -42,6 +57,8 @@ export interface Dispatch {
   enqueueStage(job: StageJob): Promise<void>;
   /** Makes sure reviews due at `expiresAt` will be expired then (idempotent). */
   scheduleExpiry(expiresAt: Date): Promise<void>;
+  /** Makes sure the review's SLA step will be taken at its time (idempotent per review and step). */
+  scheduleSlaStep(job: SlaStepJob): Promise<void>;
   enqueueWebhook(job: WebhookJob): Promise<void>;
   /**
    * Queues a notification (idempotent per subject and event while the job exists; the delivery ledger makes it

@@ -11,7 +11,7 @@ import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
 import { createRedactor } from '../observability/redact.ts';
 import { systemClock, type AdapterRegistry, type Clock } from '../ports.ts';
-import type { Dispatch, NotificationJob, StageJob, WebhookJob } from './dispatch.ts';
+import type { Dispatch, NotificationJob, SlaStepJob, StageJob, WebhookJob } from './dispatch.ts';
 import type { Engine } from './engine.ts';
 import { createMemoryRunStore } from './memory-store.ts';
 import type { StageName } from './stages.ts';
@@ -25,6 +25,7 @@ export interface ListDispatch extends Dispatch {
   /** What would have been delivered or scheduled, for tests and for saying so. */
   readonly webhooks: readonly WebhookJob[];
   readonly expiries: readonly Date[];
+  readonly slaSteps: readonly SlaStepJob[];
   readonly notifications: readonly NotificationJob[];
 }
 
@@ -65,6 +66,7 @@ export function createListDispatch(): ListDispatch {
   const seen = new Set<string>();
   const webhooks: WebhookJob[] = [];
   const expiries: Date[] = [];
+  const slaSteps: SlaStepJob[] = [];
   const notifications: NotificationJob[] = [];
   return {
     async enqueueStage(job) {
@@ -75,6 +77,9 @@ export function createListDispatch(): ListDispatch {
     },
     async scheduleExpiry(expiresAt) {
       expiries.push(expiresAt);
+    },
+    async scheduleSlaStep(job) {
+      slaSteps.push({ ...job });
     },
     async enqueueWebhook(job) {
       webhooks.push({ ...job });
@@ -89,6 +94,7 @@ export function createListDispatch(): ListDispatch {
     pending: () => [...jobs],
     webhooks,
     expiries,
+    slaSteps,
     notifications,
   };
 }

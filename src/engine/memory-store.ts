@@ -9,6 +9,7 @@ import { assertNever } from '../errors.ts';
 import type { ExecutionResult } from '../generated/contracts.ts';
 import type { Clock } from '../ports.ts';
 import { IN_FLIGHT_STATUSES } from '../run-states.ts';
+import { canonicalHash } from '../util/canonical-hash.ts';
 import type {
   Committed,
   DecisionRow,
@@ -154,7 +155,8 @@ function matches(run: RunRow, write: StoreWrite): boolean {
     (guard.stage === undefined || run.stage === guard.stage) &&
     (guard.attempt === undefined || run.attempt === guard.attempt) &&
     (guard.pendingReviewId === undefined || run.pendingReviewId === guard.pendingReviewId) &&
-    (guard.claimableBy === undefined || claimable(run, guard.claimableBy))
+    (guard.claimableBy === undefined || claimable(run, guard.claimableBy)) &&
+    (guard.pendingReviewIs === undefined || (run.pendingReview !== null && canonicalHash(run.pendingReview) === canonicalHash(guard.pendingReviewIs)))
   );
 }
 

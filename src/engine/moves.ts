@@ -19,6 +19,10 @@
  *   requeue   a stage status (its visit)   the same stage, a new visit   run.requeued           the reconciler
  *   claim     awaiting_human (unclaimed)   awaiting_human (a lease)      review.claimed         a reviewer
  *   release   awaiting_human (their claim) awaiting_human                review.released        a reviewer
+ *   remind    awaiting_human (its review,  awaiting_human                review.reminded        its SLA timer
+ *             unchanged since read)
+ *   escalate  awaiting_human (its review,  awaiting_human (another team   review.escalated       its SLA timer
+ *             unchanged since read)        or people; the claim ends)
  *
  * Lowering is pure (a function of the move, the clock and an id source), so every rule here is unit-tested
  * without a database; the statuses each write may connect are checked against run-states.ts at commit.
@@ -26,6 +30,7 @@
 import type {
   Decision,
   ExecutionResult,
+  PendingReview,
   RunError,
   RunEventType,
   RunStatus,
@@ -34,6 +39,7 @@ import type {
 import { assertNever } from '../errors.ts';
 import { editedResult } from '../review-model/edit-output.ts';
 import { createPendingReview } from '../review-model/pending-review.ts';
+import { describeTarget, escalated, reminded, remindWho, scheduleSla, slaAt } from '../review-model/sla.ts';
 import { questionLocale } from '../review-model/question/locale.ts';
 import type { DecisionActor, DecisionPlan } from '../review-model/plan-decision.ts';
 import { isInFlight } from '../run-states.ts';
@@ -79,7 +85,10 @@ export type Move =
   | { kind: 'expire'; run: RunRow }
   | { kind: 'requeue'; run: RunRow; lostJobState: string }
   | { kind: 'claim'; run: RunRow; actor: string; until: Date }
-  | { kind: 'release'; run: RunRow; actor: string };
+  | { kind: 'release'; run: RunRow; actor: string }
+  /** An SLA step of the run's pending review (src/engine/sla-steps.ts), bound to the review as it was read. */
+  | { kind: 'remind'; run: RunRow }
+  | { kind: 'escalate'; run: RunRow };
 
 export type MoveKind = Move['kind'];
 
@@ -157,6 +166,10 @@ export function lowerMove(move: Move, ctx: MoveContext): StoreWrite {
       return claimWrite(move.run, move.actor, { claimedBy: move.actor, claimExpiresAt: move.until }, 'review.claimed', ctx, { until: move.until.toISOString() });
     case 'release':
       return claimWrite(move.run, move.actor, CLEARED_CLAIM, 'review.released', ctx, {});
+    case 'remind':
+      return remindWrite(move.run, ctx);
+    case 'escalate':
+      return escalateWrite(move.run, ctx);
     default:
       return assertNever(move, 'move');
   }
@@ -229,6 +242,7 @@ function parkWrite(move: AtVisit & { park: ParkRequest }, ctx: MoveContext): Sto
     safetyFlags: bundle?.safetyFlags.map((flag) => flag.code),
     quorum: run.policy.quorum,
     team: run.policy.team,
+    sla: scheduleSla(slaAt(run.policy, park.why.checkpoint), ctx.now),
   });
   const binding = visitGuard(move);
   return {
@@ -282,6 +296,45 @@ function claimWrite(run: RunRow, actor: string, set: RunPatch, type: RunEventTyp
     guard: { pendingReviewId: run.pendingReviewId ?? '', claimableBy: { actor, now: ctx.now } },
     event: { type, actor, data: { reviewId: run.pendingReviewId, ...reviewedPayload(run), ...data } },
   };
+}
+
+/**
+ * An SLA step writes the review back changed, so it is bound to the review exactly as read: a decision, a
+ * quorum approval, a re-ask or the other step in between makes it miss, and the timer that fired does nothing.
+ */
+function slaGuard(run: RunRow): WriteGuard {
+  if (!run.pendingReview) throw new Error(`run ${run.id} has no pending review`);
+  return { pendingReviewId: run.pendingReview.reviewId, pendingReviewIs: run.pendingReview };
+}
+
+/** The reminder: recorded on the review and in the trail; the commit tells the people. */
+function remindWrite(run: RunRow, ctx: MoveContext): StoreWrite {
+  const guard = slaGuard(run);
+  const review = run.pendingReview as PendingReview;
+  const who = remindWho(review, liveClaimant(run, ctx.now));
+  return {
+    runId: run.id, from: ['awaiting_human'], to: 'awaiting_human', seen: run, guard, set: { pendingReview: reminded(review, ctx.now, who) },
+    event: { type: 'review.reminded', actor: 'system:sla', data: { reviewId: review.reviewId, ...reviewedPayload(run), who, due: review.sla?.remindAt ?? null } },
+  };
+}
+
+/** The escalation: the review moves to its target (sla.ts `escalated`), and whoever held it lets go. */
+function escalateWrite(run: RunRow, ctx: MoveContext): StoreWrite {
+  const guard = slaGuard(run);
+  const review = run.pendingReview as PendingReview;
+  const moved = escalated(review, ctx.now, liveClaimant(run, ctx.now));
+  const target = review.sla?.escalatesTo;
+  return {
+    runId: run.id, from: ['awaiting_human'], to: 'awaiting_human', seen: run, guard, set: { pendingReview: moved, ...CLEARED_CLAIM },
+    event: {
+      type: 'review.escalated', actor: 'system:sla',
+      data: { reviewId: review.reviewId, ...reviewedPayload(run), to: target ?? null, toText: target ? describeTarget(target) : null, from: moved.sla?.escalatedFrom ?? null, due: review.sla?.escalateAt ?? null },
+    },
+  };
+}
+
+function liveClaimant(run: RunRow, now: Date): string | null {
+  return run.claimedBy && run.claimExpiresAt && run.claimExpiresAt >= now ? run.claimedBy : null;
 }
 
 function resumeWrite(run: RunRow, actor: string, reason: string | undefined, ctx: MoveContext): StoreWrite {

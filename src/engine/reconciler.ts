@@ -5,6 +5,7 @@
  *
  *   in-flight run, untouched for a while, no live stage job → a new visit of the same stage (attempt + 1)
  *   parked run whose review's expiry has no job             → its expiry is scheduled again
+ *   parked run whose review's SLA step has no job           → the step is scheduled again (at once if overdue)
  *
  * Where the work is carried is a port (CarriedWork): BullMQ's queues (src/queue/queues.ts) or the embedded
  * runner (src/embedded/embedded-runner.ts), so both run this same pass. Safe on several workers at once: every requeue
@@ -12,8 +13,9 @@
  * have deterministic ids.
  */
 import { commit } from './commit.ts';
-import type { StageJob } from './dispatch.ts';
+import type { SlaStepJob, StageJob } from './dispatch.ts';
 import type { Engine } from './engine.ts';
+import { stepJobsOf } from './sla-timers.ts';
 
 /** What the reconciler asks of whatever carries the work. */
 export interface CarriedWork {
@@ -21,6 +23,8 @@ export interface CarriedWork {
   lostStageJob(job: StageJob): Promise<string | undefined>;
   /** Schedules the expiry of reviews due at `expiresAt` again when its job was lost; true when it was. */
   restoreExpiry(expiresAt: Date): Promise<boolean>;
+  /** Schedules a review's SLA step again when its job was lost; true when it was. */
+  restoreSlaStep(job: SlaStepJob): Promise<boolean>;
 }
 
 export interface ReconcileOptions {
@@ -35,6 +39,8 @@ export interface ReconcileResult {
   requeued: number;
   /** Expiry jobs scheduled again (one covers every review due in the same few seconds). */
   expiriesRestored: number;
+  /** SLA step jobs (remind, escalate) scheduled again. */
+  slaStepsRestored: number;
 }
 
 export async function reconcile(engine: Engine, work: CarriedWork, options: ReconcileOptions = {}): Promise<ReconcileResult> {
@@ -55,5 +61,8 @@ export async function reconcile(engine: Engine, work: CarriedWork, options: Reco
   // Reviews due close together share one job: the first restores it, the others find it live.
   for (const expiresAt of deadlines) if (await work.restoreExpiry(new Date(expiresAt))) expiriesRestored++;
 
-  return { examined: stale.length + parked.length, requeued, expiriesRestored };
+  let slaStepsRestored = 0;
+  for (const job of parked.flatMap(stepJobsOf)) if (await work.restoreSlaStep(job)) slaStepsRestored++;
+
+  return { examined: stale.length + parked.length, requeued, expiriesRestored, slaStepsRestored };
 }

@@ -36,6 +36,8 @@ export interface WriteGuard {
   pendingReviewId?: string;
   /** Nobody else holds a live claim on the pending review: unclaimed, claimed by `actor`, or the lease ran out by `now`. */
   claimableBy?: { actor: string; now: Date };
+  /** The pending review is exactly this one (as read): nothing changed it since. */
+  pendingReviewIs?: PendingReview;
 }
 
 export interface EventInput {

@@ -43,6 +43,166 @@ export type PolicyMode = 'auto' | 'require_human' | 'auto_with_thresholds';
  */
 export type Identifier1 = string;
 /**
+ * Who an overdue review moves to: a team, or named reviewers (their reviewer ids).
+ */
+export type EscalationTarget =
+  | {
+      team: Identifier;
+    }
+  | {
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      reviewers:
+        | [string]
+        | [string, string]
+        | [string, string, string]
+        | [string, string, string, string]
+        | [string, string, string, string, string]
+        | [string, string, string, string, string, string]
+        | [string, string, string, string, string, string, string]
+        | [string, string, string, string, string, string, string, string]
+        | [string, string, string, string, string, string, string, string, string]
+        | [string, string, string, string, string, string, string, string, string, string]
+        | [string, string, string, string, string, string, string, string, string, string, string]
+        | [string, string, string, string, string, string, string, string, string, string, string, string]
+        | [string, string, string, string, string, string, string, string, string, string, string, string, string]
+        | [
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string
+          ]
+        | [
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string
+          ]
+        | [
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string
+          ]
+        | [
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string
+          ]
+        | [
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string
+          ]
+        | [
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string
+          ]
+        | [
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string
+          ];
+    };
+/**
  * This interface was referenced by `McpTools`'s JSON-Schema
  * via the `definition` "ToolFailure".
  */
@@ -271,6 +431,8 @@ export type RunEventType =
   | 'review.claimed'
   | 'review.released'
   | 'review.re_asked'
+  | 'review.reminded'
+  | 'review.escalated'
   | 'run.executing'
   | 'run.completed'
   | 'run.failed'
@@ -605,9 +767,9 @@ export interface GenerationRequest {
   locale?: string;
   builder?: 'heuristic' | 'openai';
   /**
-   * The provider that executes the run. Default: the model's own provider (fal, openai) for a model read from a provider document, else the configured default. `dry` never calls a provider.
+   * The provider that executes the run. Default: the model's own provider (fal, openai, anthropic) for a model read from a provider document, else the configured default. `dry` never calls a provider.
    */
-  provider?: 'dry' | 'replicate' | 'fal' | 'openai';
+  provider?: 'dry' | 'replicate' | 'fal' | 'openai' | 'anthropic';
   callbackUrl?: string;
   /**
    * Run the legacy V2 builder beside this run for comparison (never executed).
@@ -653,6 +815,44 @@ export interface PolicySpec {
    * Chat replies: unclear replies answered with a nudge before the run is cancelled (default 2).
    */
   maxReAsks?: number;
+  sla?: SlaPolicy;
+}
+/**
+ * Reminders and escalation before a review's expiry (policy.team's reviews, or any).
+ */
+export interface SlaPolicy {
+  /**
+   * Seconds after the review is raised to remind its assignee (the claimant), else its team, if nobody decided.
+   */
+  remindAfterSeconds?: number;
+  /**
+   * Seconds after the review is raised to move it to escalateTo and tell them, if nobody decided. Needs escalateTo.
+   */
+  escalateAfterSeconds?: number;
+  escalateTo?: EscalationTarget;
+  /**
+   * Other times for reviews at one checkpoint (each field given there replaces the one above).
+   */
+  checkpoints?: {
+    information_review?: SlaSteps;
+    payload_review?: SlaSteps;
+    response_review?: SlaSteps;
+    error_recovery?: SlaSteps;
+  };
+}
+/**
+ * Reminder and escalation times of a review, counted from when it was raised; both before the review's expiry.
+ */
+export interface SlaSteps {
+  /**
+   * Seconds after the review is raised to remind its assignee (the claimant), else its team, if nobody decided.
+   */
+  remindAfterSeconds?: number;
+  /**
+   * Seconds after the review is raised to move it to escalateTo and tell them, if nobody decided. Needs escalateTo.
+   */
+  escalateAfterSeconds?: number;
+  escalateTo?: EscalationTarget;
 }
 /**
  * The MCP tools' arguments and results (`vetted mcp`). Every result is {status: "ok", ...} or one of the MCP failure shapes: {status: "error", message}, {status: "not_found", id}, {status: "conflict", message}, {status: "forbidden", message}. Arguments of submit_run and submit_task are the GenerationRequest and TaskSubmission contracts.
@@ -920,6 +1120,7 @@ export interface PendingReview {
    */
   approvals?: string[];
   quorum?: number;
+  sla?: ReviewSla;
   createdAt: string;
   expiresAt: string;
 }
@@ -940,6 +1141,36 @@ export interface ReviewOption {
 export interface ReturnTo {
   action: 'approve' | 'edit' | 'retry';
   route: 'execute' | 'validate' | 'build' | 'complete';
+}
+/**
+ * The review's reminder and escalation (policy.sla): when each is due, who it escalates to, and what happened so far.
+ *
+ * This interface was referenced by `PendingReview`'s JSON-Schema
+ * via the `definition` "ReviewSla".
+ */
+export interface ReviewSla {
+  remindAt?: string;
+  escalateAt?: string;
+  escalatesTo?: EscalationTarget;
+  /**
+   * When the reminder went out.
+   */
+  remindedAt?: string;
+  /**
+   * Who was reminded: the claimant (reviewer:<id>), else the team.
+   */
+  remindedWho?: string;
+  /**
+   * When the review moved to escalatesTo.
+   */
+  escalatedAt?: string;
+  /**
+   * Where the review was before it escalated: its team and its claimant, who can still read it.
+   */
+  escalatedFrom?: {
+    team?: string | null;
+    claimedBy?: string | null;
+  };
 }
 export interface ReviewRun {
   id: string;
@@ -1406,13 +1637,13 @@ export interface ModelSchema {
     /**
      * The provider that runs the model.
      */
-    name: 'fal' | 'openai';
+    name: 'fal' | 'openai' | 'anthropic';
     /**
      * The fal endpoint, e.g. fal-ai/flux/dev.
      */
     endpoint?: string;
     /**
-     * The OpenAI operationId, e.g. createImage.
+     * The operationId in the OpenAI or Anthropic document, e.g. createImage or messages_post.
      */
     operation?: string;
     method: string;

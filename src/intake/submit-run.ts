@@ -11,6 +11,7 @@ import { VettedError } from '../errors.ts';
 import type { GenerationRequest, PolicySpec, RunPolicy } from '../generated/contracts.ts';
 import { newRunTraceId } from '../observability/tracing.ts';
 import { maskRequestPii } from '../retention/pii.ts';
+import { assertSlaPolicy } from '../review-model/sla.ts';
 import { assertContract } from '../schema/contracts.ts';
 import { canonicalHash } from '../util/canonical-hash.ts';
 import { checkRequest } from './request-checks.ts';
@@ -32,13 +33,16 @@ export interface SubmitResult {
 }
 
 /**
- * @throws VettedError INVALID_REQUEST naming the field when the request does not fit the contract, and what
+ * @throws VettedError INVALID_REQUEST naming the field when the request does not fit the contract or its
+ *   policy's SLA cannot work (review-model/sla.ts), and what
  *   checkRequest refuses (an attachment, an unknown model, a bad inline model source, a callbackUrl aimed at
  *   loopback or a private network); REQUEST_KEY_REUSED when the key was first used for another request.
  */
 export async function submitRun(engine: Engine, input: SubmitInput): Promise<SubmitResult> {
   const request = assertContract<GenerationRequest>('generation-request', input.request, 'request');
   const provider = await checkRequest(engine, input.tenantId, request);
+  const policy = normalizePolicy(request.policy, engine.config.defaults.policy);
+  assertSlaPolicy(policy, engine.config.defaults.reviewTtlSeconds);
   const builder = request.builder ?? engine.config.defaults.builder;
   const id = engine.newId();
   const masked = (await engine.piiMasking?.(input.tenantId)) ? maskRequestPii(request) : request;
@@ -60,7 +64,7 @@ export async function submitRun(engine: Engine, input: SubmitInput): Promise<Sub
       model: request.model ?? null,
       builder,
       provider,
-      policy: normalizePolicy(request.policy, engine.config.defaults.policy),
+      policy,
       request: stored,
     },
     { type: 'run.created', actor: input.actor, data: { model: request.model ?? null, builder, provider, ...(input.origin ? { origin: input.origin } : {}) } },

@@ -5,7 +5,9 @@
  */
 import { decisionButtons, escapeMrkdwn, type DecisionBinding } from '../decision-channels/slack-blocks.ts';
 import { assertNever } from '../errors.ts';
-import type { NotificationEvent, PendingReview } from '../generated/contracts.ts';
+import type { NotifiedEvent } from '../engine/dispatch.ts';
+import type { PendingReview } from '../generated/contracts.ts';
+import { describeTarget } from '../review-model/sla.ts';
 import type { NotificationSubject } from './subject.ts';
 
 export interface NotificationMessage {
@@ -21,9 +23,18 @@ export interface NotificationMessage {
   decide?: DecisionBinding;
 }
 
-const VERBS: Record<NotificationEvent, string> = { waiting: 'is waiting for a person', expiring: 'expires soon', expired: 'expired without a decision' };
+const VERBS: Record<NotifiedEvent, string> = {
+  waiting: 'is waiting for a person',
+  expiring: 'expires soon',
+  expired: 'expired without a decision',
+  reminded: 'still waits (reminder)',
+  escalated: 'escalated',
+};
 
-export function composeMessage(subject: NotificationSubject, event: NotificationEvent, consoleUrl: string, tenantId?: string): NotificationMessage {
+/** Still waiting: a decision may come from the message itself (Slack buttons, email links). */
+const DECIDABLE: ReadonlySet<NotifiedEvent> = new Set(['waiting', 'reminded', 'escalated']);
+
+export function composeMessage(subject: NotificationSubject, event: NotifiedEvent, consoleUrl: string, tenantId?: string): NotificationMessage {
   const key = `${subject.kind}.${subject.id}.${event}`;
   switch (subject.kind) {
     case 'review': {
@@ -34,11 +45,12 @@ export function composeMessage(subject: NotificationSubject, event: Notification
           `Reason: ${review.reason.replace(/_/g, ' ')}${review.summary ? ` (${review.summary})` : ''}`,
           `Question: ${review.question}`,
           `Blocking issues: ${review.issues.filter((issue) => issue.severity === 'blocking').length}`,
+          ...slaLines(review, event),
           event === 'expired' ? `Expired at ${review.expiresAt}` : `Expires at ${review.expiresAt}`,
         ],
         link: `${consoleUrl}/reviews/${subject.id}`,
         key,
-        ...(event === 'waiting' && subject.waiting && tenantId ? { decide: bindingOf(tenantId, subject.id, review) } : {}),
+        ...(DECIDABLE.has(event) && subject.waiting && tenantId ? { decide: bindingOf(tenantId, subject.id, review) } : {}),
       };
     }
     case 'task':
@@ -51,6 +63,19 @@ export function composeMessage(subject: NotificationSubject, event: Notification
     default:
       return assertNever(subject, 'notification subject');
   }
+}
+
+/** Who a reminder is for, and where an escalated review went (and came from). */
+function slaLines(review: PendingReview, event: NotifiedEvent): string[] {
+  const sla = review.sla;
+  if (!sla) return [];
+  if (event === 'reminded' && sla.remindedWho) return [`Reminder for: ${sla.remindedWho}${sla.escalateAt && sla.escalatesTo ? `; escalates to ${describeTarget(sla.escalatesTo)} at ${sla.escalateAt}` : ''}`];
+  if (event === 'escalated' && sla.escalatesTo) {
+    const from = sla.escalatedFrom;
+    const before = [from?.team ? `team ${from.team}` : undefined, from?.claimedBy ? `held by ${from.claimedBy}` : undefined].filter(Boolean).join(', ');
+    return [`Escalated to: ${describeTarget(sla.escalatesTo)}${before ? ` (was ${before})` : ''}`];
+  }
+  return [];
 }
 
 function bindingOf(tenantId: string, reviewId: string, review: PendingReview): DecisionBinding {
@@ -76,7 +101,7 @@ export function emailContent(message: NotificationMessage): { subject: string; t
   return { subject: `[Vetted] ${message.title}`, text: `${message.title}\n\n${message.lines.join('\n')}\n\nOpen it: ${message.link}\n` };
 }
 
-export function webhookBody(subject: NotificationSubject, event: NotificationEvent, message: NotificationMessage, tenantId: string, at: Date): Record<string, unknown> {
+export function webhookBody(subject: NotificationSubject, event: NotifiedEvent, message: NotificationMessage, tenantId: string, at: Date): Record<string, unknown> {
   return {
     id: message.key,
     type: `notification.${subject.kind}.${event}`,

@@ -4,6 +4,7 @@
  * (src/db/schema/notifications.ts) are checked against these types at compile time (SameShape), and
  * src/db/notifications-repository.ts implements NotificationsRepository.
  */
+import type { NotifiedEvent } from '../engine/dispatch.ts';
 import type { NotificationEvent } from '../generated/contracts.ts';
 
 export type NotificationChannel = 'slack' | 'email' | 'webhook';
@@ -28,7 +29,7 @@ export interface NotificationDeliveryRow {
   tenantId: string;
   subjectKind: SubjectKind;
   subjectId: string;
-  event: NotificationEvent;
+  event: NotifiedEvent;
   channel: NotificationChannel;
   status: DeliveryStatus;
   attempts: number;
@@ -44,7 +45,7 @@ export interface DeliveryKey {
   tenantId: string;
   subjectKind: SubjectKind;
   subjectId: string;
-  event: NotificationEvent;
+  event: NotifiedEvent;
   channel: NotificationChannel;
 }
 

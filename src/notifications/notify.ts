@@ -11,7 +11,7 @@
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
-import type { Dispatch, NotificationJob } from '../engine/dispatch.ts';
+import type { Dispatch, NotificationJob, NotifiedEvent } from '../engine/dispatch.ts';
 import type { RunRow } from '../engine/store.ts';
 import { isVettedError } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -58,13 +58,21 @@ export function createNotifier(system: NotifyDeps): Notifier {
 async function notify(system: NotifyDeps, mailer: Transporter | undefined, job: NotificationJob): Promise<NotifyOutcome> {
   const settings = await system.notifications.getSettings(job.tenantId);
   if (!settings) return 'no_settings';
-  if (!settings.events.includes(job.event)) return 'not_wanted';
+  if (!wanted(settings, job.event)) return 'not_wanted';
   const subject = await loadSubject(system, job);
   if (!subject) return 'gone';
   if (job.event !== 'expired' && !subject.waiting) return 'no_longer_waiting';
   if (job.event === 'waiting' && subject.kind === 'review') await scheduleNearExpiry(system, settings, job, subject.review.expiresAt);
   await deliver(system, mailer, settings, job, subject);
   return 'sent';
+}
+
+/**
+ * The settings choose among waiting, expiring and expired; a reminder or an escalation was asked for by the
+ * run's policy (policy.sla), so it goes to every channel the tenant has.
+ */
+function wanted(settings: NotificationSettingsRow, event: NotifiedEvent): boolean {
+  return event === 'reminded' || event === 'escalated' || settings.events.includes(event);
 }
 
 async function scheduleNearExpiry(system: NotifyDeps, settings: NotificationSettingsRow, job: NotificationJob, expiresAt: string): Promise<void> {

@@ -41,7 +41,18 @@ export interface Metrics {
   /** The time to decision, per tenant: reviews of runs by checkpoint, review tasks by task type. */
   reviewTimeToDecision: Histogram<'tenant' | 'checkpoint'>;
   taskTimeToDecision: Histogram<'tenant' | 'task_type'>;
+  /** From a review being raised to the first thing a person did with it (a claim or a decision). */
+  reviewTimeToFirstAction: Histogram<'tenant' | 'team' | 'checkpoint'>;
+  /** A review's SLA step that fired because nobody had decided in time (policy.sla), by step. */
+  reviewSlaBreaches: Counter<'tenant' | 'team' | 'checkpoint' | 'step'>;
+  /**
+   * A review's team as a label: `none` without one. Teams are named by the run's policy, which the submitter
+   * writes, so the first MAX_TEAM_LABELS teams a process sees keep their names and any later one counts as `other`.
+   */
+  teamLabel(team: string | undefined): string;
 }
+
+const MAX_TEAM_LABELS = 100;
 
 const STAGE_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
 /** From seconds to days: people decide in minutes or hours, and reviews may wait a day or more. */
@@ -50,8 +61,16 @@ const DECISION_BUCKETS = [1, 5, 15, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 24 *
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const registers = [registry];
+  const teams = new Set<string>();
   return {
     registry,
+    teamLabel(team) {
+      if (!team) return 'none';
+      if (teams.has(team)) return team;
+      if (teams.size >= MAX_TEAM_LABELS) return 'other';
+      teams.add(team);
+      return team;
+    },
     stageDuration: new Histogram({
       name: 'vetted_stage_duration_seconds',
       help: 'Time a stage visit spent loading and running its step, by tenant, model, stage and outcome',
@@ -114,6 +133,19 @@ export function createMetrics(): Metrics {
       help: 'Time from a task being submitted to its review by a person, per tenant and task type',
       labelNames: ['tenant', 'task_type'],
       buckets: DECISION_BUCKETS,
+      registers: [registry],
+    }),
+    reviewTimeToFirstAction: new Histogram({
+      name: 'vetted_review_time_to_first_action_seconds',
+      help: 'Time from a review being raised to the first claim or decision on it, per tenant, team (policy.team, `none` without one) and checkpoint',
+      labelNames: ['tenant', 'team', 'checkpoint'],
+      buckets: DECISION_BUCKETS,
+      registers: [registry],
+    }),
+    reviewSlaBreaches: new Counter({
+      name: 'vetted_review_sla_breaches_total',
+      help: 'Reviews that reached an SLA step (policy.sla) with no decision: step remind or escalate, per tenant, team and checkpoint',
+      labelNames: ['tenant', 'team', 'checkpoint', 'step'],
       registers: [registry],
     }),
   };

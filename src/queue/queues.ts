@@ -4,7 +4,8 @@
  */
 import { Queue, type JobsOptions, type Telemetry } from 'bullmq';
 import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
-import type { Dispatch, NotificationJob, StageJob, WebhookJob } from '../engine/dispatch.ts';
+import type { Dispatch, NotificationJob, SlaStepJob, StageJob, WebhookJob } from '../engine/dispatch.ts';
+import { slaStepJobId } from '../engine/sla-timers.ts';
 import type { CarriedWork } from '../engine/reconciler.ts';
 import { STAGES, stageNamed, type StageName } from '../engine/stages.ts';
 import { VettedError } from '../errors.ts';
@@ -21,10 +22,16 @@ export type StageJobData = StageJob;
  * Expire the pending reviews whose time is up: a delayed job per expiry *bucket* (all reviews due by
  * `dueBy`), not a poller and not a job per review, so a parked run costs Redis nothing of its own.
  */
-export interface ExpiryJobData {
+export interface ExpiryBucketJobData {
   /** Epoch milliseconds: the job expires every pending review due by then. */
   dueBy: number;
 }
+
+/**
+ * The expiry queue also carries each review's SLA steps (remind, escalate): a delayed job per review and step
+ * (src/engine/sla-timers.ts), which few reviews have, so a parked run without an SLA still costs Redis nothing.
+ */
+export type ExpiryJobData = ExpiryBucketJobData | SlaStepJob;
 
 /** POST one run event to the run's callback URL. */
 export type WebhookJobData = WebhookJob;
@@ -124,6 +131,8 @@ export interface QueueSet extends Dispatch, CarriedWork {
    * whatever the number of reviews in it).
    */
   scheduleExpiry(expiresAt: Date): Promise<void>;
+  /** Adds the delayed job of one review's SLA step (idempotent: one job per review and step). */
+  scheduleSlaStep(job: SlaStepJob): Promise<void>;
   enqueueWebhook(data: WebhookJobData): Promise<void>;
   /** Adds a notification job now, or at `at` (a delayed job: "nears expiry"); one job per subject and event. */
   enqueueNotification(data: NotificationJobData, at?: Date): Promise<void>;
@@ -182,6 +191,10 @@ export function createQueues(target: RedisTarget, prefix: string, onError: (erro
     await expiry.add('expire', { dueBy }, { jobId: expiryJobId(dueBy), delay: Math.max(0, dueBy - Date.now()) });
   }
 
+  async function scheduleSlaStep(job: SlaStepJob): Promise<void> {
+    await expiry.add(job.step, job, { jobId: slaStepJobId(job), delay: Math.max(0, job.at - Date.now()) });
+  }
+
   return {
     prefix,
     target,
@@ -196,6 +209,7 @@ export function createQueues(target: RedisTarget, prefix: string, onError: (erro
       await stages[data.stage].add(data.stage, data, { jobId: stageJobId(data) });
     },
     scheduleExpiry,
+    scheduleSlaStep,
     async enqueueWebhook(data) {
       await webhooks.add('deliver', data, { jobId: `hook.${data.runId}.${data.eventId}` });
     },
@@ -215,6 +229,13 @@ export function createQueues(target: RedisTarget, prefix: string, onError: (erro
       // A failed job keeps its id: it goes first, so the bucket's job can be added again.
       await expiry.remove(expiryJobId(dueBy)).catch(() => undefined);
       await scheduleExpiry(expiresAt);
+      return true;
+    },
+    async restoreSlaStep(job) {
+      if (LIVE_STATES.has(await expiry.getJobState(slaStepJobId(job)))) return false;
+      // A job that failed for good, or completed early and was removed, keeps or frees its id: clear it first.
+      await expiry.remove(slaStepJobId(job)).catch(() => undefined);
+      await scheduleSlaStep(job);
       return true;
     },
     async close() {

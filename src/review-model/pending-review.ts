@@ -1,5 +1,5 @@
 /** Builds the one canonical PendingReview for a parked run: the reviewer's facts and the person's question. */
-import type { CandidatePayload, ModelSchema, PendingReview, ValidationIssue } from '../generated/contracts.ts';
+import type { CandidatePayload, ModelSchema, PendingReview, ReviewSla, ValidationIssue } from '../generated/contracts.ts';
 import type { ParkReason } from '../stages/gate.ts';
 import { payloadHash } from '../stages/gate.ts';
 import { buildQuestion } from './question/build-question.ts';
@@ -22,6 +22,8 @@ export interface NewReviewInput {
   safetyFlags?: readonly string[];
   quorum?: number;
   team?: string;
+  /** Its reminder and escalation, when the policy sets them (sla.ts scheduleSla). */
+  sla?: ReviewSla;
   output?: unknown;
 }
 
@@ -50,6 +52,7 @@ export function createPendingReview(input: NewReviewInput): PendingReview {
     payloadHash: payloadHash(input.candidate),
     schemaHash: input.schemaHash,
     ...(input.quorum && input.quorum > 1 ? { quorum: input.quorum, approvals: [] } : {}),
+    ...(input.sla ? { sla: input.sla } : {}),
     createdAt: input.now.toISOString(),
     expiresAt: new Date(input.now.getTime() + input.ttlSeconds * 1000).toISOString(),
   };

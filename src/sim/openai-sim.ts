@@ -1,6 +1,7 @@
 /**
- * A local server that speaks OpenAI's `POST /v1/chat/completions`, for tests, benchmarks and
- * `vetted demo --sim`. It honours `response_format: {type: "json_schema"}` by answering an object that fits
+ * A local server that speaks OpenAI's `POST /v1/chat/completions` (and, for the `openai` provider, the image,
+ * speech and transcription routes of openai-media.ts), for tests, benchmarks and `vetted demo --sim`. Every
+ * route honours `Idempotency-Key` (idempotency.ts). It honours `response_format: {type: "json_schema"}` by answering an object that fits
  * the schema (openai-fill.ts), records every request body, and can misbehave on purpose, for the whole
  * server (`behavior`) or for one request (a marker anywhere in its messages):
  *
@@ -21,6 +22,8 @@ import { REPLY_SCHEMA_NAME } from '../adapters/openai/reply-interpreter.ts';
 import { fillObject, readUserMessage, type JsonObject } from './openai-fill.ts';
 import { replyAnswer } from './openai-reply.ts';
 import { bearerToken, createSimApp, delay, listen, type SimListenOptions } from './http.ts';
+import { createIdempotencyStore, type IdempotencyStore, type SimAnswer } from './idempotency.ts';
+import { registerMediaRoutes } from './openai-media.ts';
 
 export type OpenAiSimBehavior = 'answer' | 'slow' | 'rate_limited' | 'server_error' | 'refuse' | 'bad_json' | 'violate' | 'cut_off' | 'loosen';
 
@@ -53,8 +56,14 @@ export interface RecordedChatRequest {
 export interface OpenAiSim {
   /** The SDK's `baseURL`, ending in `/v1`. */
   readonly baseUrl: string;
+  /** The server's origin: files it serves are under `<origin>/files/`. */
+  readonly origin: string;
   /** Every chat completion request received, in order. */
   readonly requests: RecordedChatRequest[];
+  /** What really ran, on every route, in order (a replayed Idempotency-Key is not here). */
+  readonly executions: IdempotencyStore['executions'];
+  /** Requests answered from the Idempotency-Key store. */
+  readonly replays: IdempotencyStore['replays'];
   setBehavior(behavior: OpenAiSimBehavior): void;
   close(): Promise<void>;
 }
@@ -63,11 +72,17 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
   const state = { behavior: options.behavior ?? 'answer', slowMs: options.slowMs ?? 2000, served: 0 };
   const requests: RecordedChatRequest[] = [];
   const app = createSimApp();
-  registerRoutes(app, state, requests);
-  const origin = await listen(app, options);
+  const store = createIdempotencyStore();
+  let origin = '';
+  registerRoutes(app, state, requests, store);
+  registerMediaRoutes(app, store, () => origin);
+  origin = await listen(app, options);
   return {
     baseUrl: `${origin}/v1`,
+    origin,
     requests,
+    executions: store.executions,
+    replays: store.replays,
     setBehavior(behavior) {
       state.behavior = behavior;
     },
@@ -81,7 +96,7 @@ interface SimState {
   served: number;
 }
 
-function registerRoutes(app: FastifyInstance, state: SimState, requests: RecordedChatRequest[]): void {
+function registerRoutes(app: FastifyInstance, state: SimState, requests: RecordedChatRequest[], store: IdempotencyStore): void {
   app.post('/v1/chat/completions', async (request, reply) => {
     const body = (request.body ?? {}) as JsonObject;
     if (typeof body.model !== 'string' || !Array.isArray(body.messages)) {
@@ -89,30 +104,38 @@ function registerRoutes(app: FastifyInstance, state: SimState, requests: Recorde
     }
     const behavior = markerIn(body.messages) ?? state.behavior;
     requests.push({ body, apiKey: bearerToken(request), behavior });
-    state.served += 1;
-    const retryFast = { 'retry-after-ms': '5' };
-    switch (behavior) {
-      case 'rate_limited':
-        return reply.code(429).headers(retryFast).send(apiError('Rate limit reached (simulated)', 'requests', 'rate_limit_exceeded'));
-      case 'server_error':
-        return reply.code(500).headers(retryFast).send(apiError('The server had an error (simulated)', 'server_error'));
-      case 'slow':
-        await delay(state.slowMs);
-        return completion(body, answerFor(body), state.served);
-      case 'refuse':
-        return completion(body, { content: null, refusal: "I'm sorry, I can't help with that request." }, state.served);
-      case 'bad_json':
-        return completion(body, { content: '{"prompt": "this answer never closes' }, state.served);
-      case 'violate':
-        return completion(body, { content: JSON.stringify({ not_in_the_schema: 'sim' }) }, state.served);
-      case 'cut_off':
-        return completion(body, { content: answerFor(body).content?.slice(0, 10) ?? '' }, state.served, 'length');
-      case 'loosen':
-        return completion(body, loosened(answerFor(body)), state.served);
-      case 'answer':
-        return completion(body, answerFor(body), state.served);
-    }
+    const answer = await store.answer(request, reply, 'chat.completions', body, async () => {
+      state.served += 1;
+      return chatAnswer(body, behavior, state);
+    });
+    return answer;
   });
+}
+
+async function chatAnswer(body: JsonObject, behavior: OpenAiSimBehavior, state: SimState): Promise<SimAnswer> {
+  const retryFast = { 'retry-after-ms': '5' };
+  const ok = (completed: JsonObject): SimAnswer => ({ status: 200, body: completed });
+  switch (behavior) {
+    case 'rate_limited':
+      return { status: 429, headers: retryFast, body: apiError('Rate limit reached (simulated)', 'requests', 'rate_limit_exceeded') };
+    case 'server_error':
+      return { status: 500, headers: retryFast, body: apiError('The server had an error (simulated)', 'server_error') };
+    case 'slow':
+      await delay(state.slowMs);
+      return ok(completion(body, answerFor(body), state.served));
+    case 'refuse':
+      return ok(completion(body, { content: null, refusal: "I'm sorry, I can't help with that request." }, state.served));
+    case 'bad_json':
+      return ok(completion(body, { content: '{"prompt": "this answer never closes' }, state.served));
+    case 'violate':
+      return ok(completion(body, { content: JSON.stringify({ not_in_the_schema: 'sim' }) }, state.served));
+    case 'cut_off':
+      return ok(completion(body, { content: answerFor(body).content?.slice(0, 10) ?? '' }, state.served, 'length'));
+    case 'loosen':
+      return ok(completion(body, loosened(answerFor(body)), state.served));
+    case 'answer':
+      return ok(completion(body, answerFor(body), state.served));
+  }
 }
 
 interface AnswerMessage {

@@ -1,7 +1,7 @@
 /**
  * The embedded runner does what BullMQ's workers do, in process: a parked review expires on its timer,
  * webhooks reach the run's callback URL signed, and a run the last process left mid-stage, or a review
- * warning it had on a timer, is picked up when the next one starts on the same data directory. PGlite in this process; no PostgreSQL or Redis server.
+ * warning or an SLA step it had on a timer, is picked up when the next one starts on the same data directory. PGlite in this process; no PostgreSQL or Redis server.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -111,4 +111,28 @@ describe('the embedded runner', () => {
       await new Promise((resolve) => receiver.close(resolve));
     }
   }, 180_000);
+
+  it('reminds and escalates a parked review on keyed timers, in order; a timer the last process had is restored at the next start', async () => {
+    const dataDir = path.join(home, 'sla');
+    const reviewTypes = async (system: EmbeddedSystem, runId: string) => (await system.store.events(runId)).map((event) => event.type).filter((type) => type.startsWith('review.'));
+    const sla = { remindAfterSeconds: 1, escalateAfterSeconds: 2, escalateTo: { reviewers: ['rv-lead'] } };
+    const runId = await withSystem(await createEmbeddedSystem(config(), { dataDir }), async (system) => {
+      await registerExamples(system);
+      const quick = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a fox', policy: { mode: 'require_human', reviewTtlSeconds: 600, sla } });
+      await settle(system, quick.id, ['awaiting_human']);
+      await eventually(async () => ((await reviewTypes(system, quick.id)).includes('review.escalated') ? true : undefined), 30_000, 'the escalation');
+      expect(await reviewTypes(system, quick.id)).toEqual(['review.created', 'review.reminded', 'review.escalated']);
+      expect((await system.store.get(quick.id))?.pendingReview?.sla).toMatchObject({ escalatesTo: { reviewers: ['rv-lead'] }, escalatedAt: expect.any(String) });
+
+      // This one's reminder is due after this process ends.
+      const later = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a fox, seed=9', policy: { mode: 'require_human', reviewTtlSeconds: 600, sla: { remindAfterSeconds: 8 } } });
+      await settle(system, later.id, ['awaiting_human']);
+      expect(await reviewTypes(system, later.id)).toEqual(['review.created']);
+      return later.id;
+    });
+    await withSystem(await createEmbeddedSystem(config(), { dataDir }), async (system) => {
+      await eventually(async () => ((await reviewTypes(system, runId)).includes('review.reminded') ? true : undefined), 30_000, 'the restored reminder');
+      expect(await reviewTypes(system, runId)).toEqual(['review.created', 'review.reminded']);
+    });
+  }, 120_000);
 });

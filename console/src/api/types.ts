@@ -3,12 +3,12 @@
  * the API); the envelopes the routes add (api/views.ts, api/routes/*) are declared here.
  */
 import type {
-  CandidatePayload, Confidence, CorrectionsReport, ExecutionResult, FieldProvenance, GenerationRequest, Impact, ModelSchema, PendingReview, Person, PolicySpec, ReviewQueueStats, ReviewTask,
+  CandidatePayload, Confidence, CorrectionsReport, ExecutionResult, FieldProvenance, GenerationRequest, Impact, ModelSchema, PendingReview, Person, PolicySpec, ReviewQueueStats, ReviewSla, ReviewTask,
   RoutingCell, Run, RunEvent, TaskReviewRecord, TaskStatus, ValidationIssue,
 } from '../../../src/generated/contracts.ts';
 
 export type {
-  CandidatePayload, Confidence, CorrectionsReport, ExecutionResult, FieldProvenance, GenerationRequest, Impact, ModelSchema, PendingReview, Person, PolicySpec, ReviewQueueStats, ReviewTask,
+  CandidatePayload, Confidence, CorrectionsReport, ExecutionResult, FieldProvenance, GenerationRequest, Impact, ModelSchema, PendingReview, Person, PolicySpec, ReviewQueueStats, ReviewSla, ReviewTask,
   RoutingCell, Run, RunEvent, TaskReviewRecord, TaskStatus, ValidationIssue,
 };
 
@@ -40,6 +40,8 @@ export interface ReviewSummary {
   claimExpiresAt: string | null;
   createdAt: string;
   expiresAt: string;
+  /** Reminder and escalation (policy.sla); null without one. */
+  sla?: ReviewSla | null;
 }
 
 export interface Page<T> {
@@ -73,6 +75,7 @@ export interface DecisionView {
 export interface ReviewDetail {
   status: 'pending' | 'decided' | 'expired' | 'cancelled';
   review: PendingReview;
+  sla?: ReviewSla | null;
   claim?: { claimedBy: string; claimExpiresAt: string } | null;
   decisions?: DecisionView[];
   run: { id: string; status: Run['status']; model: string | null; policy: PolicySpec; traceId: string; threadId: string };

@@ -21,6 +21,7 @@ import { FieldTable } from './field-table.tsx';
 import { IssueList } from './issue-list.tsx';
 import { outcomeText } from './outcome.ts';
 import { PayloadForm } from './payload-form.tsx';
+import { slaFacts } from './sla-facts.ts';
 import { useReview } from './use-review.ts';
 
 const AUTO_APPROVE_REASON = 'Auto-approved after the countdown: no blocking issues, policy allows it';
@@ -117,6 +118,9 @@ export function ReviewPage({ reviewId }: { reviewId: string }) {
           <div><dt>Run</dt><dd><Link to={{ page: 'run', runId: detail.run.id }}>{detail.run.id.slice(0, 8)}</Link></dd></div>
           <div><dt>Waiting since</dt><dd><time dateTime={review.createdAt}>{timeText(review.createdAt)}</time></dd></div>
           <div><dt>Expires</dt><dd><time dateTime={review.expiresAt}>{timeText(review.expiresAt)}</time></dd></div>
+          {slaFacts(review.sla).map((fact) => (
+            <div key={fact.label} data-testid={`sla-${fact.label.toLowerCase()}`}><dt>{fact.label}</dt><dd>{fact.text}{fact.at ? <> · <time dateTime={fact.at}>{timeText(fact.at)}</time></> : null}</dd></div>
+          ))}
           <div><dt>Claim</dt><dd>{claim.kind === 'mine' ? 'yours while the card is open' : detail.claim ? whoText(me, detail.claim.claimedBy) : 'nobody'}</dd></div>
         </dl>
       </header>

@@ -48,7 +48,7 @@ export function registerWorkerCommands(program: Command): void {
         await withSystem(async (system) => {
           const { reconcile } = await import('../../engine/reconciler.ts');
           const result = await reconcile(system, system.queues, { graceMs });
-          console.log(`examined ${result.examined} runs: ${result.requeued} requeued, ${result.expiriesRestored} review expiries restored`);
+          console.log(`examined ${result.examined} runs: ${result.requeued} requeued, ${result.expiriesRestored} review expiries and ${result.slaStepsRestored} reminders or escalations restored`);
         });
       }),
     );

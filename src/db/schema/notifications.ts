@@ -4,6 +4,7 @@
  * never sends the same notification twice.
  */
 import { bigserial, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { NotifiedEvent } from '../../engine/dispatch.ts';
 import type { NotificationEvent } from '../../generated/contracts.ts';
 import type { DeliveryStatus, NotificationChannel, NotificationDeliveryRow, NotificationSettingsRow, SubjectKind } from '../../notifications/notification-rows.ts';
 import type { SameShape } from './same-shape.ts';
@@ -33,7 +34,7 @@ export const notificationDeliveries = pgTable(
     tenantId: text().notNull(),
     subjectKind: text().$type<SubjectKind>().notNull(),
     subjectId: text().notNull(),
-    event: text().$type<NotificationEvent>().notNull(),
+    event: text().$type<NotifiedEvent>().notNull(),
     channel: text().$type<NotificationChannel>().notNull(),
     status: text().$type<DeliveryStatus>().notNull(),
     attempts: integer().notNull().default(0),

@@ -14,7 +14,7 @@ import type { JsonObject } from './json.ts';
 import { invalidSource, unsupported } from './warnings.ts';
 
 /** Providers whose model files this reader accepts, and the key naming the operation in each. */
-const OPERATION_KEY = { fal: 'endpoint', openai: 'operation' } as const;
+const OPERATION_KEY = { fal: 'endpoint', openai: 'operation', anthropic: 'operation' } as const;
 export type ProviderName = keyof typeof OPERATION_KEY;
 
 const METHODS = ['post', 'put', 'patch'];
@@ -65,7 +65,7 @@ export function parseProviderDocument(source: JsonObject): ProviderDocument {
   const multipart = contentType === 'multipart/form-data' ? urlsForBinary(whole, uploads) : whole;
   const input = enabledFields(multipart, source.fields);
   return {
-    model: name === 'fal' ? wanted : `openai/${wanted}`,
+    model: name === 'fal' ? wanted : `${name}/${wanted}`,
     document,
     input,
     inputField: field,

@@ -928,6 +928,15 @@ export interface components {
             pending: components["schemas"]["PendingCount"];
             oldestAgeSeconds: components["schemas"]["OldestAge"];
         };
+        /**
+         * EscalationTarget
+         * @description Who an overdue review moves to: a team, or named reviewers (their reviewer ids).
+         */
+        EscalationTarget: {
+            team: components["schemas"]["Identifier"];
+        } | {
+            reviewers: string[];
+        };
         /** ExecutionResult */
         ExecutionResult: {
             provider: string;
@@ -1233,6 +1242,7 @@ export interface components {
             /** @description Reviewers who approved so far when the policy asks for a quorum. */
             approvals?: string[];
             quorum?: number;
+            sla?: components["schemas"]["ReviewSla"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1276,6 +1286,7 @@ export interface components {
             submitterApproves?: boolean;
             /** @description Chat replies: unclear replies answered with a nudge before the run is cancelled (default 2). */
             maxReAsks?: number;
+            sla?: components["schemas"]["SlaPolicy"];
         };
         /**
          * Problem
@@ -1351,6 +1362,34 @@ export interface components {
          * @enum {string}
          */
         ReviewReason: "validation_failed" | "example_leak" | "policy_requires_human" | "low_confidence" | "too_many_changes" | "safety_flags" | "nothing_to_build_from" | "request_unused" | "request_partly_unused" | "builder_failed" | "execution_uncertain" | "schema_changed" | "response_review";
+        /**
+         * ReviewSla
+         * @description The review's reminder and escalation (policy.sla): when each is due, who it escalates to, and what happened so far.
+         */
+        ReviewSla: {
+            /** Format: date-time */
+            remindAt?: string;
+            /** Format: date-time */
+            escalateAt?: string;
+            escalatesTo?: components["schemas"]["EscalationTarget"];
+            /**
+             * Format: date-time
+             * @description When the reminder went out.
+             */
+            remindedAt?: string;
+            /** @description Who was reminded: the claimant (reviewer:<id>), else the team. */
+            remindedWho?: string;
+            /**
+             * Format: date-time
+             * @description When the review moved to escalatesTo.
+             */
+            escalatedAt?: string;
+            /** @description Where the review was before it escalated: its team and its claimant, who can still read it. */
+            escalatedFrom?: {
+                team?: string | null;
+                claimedBy?: string | null;
+            };
+        };
         /**
          * ReviewTask
          * @description A task an upstream app or agent escalated for human review: a payload of a type the tenant registered, with the submitter's confidence and the impact, why it was escalated and what is missing. High confidence with normal impact is approved at once by policy; anything else waits for a person, whose decision, notes and name are kept.
@@ -1461,7 +1500,7 @@ export interface components {
          * RunEventType
          * @enum {string}
          */
-        RunEventType: "run.created" | "stage.completed" | "stage.retrying" | "review.created" | "review.decided" | "review.duplicate_refused" | "review.claimed" | "review.released" | "review.re_asked" | "run.executing" | "run.completed" | "run.failed" | "run.cancelled" | "run.expired" | "run.paused" | "run.resumed" | "run.requeued" | "run.purged";
+        RunEventType: "run.created" | "stage.completed" | "stage.retrying" | "review.created" | "review.decided" | "review.duplicate_refused" | "review.claimed" | "review.released" | "review.re_asked" | "review.reminded" | "review.escalated" | "run.executing" | "run.completed" | "run.failed" | "run.cancelled" | "run.expired" | "run.paused" | "run.resumed" | "run.requeued" | "run.purged";
         /**
          * RunPolicy
          * @description When a run may execute without a person. A bare mode name is shorthand for { mode }.
@@ -1488,6 +1527,35 @@ export interface components {
             /** @enum {string} */
             code: "email_address" | "phone_number" | "payment_card" | "government_id";
             message: string;
+        };
+        /**
+         * SlaPolicy
+         * @description Reminders and escalation before a review's expiry (policy.team's reviews, or any).
+         */
+        SlaPolicy: {
+            /** @description Seconds after the review is raised to remind its assignee (the claimant), else its team, if nobody decided. */
+            remindAfterSeconds?: number;
+            /** @description Seconds after the review is raised to move it to escalateTo and tell them, if nobody decided. Needs escalateTo. */
+            escalateAfterSeconds?: number;
+            escalateTo?: components["schemas"]["EscalationTarget"];
+            /** @description Other times for reviews at one checkpoint (each field given there replaces the one above). */
+            checkpoints?: {
+                information_review?: components["schemas"]["SlaSteps"];
+                payload_review?: components["schemas"]["SlaSteps"];
+                response_review?: components["schemas"]["SlaSteps"];
+                error_recovery?: components["schemas"]["SlaSteps"];
+            };
+        };
+        /**
+         * SlaSteps
+         * @description Reminder and escalation times of a review, counted from when it was raised; both before the review's expiry.
+         */
+        SlaSteps: {
+            /** @description Seconds after the review is raised to remind its assignee (the claimant), else its team, if nobody decided. */
+            remindAfterSeconds?: number;
+            /** @description Seconds after the review is raised to move it to escalateTo and tell them, if nobody decided. Needs escalateTo. */
+            escalateAfterSeconds?: number;
+            escalateTo?: components["schemas"]["EscalationTarget"];
         };
         /**
          * StageName
@@ -2349,6 +2417,8 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             expiresAt: string;
+                            /** @description The review's reminder and escalation (policy.sla); null without one. */
+                            sla: components["schemas"]["ReviewSla"] | null;
                             links: {
                                 [key: string]: string;
                             };
@@ -2389,6 +2459,8 @@ export interface operations {
                          */
                         status: "pending" | "decided" | "expired" | "cancelled";
                         review: components["schemas"]["PendingReview"];
+                        /** @description The review's reminder and escalation (policy.sla); null without one. */
+                        sla: components["schemas"]["ReviewSla"] | null;
                         claim?: {
                             claimedBy: string;
                             /** Format: date-time */
@@ -2669,6 +2741,8 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             expiresAt: string;
+                            /** @description The review's reminder and escalation (policy.sla); null without one. */
+                            sla: components["schemas"]["ReviewSla"] | null;
                             links: {
                                 [key: string]: string;
                             };
