@@ -21,6 +21,7 @@ import { clientErrorHandler, frameworkErrors, onMaxParamLength, registerProblemD
 import { registerContractValidation } from './plugins/validation.ts';
 import { registerAuditRoutes } from './routes/audit.ts';
 import { registerControlRoutes } from './routes/control.ts';
+import { registerDecisionLinkRoutes } from './routes/decision-links.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { MCP_PATH, registerMcpRoutes } from './routes/mcp.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
@@ -94,6 +95,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);
   await registerSlackInteractionRoutes(app, system);
+  await registerDecisionLinkRoutes(app, system);
   registerMcpRoutes(app, system);
   await registerConsole(app, options.consoleDir, system.config.mediaHosts);
   await registerOpenApi(app, routes);

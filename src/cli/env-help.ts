@@ -37,6 +37,8 @@ const DESCRIPTIONS: Partial<Record<keyof typeof ENV_SCHEMA.properties, string>> 
   VETTED_SMTP_URL: 'smtp(s)://user:pass@host:port for email notifications (unset: no email)',
   VETTED_SMTP_FROM: 'the From of notification email',
   VETTED_CONSOLE_URL: 'where notifications link to: <url>/reviews/<id>, <url>/tasks/<id>',
+  VETTED_EMAIL_LINK_SECRET: 'signs the Approve/Reject links of the waiting-review email (32+ characters; unset: derived from VETTED_WEBHOOK_SECRET, else no links)',
+  VETTED_EMAIL_LINK_TTL_SECONDS: 'how long an email decision link works (never past the review\'s own expiry)',
   VETTED_API_KEY: 'the API key `vetted mcp` acts with over stdio (or --api-key)',
   VETTED_INTERPRETER_TIMEOUT_MS: 'how long the chat-reply interpreter (an LLM call) may take before the reply is asked again',
   VETTED_REPLICATE_POLL_MS: 'first poll interval while a prediction runs (grows with backoff)',

@@ -10,9 +10,9 @@ export function createDecisionLinkLedger(db: Db): DecisionLinkLedger {
       const rows = await db.insert(decisionLinkUses).values(entry).onConflictDoNothing().returning({ tokenHash: decisionLinkUses.tokenHash });
       return rows.length === 1;
     },
-    async wasUsed(tokenHash) {
-      const [row] = await db.select({ tokenHash: decisionLinkUses.tokenHash }).from(decisionLinkUses).where(eq(decisionLinkUses.tokenHash, tokenHash));
-      return row !== undefined;
+    async find(tokenHash) {
+      const [row] = await db.select().from(decisionLinkUses).where(eq(decisionLinkUses.tokenHash, tokenHash));
+      return row;
     },
     async release(tokenHash) {
       await db.delete(decisionLinkUses).where(eq(decisionLinkUses.tokenHash, tokenHash));

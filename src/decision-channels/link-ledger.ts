@@ -12,7 +12,8 @@ export interface LinkUse {
 export interface DecisionLinkLedger {
   /** Records the first use of a link; false when it was used before (one statement, so two clicks race safely). */
   use(entry: LinkUse): Promise<boolean>;
-  wasUsed(tokenHash: string): Promise<boolean>;
-  /** Forgets a use whose decision failed for a reason that was not the link's (the database went away). */
+  /** The recorded use of a link, if it was used. */
+  find(tokenHash: string): Promise<(LinkUse & { usedAt: Date }) | undefined>;
+  /** Forgets a use whose decision failed for a reason that was not the link's (the database went away, a claim held by someone else). */
   release(tokenHash: string): Promise<void>;
 }

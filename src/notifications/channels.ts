@@ -9,13 +9,17 @@ import type { Config } from '../config.ts';
 import { postCallback } from '../delivery/callback-delivery.ts';
 import { SIGNATURE_HEADER, signWebhook } from '../delivery/webhook-signature.ts';
 import { assertNever, VettedError } from '../errors.ts';
-import { emailContent, slackBody, type NotificationMessage } from './message.ts';
-import type { NotificationChannel, NotificationSettingsRow } from './notification-rows.ts';
+import { emailContent, slackBody, type EmailDecisionLinks, type NotificationMessage } from './message.ts';
+import type { DeliveryChannel, NotificationChannel, NotificationSettingsRow } from './notification-rows.ts';
 
 export interface ChannelTarget {
   channel: NotificationChannel;
   /** The URL or the address. */
   target: string;
+  /** The delivery's name in the ledger when it is not the channel's: `email:<reviewer id>` for a reviewer's own email. */
+  delivery?: DeliveryChannel;
+  /** An email to a reviewer: the decision links signed for them. */
+  links?: EmailDecisionLinks;
 }
 
 /** The channels the settings name, in a fixed order. */
@@ -57,9 +61,10 @@ export async function send(target: ChannelTarget, context: SendContext): Promise
     }
     case 'email': {
       if (!context.mailer) throw new VettedError('CONFIG_INVALID', 'VETTED_SMTP_URL is not set; email notifications cannot be sent');
-      const { subject, text } = emailContent(context.message);
-      // A Message-ID per subject and event: if a crash makes us send again, mail systems can see the repeat.
-      await context.mailer.sendMail({ from: context.config.notifications.from, to: target.target, subject, text, messageId: `<${context.message.key}@vetted>` });
+      const { subject, text } = emailContent(context.message, target.links);
+      // A Message-ID per subject, event and recipient: if a crash makes us send again, mail systems can see the repeat.
+      const id = target.delivery && target.delivery !== 'email' ? `${context.message.key}.${target.delivery.slice('email:'.length)}` : context.message.key;
+      await context.mailer.sendMail({ from: context.config.notifications.from, to: target.target, subject, text, messageId: `<${id}@vetted>` });
       return;
     }
     default:

@@ -97,8 +97,26 @@ export function slackBody(message: NotificationMessage, buttons = false): Record
   };
 }
 
-export function emailContent(message: NotificationMessage): { subject: string; text: string } {
-  return { subject: `[Vetted] ${message.title}`, text: `${message.title}\n\n${message.lines.join('\n')}\n\nOpen it: ${message.link}\n` };
+/** A reviewer's own decision links (src/decision-channels/decision-links.ts): Approve only without blocking issues. */
+export interface EmailDecisionLinks {
+  /** Who the links decide as. */
+  person: string;
+  approve?: string;
+  reject: string;
+  /** When the links stop working (ISO 8601). */
+  until: string;
+}
+
+export function emailContent(message: NotificationMessage, links?: EmailDecisionLinks): { subject: string; text: string } {
+  const decide = links
+    ? [
+      '',
+      `Decide from here, as ${links.person}. Each link opens a page that shows the payload and asks you to confirm; it works once, until ${links.until}.`,
+      links.approve ? `Approve: ${links.approve}` : 'Approve: not offered, the payload has blocking issues (fix or override them in the console)',
+      `Reject: ${links.reject}`,
+    ]
+    : [];
+  return { subject: `[Vetted] ${message.title}`, text: [message.title, '', ...message.lines, ...decide, '', `Open it: ${message.link}`, ''].join('\n') };
 }
 
 export function webhookBody(subject: NotificationSubject, event: NotifiedEvent, message: NotificationMessage, tenantId: string, at: Date): Record<string, unknown> {

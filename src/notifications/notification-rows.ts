@@ -8,6 +8,8 @@ import type { NotifiedEvent } from '../engine/dispatch.ts';
 import type { NotificationEvent } from '../generated/contracts.ts';
 
 export type NotificationChannel = 'slack' | 'email' | 'webhook';
+/** A delivery's channel in the ledger: the tenant's channel, or `email:<reviewer id>` for a reviewer's own email (its decision links are theirs). */
+export type DeliveryChannel = NotificationChannel | `email:${string}`;
 export type SubjectKind = 'review' | 'task';
 /** sending: a worker holds it until leaseUntil; failed: worth another try; refused: never (an SSRF refusal). */
 export type DeliveryStatus = 'sending' | 'sent' | 'failed' | 'refused';
@@ -30,7 +32,7 @@ export interface NotificationDeliveryRow {
   subjectKind: SubjectKind;
   subjectId: string;
   event: NotifiedEvent;
-  channel: NotificationChannel;
+  channel: DeliveryChannel;
   status: DeliveryStatus;
   attempts: number;
   lastError: string | null;
@@ -46,7 +48,7 @@ export interface DeliveryKey {
   subjectKind: SubjectKind;
   subjectId: string;
   event: NotifiedEvent;
-  channel: NotificationChannel;
+  channel: DeliveryChannel;
 }
 
 export type DeliveryOutcome = { status: 'sent' } | { status: 'failed' | 'refused'; error: string };

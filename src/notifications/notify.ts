@@ -16,10 +16,13 @@ import type { RunRow } from '../engine/store.ts';
 import { isVettedError } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Clock } from '../ports.ts';
-import { channelsOf, send } from './channels.ts';
+import type { ReviewerRow } from '../auth/key-rows.ts';
+import type { EscalationTarget } from '../generated/contracts.ts';
+import { emailTargets, type LinkedReview } from '../decision-channels/email-links.ts';
+import { channelsOf, send, type ChannelTarget } from './channels.ts';
 import type { NotificationSettingsRow, NotificationsRepository } from './notification-rows.ts';
 import { hasChannels } from './settings.ts';
-import { composeMessage, webhookBody } from './message.ts';
+import { composeMessage, webhookBody, type NotificationMessage } from './message.ts';
 import { loadSubject, type NotificationSubject, type SubjectReader } from './subject.ts';
 
 /** How long a worker holds a claimed delivery before another may take it over (longer than any send takes). */
@@ -40,6 +43,8 @@ export interface NotifyDeps extends SubjectReader {
   readonly clock: Clock;
   readonly config: Readonly<Config>;
   readonly logger: Logger;
+  /** The tenant's reviewers: a waiting review's email carries decision links to those who may decide. */
+  readonly reviewers: { list(tenantId: string): Promise<ReviewerRow[]> };
 }
 
 /** What restoring a warning needs: the settings, the clock and a way to queue it. */
@@ -110,8 +115,8 @@ async function deliver(system: NotifyDeps, mailer: Transporter | undefined, sett
   const message = composeMessage(subject, job.event, system.config.notifications.consoleUrl, job.tenantId);
   const context = { config: system.config, mailer, message, webhookBody: webhookBody(subject, job.event, message, job.tenantId, now), now };
   const failures: string[] = [];
-  for (const target of channelsOf(settings)) {
-    const key = { tenantId: job.tenantId, subjectKind: job.subject, subjectId: job.subjectId, event: job.event, channel: target.channel };
+  for (const target of await targetsOf(system, settings, job, subject, message.decide)) {
+    const key = { tenantId: job.tenantId, subjectKind: job.subject, subjectId: job.subjectId, event: job.event, channel: target.delivery ?? target.channel };
     const claimed = await system.notifications.claimDelivery(key, DELIVERY_LEASE_MS);
     // Sent already, refused for good, or another worker is sending it right now.
     if (!claimed) continue;
@@ -128,4 +133,20 @@ async function deliver(system: NotifyDeps, mailer: Transporter | undefined, sett
     }
   }
   if (failures.length > 0) throw new Error(`not delivered on ${failures.join('; ')} (retried with backoff)`);
+}
+
+/** A review escalated to named people: their links only. */
+function escalatedTo(event: NotifiedEvent, target: EscalationTarget | undefined): { only?: readonly string[] } {
+  return event === 'escalated' && target && 'reviewers' in target ? { only: target.reviewers } : {};
+}
+
+/** The settings' channels; with decision links on, the email also goes to each reviewer who may decide, with their links. */
+async function targetsOf(system: NotifyDeps, settings: NotificationSettingsRow, job: NotificationJob, subject: NotificationSubject, decide: NotificationMessage['decide']): Promise<ChannelTarget[]> {
+  const { secret, ttlSeconds } = system.config.decisionLinks;
+  const linked: LinkedReview | undefined = decide && secret && subject.kind === 'review'
+    ? { binding: decide, runId: subject.runId, expiresAt: subject.review.expiresAt, ...(subject.review.team ? { team: subject.review.team } : {}), ...escalatedTo(job.event, subject.review.sla?.escalatesTo) }
+    : undefined;
+  const reviewers = linked ? await system.reviewers.list(job.tenantId) : [];
+  const links = { secret, ttlSeconds, consoleUrl: system.config.notifications.consoleUrl };
+  return channelsOf(settings).flatMap((target) => target.channel === 'email' ? emailTargets(target.target, reviewers, linked, links, system.clock.now().getTime()) : [target]);
 }

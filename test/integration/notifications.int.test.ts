@@ -9,7 +9,6 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../src/delivery/webhook-signature.ts';
 import type { NotificationJob } from '../../src/engine/dispatch.ts';
@@ -19,6 +18,7 @@ import { registerTaskType } from '../../src/tasks/task-types.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
 import { BIN, processEnv } from '../support/mcp.ts';
 import { settle } from '../support/pipeline.ts';
+import { smtpReceiver } from '../support/smtp-receiver.ts';
 import { eventually } from '../support/test-system.ts';
 
 const SECRET = 'test-webhook-secret-0123456789';
@@ -48,34 +48,6 @@ function httpReceiver() {
     });
   });
   return { server, received, failures };
-}
-
-/** An SMTP server that refuses the first `failures.count` recipients (451), then accepts and keeps each message. */
-function smtpReceiver() {
-  const messages: string[] = [];
-  const failures = { count: 0, refused: 0 };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(_address, _session, callback) {
-      if (failures.count > 0) {
-        failures.count--;
-        failures.refused++;
-        return callback(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
-      }
-      callback();
-    },
-    onData(stream, _session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      stream.on('end', () => {
-        messages.push(data);
-        callback();
-      });
-    },
-  });
-  return { server, messages, failures };
 }
 
 const http = httpReceiver();

@@ -29,13 +29,13 @@ const namesIn = (text: string) => new Set([...text.matchAll(/\bvetted_[a-z_]+\b/
 describe('ops files', () => {
   const exported = exportedNames();
 
-  it('alerts.yml uses only exported metrics, and has the five alerts', () => {
+  it('alerts.yml uses only exported metrics, and has the six alerts', () => {
     const text = read('ops/prometheus/alerts.yml');
     const used = [...namesIn(text)];
     expect(used.length).toBeGreaterThan(4);
     expect(used.filter((name) => !exported.has(name))).toEqual([]);
     const alerts = [...text.matchAll(/- alert: (\w+)/g)].map((m) => m[1]);
-    expect(alerts).toEqual(['VettedQueueStuck', 'VettedReviewPastSla', 'VettedExampleLeak', 'VettedProviderErrorRate', 'VettedWorkerDown']);
+    expect(alerts).toEqual(['VettedQueueStuck', 'VettedReviewPastSla', 'VettedReviewsEscalating', 'VettedExampleLeak', 'VettedProviderErrorRate', 'VettedWorkerDown']);
   });
 
   it('the Grafana dashboard is JSON whose every panel queries exported metrics', () => {

@@ -6,7 +6,7 @@
 import { bigserial, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { NotifiedEvent } from '../../engine/dispatch.ts';
 import type { NotificationEvent } from '../../generated/contracts.ts';
-import type { DeliveryStatus, NotificationChannel, NotificationDeliveryRow, NotificationSettingsRow, SubjectKind } from '../../notifications/notification-rows.ts';
+import type { DeliveryChannel, DeliveryStatus, NotificationDeliveryRow, NotificationSettingsRow, SubjectKind } from '../../notifications/notification-rows.ts';
 import type { SameShape } from './same-shape.ts';
 
 export type {
@@ -35,7 +35,7 @@ export const notificationDeliveries = pgTable(
     subjectKind: text().$type<SubjectKind>().notNull(),
     subjectId: text().notNull(),
     event: text().$type<NotifiedEvent>().notNull(),
-    channel: text().$type<NotificationChannel>().notNull(),
+    channel: text().$type<DeliveryChannel>().notNull(),
     status: text().$type<DeliveryStatus>().notNull(),
     attempts: integer().notNull().default(0),
     lastError: text(),
