@@ -31,7 +31,7 @@ import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerProviderWebhookRoutes } from './routes/provider-webhooks.ts';
 import { registerReviewFormRoutes } from './routes/review-form.ts';
 import { registerReportRoutes } from './routes/reports.ts';
-import { registerReviewRoutes } from './routes/reviews.ts';
+import { registerReviewRoutes, registerReviewTeamRoutes } from './routes/reviews.ts';
 import { registerRunRoutes } from './routes/runs.ts';
 import { registerShadowRoutes } from './routes/shadow.ts';
 import { registerSlackInteractionRoutes } from './routes/slack-interactions.ts';
@@ -83,6 +83,7 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerRunRoutes(app, system);
   registerControlRoutes(app, system);
   registerReviewRoutes(app, system);
+  registerReviewTeamRoutes(app, system);
   registerReviewFormRoutes(app, system);
   registerReportRoutes(app, system);
   registerEventRoutes(app, system, hub);

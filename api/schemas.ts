@@ -45,6 +45,8 @@ export const pendingReviewsQuery = query({
   team: param.identifier,
   assignee: { description: '`me` (the caller) or an actor id (`reviewer:rv_…`): reviews they hold a live claim on', ...param.identifier },
   unclaimed: { ...param.boolean, description: 'Only reviews nobody holds a live claim on' },
+  assignedTo: { description: "`me` (the caller's person), `none` (unassigned) or a reviewer id (`rv_…`): reviews assigned to them", type: 'string', pattern: '^(me|none|rv_[a-z0-9]{12})$' },
+  includeSnoozed: { ...param.boolean, description: 'Also list the reviews the caller snoozed (left out of their queue by default)' },
   minAgeSeconds: ageSeconds,
   maxAgeSeconds: ageSeconds,
   limit: param.limit,
@@ -122,19 +124,127 @@ export const reviewSummaryPage = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['reviewId', 'runId', 'kind', 'checkpoint', 'reason', 'question', 'expectedInput', 'payloadHash', 'issues', 'blockingIssues', 'claimedBy', 'claimExpiresAt', 'createdAt', 'expiresAt', 'sla', 'links'],
+        required: ['reviewId', 'runId', 'kind', 'checkpoint', 'reason', 'question', 'expectedInput', 'payloadHash', 'issues', 'blockingIssues', 'claimedBy', 'claimExpiresAt', 'assignedTo', 'snoozedUntil', 'createdAt', 'expiresAt', 'sla', 'links'],
         properties: {
           reviewId: uuid, runId: uuid, model: { type: ['string', 'null'] },
           kind: { type: 'string' }, checkpoint: { type: 'string' }, reason: { type: 'string' }, question: { type: 'string' }, summary: { type: 'string' },
           expectedInput: { type: 'string' }, team: { type: 'string' }, payloadHash: { type: 'string' },
           issues: { type: 'array', items: ref('validation-issue') },
-          blockingIssues: { type: 'integer' }, claimedBy: { type: ['string', 'null'] }, claimExpiresAt: { type: ['string', 'null'] }, createdAt: isoTime, expiresAt: isoTime,
+          blockingIssues: { type: 'integer' }, claimedBy: { type: ['string', 'null'] }, claimExpiresAt: { type: ['string', 'null'] },
+          assignedTo: { type: ['string', 'null'], description: 'The reviewer (rv_…) the review is assigned to' },
+          snoozedUntil: { type: ['string', 'null'], description: "Until when the caller snoozed it out of their queue (listed only with includeSnoozed)" },
+          createdAt: isoTime, expiresAt: isoTime,
           sla: slaView,
           links: { type: 'object', additionalProperties: { type: 'string' } },
         },
       },
     },
     nextCursor: { type: ['string', 'null'] },
+  },
+} as const;
+
+/** Who a pending review is assigned to, and the caller's own snooze of it. */
+export const assignmentView = {
+  type: 'object',
+  required: ['reviewId', 'runId', 'assignedTo', 'snoozedUntil'],
+  properties: {
+    reviewId: uuid, runId: uuid,
+    assignedTo: { type: ['string', 'null'], description: 'The reviewer (rv_…) the review is assigned to, or null' },
+    snoozedUntil: { type: ['string', 'null'], description: 'Until when the caller snoozed the review out of their own queue, or null' },
+  },
+} as const;
+
+export const assignBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reviewer'],
+  properties: {
+    reviewer: { type: ['string', 'null'], pattern: '^rv_[a-z0-9]{12}$', description: 'The reviewer to give the review to (rv_…), or null to take the assignment away' },
+    reason: { type: 'string', maxLength: 500, description: 'Why, for the audit trail' },
+  },
+} as const;
+
+export const snoozeBody = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'Either until (a time) or forSeconds (from now), at most 30 days away',
+  oneOf: [{ required: ['until'] }, { required: ['forSeconds'] }],
+  properties: {
+    until: { type: 'string', format: 'date-time', description: 'When the review comes back into your queue' },
+    forSeconds: { type: 'integer', minimum: 1, maximum: 2592000, description: 'How long from now it stays out of your queue' },
+  },
+} as const;
+
+export const availabilityBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['available'],
+  properties: { available: { type: 'boolean', description: 'false: auto-assignment skips this person until set true again' } },
+} as const;
+
+export const reviewerView = {
+  type: 'object',
+  required: ['id', 'name', 'role', 'team', 'available'],
+  properties: { id: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, team: { type: ['string', 'null'] }, available: { type: 'boolean' } },
+} as const;
+
+export const reviewerIdParams = {
+  type: 'object',
+  required: ['reviewerId'],
+  properties: { reviewerId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'A reviewer id (rv_…)' } },
+} as const;
+
+export const bulkDecisionBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items'],
+  properties: {
+    items: {
+      type: 'array', minItems: 1, maxItems: 50,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['reviewId', 'action', 'payloadHash'],
+        properties: {
+          reviewId: uuid,
+          action: { type: 'string', enum: ['approve', 'reject'] },
+          payloadHash: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'The payload hash you were shown for this review' },
+          reason: { type: 'string', maxLength: 2000 },
+        },
+      },
+    },
+  },
+  examples: [{ items: [
+    { reviewId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', action: 'approve', payloadHash: 'a3f5c0e1b2d4968778695a4b3c2d1e0f9a8b7c6d5e4f30211203948576a5b4c3' },
+    { reviewId: '7a2d3e4f-5b6c-4d7e-8f90-a1b2c3d4e5f6', action: 'approve', payloadHash: 'b3f5c0e1b2d4968778695a4b3c2d1e0f9a8b7c6d5e4f30211203948576a5b4c3' },
+  ] }],
+} as const;
+
+export const bulkDecisionAnswer = {
+  type: 'object',
+  required: ['results'],
+  properties: {
+    results: {
+      type: 'array',
+      description: 'One per item, in the order sent',
+      items: {
+        type: 'object',
+        required: ['reviewId', 'outcome'],
+        properties: {
+          reviewId: uuid,
+          outcome: { type: 'string', enum: ['decided', 'conflict', 'refused'], description: 'decided; conflict: someone else decided it first (winner); refused: why (code, field)' },
+          route: { type: 'string' },
+          code: { type: 'string' },
+          why: { type: 'string' },
+          field: { type: 'string' },
+          winner: {
+            type: ['object', 'null'],
+            required: ['actor', 'action', 'at'],
+            properties: { actor: { type: 'string' }, action: { type: 'string' }, at: isoTime },
+          },
+        },
+      },
+    },
   },
 } as const;
 
@@ -146,6 +256,7 @@ export const reviewDetail = {
     review: ref('pending-review'),
     sla: slaView,
     claim: { type: ['object', 'null'], required: ['claimedBy', 'claimExpiresAt'], properties: { claimedBy: { type: 'string' }, claimExpiresAt: isoTime } },
+    assignment: assignmentView,
     decisions: { type: 'array', description: 'Every decision on the review, oldest first (replies with their layer and interpretation).', items: decisionView },
     run: {
       type: 'object',
@@ -386,7 +497,7 @@ export const newKeyBody = {
   properties: {
     role: { ...roleName, description: "Required unless reviewerId names a person (the key then takes the person's role)" },
     reviewerId: { type: 'string', pattern: '^rv_[a-z0-9]{12}$', description: "A person's key: the reviewer (of the caller's tenant) it belongs to" },
-    permissions: { type: 'array', items: { type: 'string', enum: ['override'] }, maxItems: 1, uniqueItems: true, description: 'Beyond the role: override (approve over blocking issues)' },
+    permissions: { type: 'array', items: { type: 'string', enum: ['override', 'reviews:assign'] }, maxItems: 2, uniqueItems: true, description: 'Beyond the role: override (approve over blocking issues), reviews:assign (assign, reassign and delegate reviews)' },
     label: { type: 'string', minLength: 1, maxLength: 200, description: 'A note to recognise the key by' },
     tenantId: { type: 'string', maxLength: 64, description: "Optional; when given it must be the caller's tenant (keys are always created for it)" },
   },

@@ -1,4 +1,5 @@
 /** What the API returns for runs and reviews: the contract shape plus links and timings. */
+import { snoozedUntil } from '../src/review/snooze.ts';
 import type { DecisionRow, RunEventRow, RunRow } from '../src/engine/run-rows.ts';
 import { toRunView } from '../src/engine/run-view.ts';
 import type { ModelSchema, PendingReview, ReviewSla, Run } from '../src/generated/contracts.ts';
@@ -68,7 +69,8 @@ export function fieldReview(review: PendingReview, schema: ModelSchema | undefin
   });
 }
 
-export function reviewSummary(row: RunRow, now = new Date()) {
+/** @param viewer the actor reading the queue: their own snooze is shown (`snoozedUntil`). */
+export function reviewSummary(row: RunRow, now = new Date(), viewer?: string) {
   const review = row.pendingReview;
   if (!review) return undefined;
   const claimed = row.claimedBy !== null && row.claimExpiresAt !== null && row.claimExpiresAt >= now;
@@ -88,6 +90,8 @@ export function reviewSummary(row: RunRow, now = new Date()) {
     blockingIssues: review.issues.filter((i) => i.severity === 'blocking').length,
     claimedBy: claimed ? row.claimedBy : null,
     claimExpiresAt: claimed ? (row.claimExpiresAt?.toISOString() ?? null) : null,
+    assignedTo: row.assignedTo,
+    snoozedUntil: viewer === undefined ? null : snoozedUntil(row, viewer, now),
     createdAt: review.createdAt,
     expiresAt: review.expiresAt,
     sla: slaView(review),

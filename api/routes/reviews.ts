@@ -7,12 +7,16 @@ import { actorOf } from '../../src/auth/api-keys.ts';
 import type { RunRow } from '../../src/engine/run-rows.ts';
 import type { DecidedRow } from '../../src/engine/run-queries.ts';
 import type { PendingReview } from '../../src/generated/contracts.ts';
+import { assignReview, setAvailability } from '../../src/review/assignment.ts';
+import { decideMany, type BulkItem } from '../../src/review/bulk-decisions.ts';
 import { claimReview, releaseReview } from '../../src/review/claims.ts';
+import { snoozedUntil, snoozeReview } from '../../src/review/snooze.ts';
 import { getReview, listPendingReviews, queueStats, type PendingQuery as PendingServiceQuery } from '../../src/review/review-queue.ts';
 import type { System } from '../../src/system.ts';
 import { principal } from '../plugins/auth.ts';
 import { markSecretFields } from '../plugins/answer-masking.ts';
 import {
+  assignBody, assignmentView, availabilityBody, bulkDecisionAnswer, bulkDecisionBody, reviewerIdParams, reviewerView, snoozeBody,
   claimAnswer, claimBody, commonErrors, decidedReviewPage, pendingReviewsQuery, ref, reviewDetail, reviewIdParams, reviewQueueStats, reviewsQuery, reviewSummaryPage,
 } from '../schemas.ts';
 import { decisionView, fieldReview, reviewSummary, runLinks, slaView } from '../views.ts';
@@ -72,7 +76,7 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
     const view = await reviewView(system, found.run, found.review);
     if (found.state === 'pending') {
       const claim = found.claim && { claimedBy: found.claim.claimedBy, claimExpiresAt: found.claim.claimExpiresAt.toISOString() };
-      return { status: 'pending', ...view, claim };
+      return { status: 'pending', ...view, claim, assignment: assignmentOf(system, request, found.run) };
     }
     return { status: found.state, ...view, decisions: found.decisions.map((d) => decisionView(d.decision)) };
   });
@@ -114,9 +118,113 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
   });
 }
 
+/**
+ * Assignment, snooze, bulk decisions and the people reviews go to: each handler parses, authorizes, calls the
+ * service (src/review/assignment.ts, snooze.ts, bulk-decisions.ts) and shows the result.
+ */
+export function registerReviewTeamRoutes(app: FastifyInstance, system: System): void {
+  app.post<{ Params: { reviewId: string }; Body: { reviewer: string | null; reason?: string } }>('/api/reviews/:reviewId/assign', {
+    config: { permission: 'reviews:assign' },
+    schema: {
+      operationId: 'assignReview',
+      tags: ['reviews'],
+      summary: 'Assign a pending review to a person of the tenant, reassign it, delegate one assigned to you, or take the assignment away (reviewer: null)',
+      description: 'Needs reviews:assign (admins; other keys created with --assign). The event is review.assigned (first assignment) or review.reassigned ' +
+        '(action reassign, delegate or unassign). A person marked unavailable, a submitter or a reviewer of another tenant is refused naming the field reviewer; ' +
+        'an assignment changed by someone else meanwhile is 409 ASSIGNMENT_CONFLICT naming who holds it now.',
+      params: reviewIdParams,
+      body: { ...assignBody, examples: [{ reviewer: 'rv_0a1b2c3d4e5f', reason: 'Ada knows this model' }] },
+      response: { 200: assignmentView, ...commonErrors, ...conflicts },
+    },
+  }, async (request) => {
+    const caller = principal(request);
+    const run = await assignReview(system, { reviewId: request.params.reviewId, caller, to: request.body.reviewer, reason: request.body.reason });
+    return assignmentOf(system, request, run);
+  });
+
+  app.post<{ Params: { reviewId: string }; Body: { until?: string; forSeconds?: number } }>('/api/reviews/:reviewId/snooze', {
+    config: { permission: 'reviews:decide' },
+    schema: {
+      operationId: 'snoozeReview',
+      tags: ['reviews'],
+      summary: 'Snooze a pending review out of your own queue until a time ("not now"); others still see it and its deadline runs on',
+      description: 'The review comes back into your queue when the time passes, or at once with DELETE. List it meanwhile with includeSnoozed=true. Event review.snoozed.',
+      params: reviewIdParams,
+      body: { ...snoozeBody, examples: [{ forSeconds: 3600 }] },
+      response: { 200: assignmentView, ...commonErrors, ...conflicts },
+    },
+  }, async (request) => {
+    const { until, forSeconds } = request.body;
+    const at = until !== undefined ? new Date(until) : new Date(system.clock.now().getTime() + (forSeconds ?? 0) * 1000);
+    const run = await snoozeReview(system, principal(request), request.params.reviewId, at);
+    return assignmentOf(system, request, run);
+  });
+
+  app.delete<{ Params: { reviewId: string } }>('/api/reviews/:reviewId/snooze', {
+    config: { permission: 'reviews:decide' },
+    schema: {
+      operationId: 'unsnoozeReview', tags: ['reviews'], summary: 'Bring a snoozed review back into your queue now (event review.unsnoozed)',
+      params: reviewIdParams, response: { 200: assignmentView, ...commonErrors, ...conflicts },
+    },
+  }, async (request) => {
+    const run = await snoozeReview(system, principal(request), request.params.reviewId, null);
+    return assignmentOf(system, request, run);
+  });
+
+  app.post<{ Body: { items: BulkItem[] } }>('/api/reviews/decisions', {
+    config: { permission: 'reviews:decide', dependencies: ['redis'] },
+    schema: {
+      operationId: 'decideReviews',
+      tags: ['reviews'],
+      summary: 'Approve or reject several pending reviews at once, each bound to the payload hash you were shown; one result per item',
+      description: 'Each item is its own decision (the same rules as POST /api/runs/:id/decision: payload hash, blocking issues, claims, compare-and-set, audit row). ' +
+        'An item someone else decided first is outcome conflict with the winner; one refused (a changed payload, blocking issues) is outcome refused with the code and why. ' +
+        'The request itself succeeds (200) whatever the items\' outcomes.',
+      body: bulkDecisionBody,
+      response: { 200: bulkDecisionAnswer, ...commonErrors },
+    },
+  }, async (request) => {
+    const caller = principal(request);
+    const actor = { id: actorOf(caller), canOverride: false, canChangeModel: false };
+    return { results: await decideMany(system, { tenantId: caller.tenantId, actor, items: request.body.items }) };
+  });
+
+  app.get('/api/reviewers', {
+    config: { permission: 'reviews:read' },
+    schema: {
+      operationId: 'listReviewers', tags: ['reviews'], summary: "The tenant's people: who reviews can be assigned to, and who is away",
+      response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: reviewerView } } }, ...commonErrors },
+    },
+  }, async (request) => {
+    const rows = await system.reviewers.list(principal(request).tenantId);
+    return { items: rows.map(reviewerOf) };
+  });
+
+  app.put<{ Params: { reviewerId: string }; Body: { available: boolean } }>('/api/reviewers/:reviewerId/availability', {
+    config: { permission: 'reviews:read' },
+    schema: {
+      operationId: 'setReviewerAvailability', tags: ['reviews'],
+      summary: 'Mark a person away (available: false) or back; auto-assignment skips whoever is away',
+      description: 'Your own person with any reviewer key; anyone else needs reviews:assign (403 otherwise).',
+      params: reviewerIdParams,
+      body: { ...availabilityBody, examples: [{ available: false }] },
+      response: { 200: reviewerView, ...commonErrors, 404: ref('problem') },
+    },
+  }, async (request) => reviewerOf(await setAvailability(system, principal(request), request.params.reviewerId, request.body.available)));
+}
+
+function assignmentOf(system: System, request: FastifyRequest<{ Params: { reviewId: string } }>, run: RunRow) {
+  return { reviewId: request.params.reviewId, runId: run.id, assignedTo: run.assignedTo, snoozedUntil: snoozedUntil(run, actorOf(principal(request)), system.clock.now()) };
+}
+
+function reviewerOf(row: { id: string; name: string; role: string; team: string | null; available: boolean }) {
+  return { id: row.id, name: row.name, role: row.role, team: row.team, available: row.available };
+}
+
 async function pendingPage(system: System, request: FastifyRequest, query: PendingQuery) {
   const page = await listPendingReviews(system, principal(request), query);
-  return { items: page.items.map((row) => reviewSummary(row, system.clock.now())), nextCursor: page.nextCursor };
+  const viewer = actorOf(principal(request));
+  return { items: page.items.map((row) => reviewSummary(row, system.clock.now(), viewer)), nextCursor: page.nextCursor };
 }
 
 async function reviewView(system: System, run: RunRow, review: PendingReview) {

@@ -20,6 +20,7 @@ import { createReplyInterpreter } from './openai/reply-interpreter.ts';
 import type { ReplyInterpreter } from '../review/reply/types.ts';
 import { createFalProvider } from './fal/fal-provider.ts';
 import { createOpenAiProvider } from './openai/openai-provider.ts';
+import { createAnthropicProvider } from './anthropic/anthropic-provider.ts';
 import { createReplicateClient } from './replicate/client.ts';
 import { createReplicateModelFetcher } from './replicate/model-fetcher.ts';
 import type { ModelFetcher } from '../catalog/model-fetcher.ts';
@@ -96,6 +97,9 @@ function configuredAdapters(config: Config): ConfiguredAdapters {
   }
   if (config.fal.apiKey) {
     providers.fal = createFalProvider({ apiKey: config.fal.apiKey, baseUrl: config.fal.baseUrl, pollIntervalMs: config.fal.pollIntervalMs, timeoutMs: config.fal.timeoutMs });
+  }
+  if (config.anthropic.apiKey) {
+    providers.anthropic = createAnthropicProvider({ apiKey: config.anthropic.apiKey, baseUrl: config.anthropic.baseUrl, timeoutMs: config.anthropic.timeoutMs, maxRetries: config.anthropic.maxRetries });
   }
   if (config.replicate.apiToken) {
     const client = createReplicateClient(config.replicate);

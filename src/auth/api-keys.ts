@@ -19,6 +19,8 @@ export type Permission =
   /** Send a parked run to another catalog model of the tenant (the change_model decision). */
   | 'reviews:change_model'
   | 'override'
+  /** Assign, reassign and delegate pending reviews to people of the tenant; mark people (un)available for auto-assignment. */
+  | 'reviews:assign'
   /** Shadow reports: whole payloads and the example values V2 leaked, across the tenant's runs (engineers). */
   | 'shadow:read'
   /** Review tasks: submit one for a person (apps and agents), read them, record a review. */
@@ -34,12 +36,12 @@ export type Permission =
   /** Create, list and revoke the tenant's API keys (POST/GET/DELETE /api/keys): whoever holds it can mint an admin key. */
   | 'keys:manage';
 
-/** What each role may do. `override` (approve over blocking issues) is granted per key, or to admins. */
+/** What each role may do. `override` (approve over blocking issues) and `reviews:assign` are granted per key, or to admins. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   submitter: ['runs:create', 'runs:read', 'runs:control', 'reviews:reply', 'tasks:create', 'tasks:read'],
   reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'reviews:change_model', 'shadow:read', 'tasks:read', 'tasks:review', 'policies:preview'],
   admin: [
-    'runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'reviews:change_model', 'override', 'shadow:read',
+    'runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'reviews:change_model', 'reviews:assign', 'override', 'shadow:read',
     'tasks:create', 'tasks:read', 'tasks:review', 'settings:manage', 'policies:preview', 'audit:read', 'keys:manage',
   ],
 };

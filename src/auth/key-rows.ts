@@ -5,7 +5,7 @@
  */
 
 export type Role = 'submitter' | 'reviewer' | 'admin';
-export type ExtraPermission = 'override';
+export type ExtraPermission = 'override' | 'reviews:assign';
 
 export interface ReviewerRow {
   /** `rv_<12>`: what decisions record as their actor (`reviewer:<id>`). */
@@ -18,6 +18,10 @@ export interface ReviewerRow {
   slackUserId: string | null;
   /** Their email address: the waiting-review email to it carries decision links signed for them. */
   email: string | null;
+  /** False while they are away: auto-assignment skips them. */
+  available: boolean;
+  /** When auto-assignment last gave them a review (round robin goes to whoever waited longest). */
+  lastAssignedAt: Date | null;
   createdAt: Date;
 }
 

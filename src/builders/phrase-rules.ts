@@ -105,7 +105,8 @@ const POSTFIX_ON: ReadonlySet<string> = new Set(['on', 'enabled']);
 
 function postfixTogglePattern(field: FieldSpec): RegExp | null {
   const base = toggleBase(field);
-  return base === null ? null : new RegExp(`(?<![\\p{L}\\p{N}_-])(with\\s+(?:the\\s+|its\\s+)?)?${base}\\s+(on|off|enabled|disabled)(?!${WORD_CHAR})`, 'giu');
+  // `raw mode on`, `safety checker on`: a generic word may follow the name before the switch.
+  return base === null ? null : new RegExp(`(?<![\\p{L}\\p{N}_-])(with\\s+(?:the\\s+|its\\s+)?)?${base}(?:[\\s_-]+(?:mode|option|setting|feature))?\\s*[:=]?\\s+(on|off|enabled|disabled)(?!${WORD_CHAR})`, 'giu');
 }
 
 /** The field's name without a leading verb (`disable_safety_checker` → safety checker), as a pattern. */

@@ -48,6 +48,7 @@ const KIND_WORDS: Record<SettingPhrase['kind'], string> = {
   enum_synonym: 'that option',
   unit_number: 'a number of this unit',
   decimal_comma: 'a number',
+  multiple_word: 'a number of times bigger',
 };
 
 /**

@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerApiCommands } from './commands/api.ts';
+import { registerAssignCommands } from './commands/assign.ts';
 import { registerAuditCommands } from './commands/audit.ts';
 import { registerDemoCommand } from './commands/demo-command.ts';
 import { registerDryRunCommands } from './commands/dry-run.ts';
@@ -49,6 +50,7 @@ registerPolicyCommands(program);
 registerSecretsCommands(program);
 registerRetentionCommands(program);
 registerAuditCommands(program);
+registerAssignCommands(program);
 registerInterpretCommand(program);
 registerWorkerCommands(program);
 registerApiCommands(program);

@@ -17,6 +17,7 @@ export interface ApiClient {
   readonly url: string;
   get<T>(path: string): Promise<T>;
   post<T>(path: string, body: unknown): Promise<T>;
+  put<T>(path: string, body: unknown): Promise<T>;
   delete<T>(path: string): Promise<T>;
 }
 
@@ -63,7 +64,7 @@ export function apiClient(url: string, key: string): ApiClient {
     if (!response.ok) throw problemError(url, response.status, text);
     return JSON.parse(text) as T;
   };
-  return { url, get: (path) => call('GET', path), post: (path, body) => call('POST', path, body), delete: (path) => call('DELETE', path) };
+  return { url, get: (path) => call('GET', path), post: (path, body) => call('POST', path, body), put: (path, body) => call('PUT', path, body), delete: (path) => call('DELETE', path) };
 }
 
 /** The API's problem body as the VettedError the store would have thrown; a refused key names --api-key. */

@@ -11,6 +11,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, sql } from 'dr
 import type { Committed, InsertResult, RunListQuery, RunStore, StageVisit, StoreWrite } from '../engine/store.ts';
 import { assertNever } from '../errors.ts';
 import { IN_FLIGHT_STATUSES } from '../run-states.ts';
+import type pg from 'pg';
 import type { Database } from './client.ts';
 import { createPgLedger } from './pg-ledger.ts';
 import { RUN_SELECTION, toRunRow } from './run-documents.ts';
@@ -39,6 +40,7 @@ export function createPgRunStore(database: Database, sealing?: RunSealing): RunS
 
   async function commit(unsealed: StoreWrite): Promise<Committed | undefined> {
     const write = await sealWrite(sealing, unsealed, async (runId) => (await statements.get(runId))?.schemaKey ?? null);
+    if (write.pickAssignee) return assignInTurn(pool, write);
     const committed = await moveRun(pool, { ...write, base: pinnedRow(write) });
     if (committed && write.bumpAttempt) handoff.offer(committed.run);
     return committed;
@@ -66,6 +68,29 @@ export function createPgRunStore(database: Database, sealing?: RunSealing): RunS
     },
     ledger: createPgLedger(database),
   };
+}
+
+/**
+ * An auto-assignment holds its team's lock (a transaction-scoped advisory lock) while it picks and records, so
+ * the team's assignments happen one after another and each pick reads the one before it: the statement's
+ * snapshot is taken after the lock is granted. Other teams and every other move never wait on it.
+ */
+async function assignInTurn(pool: pg.Pool, write: StoreWrite): Promise<Committed | undefined> {
+  const pick = write.pickAssignee;
+  if (!pick) throw new Error('assignInTurn needs a pick');
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`vetted_assign:${pick.tenantId}:${pick.team}`]);
+    const committed = await moveRun(client, write);
+    await client.query('commit');
+    return committed;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 /**

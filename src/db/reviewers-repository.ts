@@ -63,6 +63,12 @@ export function createReviewersRepository(db: Db) {
       return rows.length === 1 ? rows[0] : undefined;
     },
 
+    /** Marks the tenant's reviewer (un)available for auto-assignment; undefined when the tenant has no such reviewer. */
+    async setAvailable(tenantId: string, id: string, available: boolean): Promise<ReviewerRow | undefined> {
+      const [row] = await db.update(reviewers).set({ available }).where(and(eq(reviewers.tenantId, tenantId), eq(reviewers.id, id))).returning();
+      return row;
+    },
+
     async list(tenantId?: string): Promise<ReviewerRow[]> {
       return db.select().from(reviewers).where(tenantId === undefined ? undefined : eq(reviewers.tenantId, tenantId)).orderBy(asc(reviewers.tenantId), asc(reviewers.name));
     },

@@ -26,7 +26,7 @@ import { createHash } from 'node:crypto';
 import { getTableColumns } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
 import type pg from 'pg';
-import type { Committed, EventInput, StoreWrite, WriteGuard } from '../engine/store.ts';
+import type { AssigneePick, Committed, EventInput, StoreWrite, WriteGuard } from '../engine/store.ts';
 import { clearsDocument, documentsFrom, documentsText, emptyDocument, isDocumentKey } from './run-documents.ts';
 import { runs, type NewRunRow, type RunRow } from './schema/index.ts';
 
@@ -57,6 +57,8 @@ const GUARDS: { [K in keyof WriteGuard]-?: { sql: (next: () => number) => string
   },
   // jsonb equality is by value (key order aside): the review as the writer read it, sealed values included.
   pendingReviewIs: { sql: (next) => `"pending_review" = $${next()}::jsonb`, values: (review) => [JSON.stringify(review)] },
+  assignedTo: { sql: (next) => `"assigned_to" is not distinct from $${next()}::text`, values: ({ is }) => [is] },
+  snoozes: { sql: (next) => `"snoozes" = $${next()}::jsonb`, values: (snoozes) => [JSON.stringify(snoozes)] },
 };
 
 interface Shape {
@@ -85,7 +87,7 @@ function shapeOf(spec: MoveSpec): Shape {
   const setKeys = presentKeys(spec.set);
   const guardKeys = presentKeys(spec.guard);
   const flags = [spec.bumpAttempt, spec.bumpExecutionSeq, spec.event, spec.decision, spec.ledger, spec.base].map((flag) => (flag ? 1 : 0)).join('');
-  const signature = `${setKeys.join(',')}|${guardKeys.join(',')}|${flags}`;
+  const signature = `${setKeys.join(',')}|${guardKeys.join(',')}|${flags}|${spec.pickAssignee?.order ?? ''}`;
   let shape = shapes.get(signature);
   if (!shape) {
     shape = { name: `vetted_move_${createHash('sha1').update(signature).digest('hex').slice(0, 16)}`, text: buildText(setKeys, guardKeys, spec), setKeys, guardKeys };
@@ -117,6 +119,7 @@ function buildText(setKeys: string[], guardKeys: (keyof WriteGuard)[], spec: Mov
   if (spec.bumpExecutionSeq) assignments.push('execution_seq = execution_seq + 1');
   const next = () => ++n;
   const atVisit = ['id = $2', 'status = any($3::text[])', ...guardKeys.map((key) => GUARDS[key].sql(next))].join(' and ');
+  if (spec.pickAssignee) return withPickText(assignments, atVisit, spec.pickAssignee.order, n);
   let ledger = '';
   if (spec.ledger) {
     ledger = `led as (insert into executions (run_id, step, status, provider, payload_hash, result, finished_at)
@@ -169,6 +172,26 @@ function withDecisionText(moved: string, columns: string, n: number): string {
     select ${columns}, (select max(id) from ev) as event_id from moved`;
 }
 
+/**
+ * Auto-assignment as one statement: pick the team's next available person (round robin: whoever was given a
+ * review longest ago; fewest pending: whoever holds the fewest pending reviews, then the same), assign the
+ * review to them only while it is still pending and unassigned, record their turn, and write the event naming
+ * them. The caller holds the team's lock for the statement's transaction (pg-run-store.ts), so the next pick
+ * sees this one.
+ */
+function withPickText(assignments: string[], atVisit: string, order: AssigneePick['order'], n: number): string {
+  const pending = `(select count(*) from runs held where held.tenant_id = r.tenant_id and held.assigned_to = r.id and held.pending_review_id is not null and held.status = 'awaiting_human')`;
+  const orderBy = [...(order === 'fewest_pending' ? [pending] : []), 'r.last_assigned_at asc nulls first', 'r.id'].join(', ');
+  const pick = `pick as (select r.id from reviewers r where r.tenant_id = $${n + 1} and r.team = $${n + 2} and r.available and r.role <> 'submitter'
+    order by ${orderBy} limit 1)`;
+  const update = `update runs set ${[...assignments, 'assigned_to = (select id from pick)'].join(', ')} where ${atVisit} and exists (select 1 from pick) returning *`;
+  const turn = `turn as (update reviewers set last_assigned_at = clock_timestamp() where id = (select assigned_to from moved) returning id)`;
+  const event = `insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
+    select id, tenant_id, $${n + 3}, $${n + 4}, $${n + 5}::jsonb || jsonb_build_object('assignee', assigned_to), trace_id, thread_id from moved returning id`;
+  return `with ${pick}, moved as (${update}), ${turn}, ev as (${event})
+    select moved.*, ${documentsText('moved.id')} as documents, ev.id as event_id from moved left join ev on true`;
+}
+
 /** A set value as sent: jsonb columns as JSON text, anything else as is; a cleared document as null. */
 function sqlValue(key: string, value: unknown): unknown {
   if (isDocumentKey(key) && clearsDocument(key, value)) return null;
@@ -180,6 +203,7 @@ function valuesOf(spec: MoveSpec, shape: Shape): unknown[] {
   const values: unknown[] = [spec.to, spec.runId, [...spec.from]];
   for (const key of shape.setKeys) values.push(sqlValue(key, set[key]));
   for (const key of shape.guardKeys) values.push(...guardValues(key, spec.guard));
+  if (spec.pickAssignee) values.push(spec.pickAssignee.tenantId, spec.pickAssignee.team);
   if (spec.ledger) {
     const { step, provider, payloadHash, result } = spec.ledger;
     values.push(step, result.status === 'succeeded' ? 'succeeded' : 'failed', provider, payloadHash, JSON.stringify(result));
@@ -286,7 +310,7 @@ function assignSent(row: Record<string, unknown>, keys: readonly string[], param
 }
 
 /** Runs one move. Undefined when the guard failed. */
-export async function moveRun(pool: pg.Pool, spec: MoveSpec): Promise<Committed | undefined> {
+export async function moveRun(pool: Pick<pg.Pool, 'query'> | pg.PoolClient, spec: MoveSpec): Promise<Committed | undefined> {
   const shape = shapeOf(spec);
   const values = valuesOf(spec, shape);
   const result = await pool.query<Record<string, unknown>>({ name: shape.name, text: shape.text, values });

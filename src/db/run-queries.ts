@@ -91,6 +91,8 @@ function pendingConditions(tenantId: string, filters: Omit<PendingFilters, 'limi
     filters.team ? sql`${runs.pendingReview} ->> 'team' = ${filters.team}` : undefined,
     filters.claimedBy ? and(eq(runs.claimedBy, filters.claimedBy), gte(runs.claimExpiresAt, now)) : undefined,
     filters.unclaimed ? or(isNull(runs.claimedBy), lt(runs.claimExpiresAt, now)) : undefined,
+    filters.assignedTo === undefined ? undefined : filters.assignedTo === 'none' ? isNull(runs.assignedTo) : eq(runs.assignedTo, filters.assignedTo),
+    filters.notSnoozedBy === undefined ? undefined : sql`coalesce((${runs.snoozes} ->> ${filters.notSnoozedBy})::timestamptz <= ${now}, true)`,
     filters.minAgeSeconds !== undefined ? lte(runs.parkedAt, new Date(now.getTime() - filters.minAgeSeconds * 1000)) : undefined,
     filters.maxAgeSeconds !== undefined ? gte(runs.parkedAt, new Date(now.getTime() - filters.maxAgeSeconds * 1000)) : undefined,
   ];

@@ -96,6 +96,16 @@ async function applyEffects(engine: Engine, move: Move, committed: Committed): P
     case 'remind':
     case 'escalate':
       return slaStepTaken(engine, move.kind, committed);
+    case 'assign':
+    case 'autoAssign':
+      logEvent(engine.logger, 'HITL_ASSIGNED', logContext(moved), {
+        hitlId: moved.pendingReviewId, assignee: moved.assignedTo, from: move.run.assignedTo,
+        ...(move.kind === 'assign' ? { actor: move.actor, action: move.how } : { actor: 'system:assignment', action: 'assign', order: move.order, team: move.team }),
+      });
+      return;
+    case 'snooze':
+      logEvent(engine.logger, 'HITL_SNOOZED', logContext(moved), { hitlId: moved.pendingReviewId, actor: move.actor, until: move.until?.toISOString() ?? null });
+      return;
     default:
       return assertNever(move, 'move');
   }
@@ -117,6 +127,21 @@ async function parked(engine: Engine, committed: Committed): Promise<void> {
   });
   await notify(engine, committed);
   await tellPeople(engine, { tenantId: committed.run.tenantId, subject: 'review', subjectId: review.reviewId, runId: committed.run.id, event: 'waiting' });
+  await assignByPolicy(engine, committed.run);
+}
+
+/**
+ * A review of a team whose policy assigns gets its person now (the pick is the store's, one team at a time).
+ * Nobody available leaves it unassigned, in the team's queue, and says so; it never holds up the park.
+ */
+async function assignByPolicy(engine: Engine, run: RunRow): Promise<void> {
+  const { assignment: order, team } = run.policy;
+  if (!order || !team) return;
+  const assigned = await commit(engine, { kind: 'autoAssign', run, team, order }).catch((error: unknown) => {
+    engine.logger.warn({ err: error, runId: run.id, team }, 'auto-assignment failed; the review waits unassigned in the team queue');
+    return null;
+  });
+  if (assigned === undefined) engine.logger.warn({ runId: run.id, reviewId: run.pendingReviewId, team }, 'nobody of the team is available; the review waits unassigned');
 }
 
 /** A reminder went out or the review escalated: say so in the log, and tell the people. */

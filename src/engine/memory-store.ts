@@ -26,7 +26,7 @@ import type {
 } from './store.ts';
 
 /** The runs columns PostgreSQL keeps as jsonb: stored as JSON text here too. */
-const JSON_COLUMNS = new Set(['policy', 'request', 'bundle', 'candidate', 'issues', 'pendingReview', 'reviewEdits', 'result', 'error']);
+const JSON_COLUMNS = new Set(['policy', 'request', 'bundle', 'candidate', 'issues', 'pendingReview', 'reviewEdits', 'result', 'error', 'snoozes']);
 
 const asJson = <T>(value: T): T => (value === null || value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
@@ -156,7 +156,11 @@ function matches(run: RunRow, write: StoreWrite): boolean {
     (guard.attempt === undefined || run.attempt === guard.attempt) &&
     (guard.pendingReviewId === undefined || run.pendingReviewId === guard.pendingReviewId) &&
     (guard.claimableBy === undefined || claimable(run, guard.claimableBy)) &&
-    (guard.pendingReviewIs === undefined || (run.pendingReview !== null && canonicalHash(run.pendingReview) === canonicalHash(guard.pendingReviewIs)))
+    (guard.pendingReviewIs === undefined || (run.pendingReview !== null && canonicalHash(run.pendingReview) === canonicalHash(guard.pendingReviewIs))) &&
+    (guard.assignedTo === undefined || run.assignedTo === guard.assignedTo.is) &&
+    (guard.snoozes === undefined || JSON.stringify(run.snoozes) === JSON.stringify(guard.snoozes)) &&
+    // This store knows no people, so it has nobody to pick: an auto-assignment finds no one available.
+    write.pickAssignee === undefined
   );
 }
 
@@ -180,7 +184,7 @@ function withDefaults(row: NewRunRow, now: Date): RunRow {
   const stored: RunRow = {
     requestKey: null, attempt: 0, userId: null, sessionId: null, model: null, schemaKey: null, schemaHash: null,
     bundle: null, candidate: null, issues: [], pendingReview: null, pendingReviewId: null, parkedAt: null,
-    approvedPayloadHash: null, recheck: null, claimedBy: null, claimExpiresAt: null, reviewEdits: {}, executionSeq: 1, result: null, error: null, pausedFrom: null,
+    approvedPayloadHash: null, recheck: null, claimedBy: null, claimExpiresAt: null, assignedTo: null, snoozes: {}, reviewEdits: {}, executionSeq: 1, result: null, error: null, pausedFrom: null,
     reviewExpiresAt: null, stageStartedAt: null, completedAt: null, createdAt: now, updatedAt: now,
     ...(Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined)) as NewRunRow),
   } as RunRow;

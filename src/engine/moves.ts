@@ -23,6 +23,12 @@
  *             unchanged since read)
  *   escalate  awaiting_human (its review,  awaiting_human (another team   review.escalated       its SLA timer
  *             unchanged since read)        or people; the claim ends)
+ *   assign    awaiting_human (its assignee) awaiting_human (a person)    review.assigned |      a holder of reviews:assign
+ *                                                                        review.reassigned
+ *   autoAssign awaiting_human (unassigned) awaiting_human (the team's    review.assigned        the team's policy, at park
+ *                                          next person, picked in SQL)
+ *   snooze    awaiting_human (its snoozes) awaiting_human                review.snoozed |       a reviewer (their own queue)
+ *                                                                        review.unsnoozed
  *
  * Lowering is pure (a function of the move, the clock and an id source), so every rule here is unit-tested
  * without a database; the statuses each write may connect are checked against run-states.ts at commit.
@@ -47,7 +53,7 @@ import type { LedgerRecord } from '../stages/executor.ts';
 import { payloadHash } from '../stages/gate.ts';
 import type { ParkRequest } from './outcomes.ts';
 import { STAGES, stageNamed } from './stages.ts';
-import type { DecisionRecord, RunPatch, RunRow, StageVisit, StoreWrite, WriteGuard } from './store.ts';
+import type { AssignmentOrder, DecisionRecord, RunPatch, RunRow, StageVisit, StoreWrite, WriteGuard } from './store.ts';
 
 /** A stage's outcome as a move: `run` is the row as claimed at its visit, so the move is bound to that visit. */
 interface AtVisit {
@@ -88,7 +94,16 @@ export type Move =
   | { kind: 'release'; run: RunRow; actor: string }
   /** An SLA step of the run's pending review (src/engine/sla-steps.ts), bound to the review as it was read. */
   | { kind: 'remind'; run: RunRow }
-  | { kind: 'escalate'; run: RunRow };
+  | { kind: 'escalate'; run: RunRow }
+  /** `to` null takes the assignment away; `how` says what the trail records (a delegation is the assignee's own). */
+  | { kind: 'assign'; run: RunRow; actor: string; to: string | null; how: AssignAction; reason?: string }
+  /** The team's next person by the policy's order, picked and recorded by the store in one statement. */
+  | { kind: 'autoAssign'; run: RunRow; team: string; order: AssignmentOrder }
+  /** `until` null brings the review back into the actor's queue at once. */
+  | { kind: 'snooze'; run: RunRow; actor: string; until: Date | null };
+
+/** What an assignment move records as its action in the audit trail. */
+export type AssignAction = 'assign' | 'reassign' | 'delegate' | 'unassign';
 
 export type MoveKind = Move['kind'];
 
@@ -103,6 +118,13 @@ export interface MoveContext {
 const CLEARED_REVIEW = { pendingReview: null, pendingReviewId: null, parkedAt: null, reviewExpiresAt: null, claimedBy: null, claimExpiresAt: null } as const;
 /** A review that stays pending after a decision (a quorum approval, a re-ask) is free for the next person. */
 const CLEARED_CLAIM = { claimedBy: null, claimExpiresAt: null } as const;
+/**
+ * A review's assignment and snoozes end with it. Only moves that leave a review carry them, so a stage move of
+ * a run that never waited sends no more columns than before.
+ */
+function clearedAssignment(run: RunRow): RunPatch {
+  return run.pendingReviewId === null && run.assignedTo === null ? {} : { assignedTo: null, snoozes: {} };
+}
 
 /** The first stage's status is entered from `queued`; the rest by the move that enqueued their job. */
 const FIRST_STAGE = STAGES[0];
@@ -170,6 +192,19 @@ export function lowerMove(move: Move, ctx: MoveContext): StoreWrite {
       return remindWrite(move.run, ctx);
     case 'escalate':
       return escalateWrite(move.run, ctx);
+    case 'assign':
+      return assignWrite(move);
+    case 'autoAssign': {
+      const { run } = move;
+      return {
+        runId: run.id, from: ['awaiting_human'], to: 'awaiting_human', seen: run,
+        guard: { pendingReviewId: run.pendingReviewId ?? '', assignedTo: { is: null } },
+        pickAssignee: { tenantId: run.tenantId, team: move.team, order: move.order },
+        event: { type: 'review.assigned', actor: 'system:assignment', data: { reviewId: run.pendingReviewId, ...reviewedPayload(run), action: 'assign', team: move.team, order: move.order } },
+      };
+    }
+    case 'snooze':
+      return snoozeWrite(move, ctx);
     default:
       return assertNever(move, 'move');
   }
@@ -218,7 +253,7 @@ function enterStage(
     seen: run,
     bumpAttempt: true,
     bumpExecutionSeq: how.bumpExecutionSeq,
-    set: { ...CLEARED_REVIEW, ...how.set, stage, stageStartedAt: ctx.now },
+    set: { ...CLEARED_REVIEW, ...clearedAssignment(run), ...how.set, stage, stageStartedAt: ctx.now },
     event: { type: how.eventType, actor: how.actor, data: { ...how.data, to: target.status, nextStage: stage } },
   };
 }
@@ -275,7 +310,7 @@ function completeWrite(run: RunRow, executed: ExecutionResult, ctx: MoveContext,
   const ledger = binding.ledger && { ...binding.ledger, result: { ...binding.ledger.result, outputSource: binding.ledger.result.outputSource ?? 'provider' } };
   return {
     runId: run.id, from: binding.from, to: 'completed', guard: binding.guard, decision: binding.decision, ledger, seen: run,
-    set: { ...CLEARED_REVIEW, result, completedAt: ctx.now },
+    set: { ...CLEARED_REVIEW, ...clearedAssignment(run), result, completedAt: ctx.now },
     event: { type: 'run.completed', actor: binding.actor, data: { provider: result.provider, predictionId: result.predictionId ?? null, outputSource: result.outputSource ?? 'provider' } },
   };
 }
@@ -284,7 +319,7 @@ function completeWrite(run: RunRow, executed: ExecutionResult, ctx: MoveContext,
 function endWrite(run: RunRow, to: EndStatus, error: RunError, ctx: MoveContext, binding: Binding): StoreWrite {
   return {
     runId: run.id, from: binding.from, to, guard: binding.guard, decision: binding.decision, ledger: binding.ledger, seen: run,
-    set: { ...CLEARED_REVIEW, error, completedAt: ctx.now },
+    set: { ...CLEARED_REVIEW, ...clearedAssignment(run), error, completedAt: ctx.now },
     event: { type: END_EVENTS[to], actor: binding.actor, data: { ...error, ...(run.pendingReviewId ? { reviewId: run.pendingReviewId, ...reviewedPayload(run) } : {}) } },
   };
 }
@@ -295,6 +330,35 @@ function claimWrite(run: RunRow, actor: string, set: RunPatch, type: RunEventTyp
     runId: run.id, from: ['awaiting_human'], to: 'awaiting_human', seen: run, set,
     guard: { pendingReviewId: run.pendingReviewId ?? '', claimableBy: { actor, now: ctx.now } },
     event: { type, actor, data: { reviewId: run.pendingReviewId, ...reviewedPayload(run), ...data } },
+  };
+}
+
+/** A person's assignment, compare-and-set on the assignee the mover saw, so two reassignments cannot cross. */
+function assignWrite(move: Extract<Move, { kind: 'assign' }>): StoreWrite {
+  const { run } = move;
+  return {
+    runId: run.id, from: ['awaiting_human'], to: 'awaiting_human', seen: run, set: { assignedTo: move.to },
+    guard: { pendingReviewId: run.pendingReviewId ?? '', assignedTo: { is: run.assignedTo } },
+    event: {
+      type: run.assignedTo === null ? 'review.assigned' : 'review.reassigned',
+      actor: move.actor,
+      data: { reviewId: run.pendingReviewId, ...reviewedPayload(run), action: move.how, assignee: move.to, from: run.assignedTo, ...(move.reason ? { reason: move.reason } : {}) },
+    },
+  };
+}
+
+/**
+ * A snooze is the actor's alone: their entry in the review's snoozes is set (or removed), lapsed entries are
+ * dropped, and the write is bound to the snoozes as read, so two people snoozing at once do not lose one.
+ */
+function snoozeWrite(move: Extract<Move, { kind: 'snooze' }>, ctx: MoveContext): StoreWrite {
+  const { run, actor, until } = move;
+  const snoozes = Object.fromEntries(Object.entries(run.snoozes).filter(([who, at]) => who !== actor && Date.parse(at) > ctx.now.getTime()));
+  if (until) snoozes[actor] = until.toISOString();
+  return {
+    runId: run.id, from: ['awaiting_human'], to: 'awaiting_human', seen: run, set: { snoozes },
+    guard: { pendingReviewId: run.pendingReviewId ?? '', snoozes: run.snoozes },
+    event: { type: until ? 'review.snoozed' : 'review.unsnoozed', actor, data: { reviewId: run.pendingReviewId, until: until?.toISOString() ?? null } },
   };
 }
 
@@ -325,7 +389,8 @@ function escalateWrite(run: RunRow, ctx: MoveContext): StoreWrite {
   const moved = escalated(review, ctx.now, liveClaimant(run, ctx.now));
   const target = review.sla?.escalatesTo;
   return {
-    runId: run.id, from: ['awaiting_human'], to: 'awaiting_human', seen: run, guard, set: { pendingReview: moved, ...CLEARED_CLAIM },
+    // The escalation target takes the review: whoever it was assigned to is no longer the one to decide it.
+    runId: run.id, from: ['awaiting_human'], to: 'awaiting_human', seen: run, guard, set: { pendingReview: moved, ...CLEARED_CLAIM, assignedTo: null },
     event: {
       type: 'review.escalated', actor: 'system:sla',
       data: { reviewId: review.reviewId, ...reviewedPayload(run), to: target ?? null, toText: target ? describeTarget(target) : null, from: moved.sla?.escalatedFrom ?? null, due: review.sla?.escalateAt ?? null },

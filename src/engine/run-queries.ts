@@ -32,6 +32,10 @@ export interface PendingFilters {
   claimedBy?: string;
   /** Only reviews nobody holds a live claim on. */
   unclaimed?: boolean;
+  /** Only reviews assigned to this reviewer (`rv_…`), or to nobody (`none`). */
+  assignedTo?: string;
+  /** Leave out the reviews this actor snoozed until a time still to come. */
+  notSnoozedBy?: string;
   /** Only reviews waiting at least this long. */
   minAgeSeconds?: number;
   /** Only reviews waiting at most this long. */

@@ -57,6 +57,10 @@ export interface RunHotRow {
   /** The person working the pending review (a lease: claimExpiresAt). */
   claimedBy: string | null;
   claimExpiresAt: Date | null;
+  /** The reviewer (`rv_…`) the pending review is assigned to: by the team's policy or by a holder of reviews:assign. */
+  assignedTo: string | null;
+  /** Who put the pending review out of their own queue until when: actor → ISO time (others still see it). */
+  snoozes: Record<string, string>;
   completedAt: Date | null;
   stageStartedAt: Date | null;
   updatedAt: Date;
@@ -85,7 +89,7 @@ export interface RunDocuments {
 export type RunRow = RunHotRow & RunDocuments;
 
 /** What a store fills in when a new run leaves it out: clocks, counters, and every field that may be empty. */
-type DefaultedOnInsert = 'createdAt' | 'updatedAt' | 'executionSeq' | 'reviewEdits' | 'attempt';
+type DefaultedOnInsert = 'createdAt' | 'updatedAt' | 'executionSeq' | 'reviewEdits' | 'attempt' | 'snoozes';
 type NullableKeys<T> = { [K in keyof T]: null extends T[K] ? K : never }[keyof T];
 type OptionalOnInsert = DefaultedOnInsert | NullableKeys<RunHotRow>;
 

@@ -38,6 +38,24 @@ export interface WriteGuard {
   claimableBy?: { actor: string; now: Date };
   /** The pending review is exactly this one (as read): nothing changed it since. */
   pendingReviewIs?: PendingReview;
+  /** The pending review is assigned to exactly this person (`is: null`: to nobody). */
+  assignedTo?: { is: string | null };
+  /** The review's snoozes are exactly these (what the writer read). */
+  snoozes?: Record<string, string>;
+}
+
+/** How a team's next assignee is chosen (policy.assignment). */
+export type AssignmentOrder = 'round_robin' | 'fewest_pending';
+
+/**
+ * Assign the pending review to the team's next available person, chosen by the store in the same statement that
+ * records it (and that person's turn), with the team's assignments one at a time: two reviews parked at once
+ * never both go to the person whose turn it was. Nobody available: the write misses.
+ */
+export interface AssigneePick {
+  tenantId: string;
+  team: string;
+  order: AssignmentOrder;
 }
 
 export interface EventInput {
@@ -86,6 +104,8 @@ export interface StoreWrite {
    * at all. A miss then means the run left the visit or an earlier attempt recorded the step.
    */
   ledger?: LedgerRecord;
+  /** Sets `assignedTo` to the person the store picks (the event's data gets `assignee`). */
+  pickAssignee?: AssigneePick;
   /**
    * The run as the writer read it. A store may use it to return the moved row without reading back the
    * columns the writer already holds (the PostgreSQL store does, when the guard pins this row's visit).

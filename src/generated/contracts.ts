@@ -330,6 +330,13 @@ export type OldestAge = number | null;
  */
 export type QueueStatsResult = QueueStatsOk | ToolFailure;
 /**
+ * assign_review, snooze_review
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ReviewAssignmentResult".
+ */
+export type ReviewAssignmentResult = ReviewAssignmentOk | ToolFailure;
+/**
  * This interface was referenced by `ReviewTask`'s JSON-Schema
  * via the `definition` "TaskStatus".
  */
@@ -433,6 +440,10 @@ export type RunEventType =
   | 'review.re_asked'
   | 'review.reminded'
   | 'review.escalated'
+  | 'review.assigned'
+  | 'review.reassigned'
+  | 'review.snoozed'
+  | 'review.unsnoozed'
   | 'run.executing'
   | 'run.completed'
   | 'run.failed'
@@ -497,7 +508,8 @@ export interface FieldProvenance {
     | 'negated_switch'
     | 'enum_synonym'
     | 'unit_number'
-    | 'decimal_comma';
+    | 'decimal_comma'
+    | 'multiple_word';
 }
 /**
  * This interface was referenced by `CandidatePayload`'s JSON-Schema
@@ -804,6 +816,10 @@ export interface PolicySpec {
   reviewTtlSeconds?: number;
   team?: Identifier1;
   /**
+   * Give each new review of the team (policy.team) to one available reviewer of it: round_robin (whoever was given one longest ago) or fewest_pending (whoever holds the fewest pending reviews). Reviewers marked unavailable are skipped. Without it reviews are not assigned until someone with reviews:assign does.
+   */
+  assignment?: 'round_robin' | 'fewest_pending';
+  /**
    * Reviewer console: a review with no blocking issues approves itself after a 10-second countdown the reviewer can cancel or skip (the approval is the reviewer's, recorded as such).
    */
   autoApproveCountdown?: boolean;
@@ -957,6 +973,14 @@ export interface ListPendingReviewsArgs {
   cursor?: string;
   checkpoint?: 'information_review' | 'payload_review' | 'response_review' | 'error_recovery';
   model?: ModelReference;
+  /**
+   * me (reviews assigned to your person), none (unassigned) or a reviewer id (rv_…).
+   */
+  assignedTo?: string;
+  /**
+   * Also list the reviews you snoozed (left out by default).
+   */
+  includeSnoozed?: boolean;
 }
 /**
  * This interface was referenced by `McpTools`'s JSON-Schema
@@ -978,6 +1002,14 @@ export interface PendingReviewItem {
   claimedBy: string | null;
   createdAt: string;
   expiresAt: string;
+  /**
+   * The reviewer (rv_…) the review is assigned to, or null.
+   */
+  assignedTo: string | null;
+  /**
+   * Until when you snoozed it (present only with includeSnoozed).
+   */
+  snoozedUntil?: string;
 }
 /**
  * One reason a payload may not run as it is: where, what, how bad, and what to do.
@@ -1456,6 +1488,49 @@ export interface ByCheckpoint {
 export interface DepthStats {
   pending: PendingCount;
   oldestAgeSeconds: OldestAge;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "AssignReviewArgs".
+ */
+export interface AssignReviewArgs {
+  reviewId: string;
+  /**
+   * The reviewer to give the review to (rv_…), or null to take the assignment away.
+   */
+  reviewer: string | null;
+  /**
+   * Why, for the audit trail.
+   */
+  reason?: string;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "SnoozeReviewArgs".
+ */
+export interface SnoozeReviewArgs {
+  reviewId: string;
+  /**
+   * When the review comes back into your queue (at most 30 days away), or null to bring it back now.
+   */
+  until: string | null;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ReviewAssignmentOk".
+ */
+export interface ReviewAssignmentOk {
+  status: 'ok';
+  reviewId: string;
+  runId: string;
+  /**
+   * The reviewer (rv_…) the review is assigned to, or null.
+   */
+  assignedTo: string | null;
+  /**
+   * Until when you snoozed it out of your queue, or null.
+   */
+  snoozedUntil: string | null;
 }
 /**
  * This interface was referenced by `McpTools`'s JSON-Schema

@@ -7,6 +7,7 @@ import { actorOf, replierOf } from '../auth/api-keys.ts';
 import { toRunView } from '../engine/run-view.ts';
 import { VettedError } from '../errors.ts';
 import type {
+  AssignReviewArgs,
   Decision,
   GenerationRequest,
   GetReviewArgs,
@@ -17,7 +18,11 @@ import type {
   RecordDecisionOk,
   Reply,
   ReplyOk,
+  ReviewAssignmentOk,
+  SnoozeReviewArgs,
 } from '../generated/contracts.ts';
+import { assignReview } from '../review/assignment.ts';
+import { snoozedUntil, snoozeReview } from '../review/snooze.ts';
 import { submitRun } from '../intake/submit-run.ts';
 import { decideReview } from '../review/decide-by-review-id.ts';
 import { reply } from '../review/reply-service.ts';
@@ -42,8 +47,10 @@ export const REVIEW_TOOLS: readonly ToolDefinition[] = [
     result: 'ListPendingReviewsResult',
     annotations: read,
     async run({ system, caller, view }, args) {
-      const page = await listPendingReviews(system, caller, { checkpoint: args.checkpoint, model: args.model, cursor: args.cursor, limit: args.limit ?? DEFAULT_PAGE, withTotal: true });
-      const reviews = page.items.map((row) => pendingItem(row, system.clock.now()));
+      const page = await listPendingReviews(system, caller, {
+        checkpoint: args.checkpoint, model: args.model, assignedTo: args.assignedTo, includeSnoozed: args.includeSnoozed, cursor: args.cursor, limit: args.limit ?? DEFAULT_PAGE, withTotal: true,
+      });
+      const reviews = page.items.map((row) => pendingItem(row, system.clock.now(), actorOf(caller)));
       return view({ status: 'ok', count: reviews.length, total: page.total ?? reviews.length, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), reviews }, page.items);
     },
   }),
@@ -144,6 +151,39 @@ export const REVIEW_TOOLS: readonly ToolDefinition[] = [
       return view({ status: 'ok', run: toRunView(row) }, [row]);
     },
   }),
+  defineTool<AssignReviewArgs>({
+    name: 'assign_review',
+    title: 'Assign a pending review to a person',
+    description:
+      'Give a pending review to a person of your tenant (reviewer: their rv_… id), reassign it, delegate one assigned to you, or take the assignment away (reviewer: null). ' +
+      'Needs reviews:assign. A person marked unavailable or a submitter is an error naming reviewer; an assignment someone changed meanwhile is a conflict naming who holds it.',
+    permission: 'reviews:assign',
+    args: toolContract('AssignReviewArgs'),
+    result: 'ReviewAssignmentResult',
+    idArgument: 'reviewId',
+    annotations: write,
+    async run({ system, caller }, args) {
+      const run = await assignReview(system, { reviewId: args.reviewId, caller, to: args.reviewer, reason: args.reason });
+      return assignmentOk(args.reviewId, run, actorOf(caller), system.clock.now());
+    },
+  }),
+  defineTool<SnoozeReviewArgs>({
+    name: 'snooze_review',
+    title: 'Snooze a review out of your queue',
+    description:
+      'Not now: hide a pending review from your own queue until a time (at most 30 days away); until null brings it back now. Others still see it, and its deadline runs on. ' +
+      'list_pending_reviews with includeSnoozed shows it meanwhile.',
+    permission: 'reviews:decide',
+    args: toolContract('SnoozeReviewArgs'),
+    result: 'ReviewAssignmentResult',
+    idArgument: 'reviewId',
+    annotations: write,
+    async run({ system, caller }, args) {
+      const until = args.until === null ? null : new Date(args.until);
+      const run = await snoozeReview(system, caller, args.reviewId, until);
+      return assignmentOk(args.reviewId, run, actorOf(caller), system.clock.now());
+    },
+  }),
   defineTool<Record<string, never>>({
     name: 'queue_stats',
     title: 'Review queue at a glance',
@@ -158,7 +198,12 @@ export const REVIEW_TOOLS: readonly ToolDefinition[] = [
   }),
 ];
 
-function pendingItem(row: RunRow, now: Date): PendingReviewItem {
+function assignmentOk(reviewId: string, run: RunRow, actor: string, now: Date): ReviewAssignmentOk {
+  return { status: 'ok', reviewId, runId: run.id, assignedTo: run.assignedTo, snoozedUntil: snoozedUntil(run, actor, now) };
+}
+
+function pendingItem(row: RunRow, now: Date, viewer: string): PendingReviewItem {
+  const snoozed = snoozedUntil(row, viewer, now);
   const review = row.pendingReview;
   if (!review) throw new VettedError('INTERNAL', `run ${row.id} is listed as pending without a review`);
   const claimed = row.claimedBy !== null && row.claimExpiresAt !== null && row.claimExpiresAt >= now;
@@ -173,6 +218,8 @@ function pendingItem(row: RunRow, now: Date): PendingReviewItem {
     question: review.question,
     ...(review.summary ? { summary: review.summary } : {}),
     claimedBy: claimed ? row.claimedBy : null,
+    assignedTo: row.assignedTo,
+    ...(snoozed ? { snoozedUntil: snoozed } : {}),
     createdAt: review.createdAt,
     expiresAt: review.expiresAt,
   };

@@ -8,7 +8,7 @@
 import type { FieldSpec } from '../generated/contracts.ts';
 import { numberForField, type Converted } from './field-values.ts';
 import { hasOptions, nameWords } from './fields.ts';
-import { decimalComma, unitNumber } from './quantities.ts';
+import { decimalComma, multipleWord, unitNumber } from './quantities.ts';
 import { numberSource, parseWrittenNumber } from './numbers.ts';
 import { conceptOption, mayNameOption, optionKey, optionNamed, optionWordsSource, stringOptions } from './option-words.ts';
 import { anyWord, CLITIC_PREFIX, escapeRegExp, isUnspaced } from './patterns.ts';
@@ -28,6 +28,7 @@ export const CONVERSION_NAMES = [
   'enum_synonym',
   'unit_number',
   'decimal_comma',
+  'multiple_word',
 ] as const;
 export type ConversionName = (typeof CONVERSION_NAMES)[number];
 
@@ -343,37 +344,51 @@ const FEATURE_NAMES: Record<string, string> = {
   audio: 'audio', sound: 'audio', 'sound effects': 'audio', watermark: 'watermark', subtitles: 'subtitles', subtitle: 'subtitles',
   captions: 'subtitles', music: 'music', 'background music': 'music', background: 'background', 'safety checker': 'safety',
   'safety filter': 'safety', 'nsfw filter': 'safety', 'nsfw checker': 'safety',
+  'face enhance': 'faces', 'face enhancement': 'faces', 'enhance face': 'faces', 'enhance faces': 'faces', 'face restore': 'faces',
+  'face restoration': 'faces', 'restore face': 'faces', 'restore faces': 'faces', 'face correction': 'faces', 'fix face': 'faces', 'fix faces': 'faces',
+  loop: 'loop', looping: 'loop', 'seamless loop': 'loop',
 };
 /** The verbs a switch field's name may start with; anything else (`diarise_audio`) is another switch. */
 const SWITCH_HEADS = new Set(['generate', 'enable', 'disable', 'keep', 'add', 'include', 'with', 'use', 'remove', 'no', 'apply', 'output', 'return', 'show', 'hide', 'mute', 'burn', 'embed', 'skip', 'without', 'drop', 'strip']);
 /** A field named with a negative verb is switched on by "without": `remove_background`, `disable_safety_checker`. */
 const NEGATIVE_HEADS = new Set(['disable', 'no', 'remove', 'skip', 'without', 'hide', 'mute', 'drop', 'strip']);
 
-function featureWordsOf(field: FieldSpec): string[] {
-  if (field.type !== 'boolean' || hasOptions(field)) return [];
+function featureKeyOf(field: FieldSpec): string | undefined {
+  if (field.type !== 'boolean' || hasOptions(field)) return undefined;
   const words = nameWords(field.name);
   const base = SWITCH_HEADS.has(words[0] ?? '') ? words.slice(1) : words;
-  const key = FEATURE_NAMES[base.join(' ')];
-  if (key === undefined) return [];
-  return [...readingWords().features].filter(([, feature]) => feature === key).map(([word]) => word);
+  return FEATURE_NAMES[base.join(' ')];
 }
 
-export function switchPattern(featureWords: readonly string[]): RegExp {
+function featureWordsOf(field: FieldSpec): string[] {
+  const key = featureKeyOf(field);
+  return key === undefined ? [] : [...readingWords().features].filter(([, feature]) => feature === key).map(([word]) => word);
+}
+
+/** Phrases that ask for the field's feature on by themselves (`fix the faces`, `mejora las caras`, `ループで`). */
+function featureRequestsOf(field: FieldSpec): string[] {
+  const key = featureKeyOf(field);
+  return key === undefined ? [] : [...readingWords().featureRequests].filter(([, feature]) => feature === key).map(([phrase]) => phrase);
+}
+
+export function switchPattern(featureWords: readonly string[], requests: readonly string[] = []): RegExp {
   const words = readingWords().lists;
-  return cached(`switch:${featureWords.join('|')}`, () => {
+  return cached(`switch:${featureWords.join('|')}:${requests.join('|')}`, () => {
     const feature = anyWord(featureWords);
     const article = '(?:(?:the|any|el|la|los|las|le|les|das|die|den|der|o|os|as)\\s+)?';
     const before = `(?<verb>${anyWord([...words.negation, ...words.affirmation])})\\s*${article}(?<feature>${feature})`;
     const unspacedVerbs = [...words.negation, ...words.affirmation, ...words.off, ...words.on].filter(isUnspaced);
     const after = `(?<feature2>${feature})\\s*(?:[:=]\\s*)?(?<state>${anyWord([...words.off, ...words.on].filter((word) => !isUnspaced(word)))})(?![\\p{L}\\p{N}_])`;
     const afterUnspaced = `(?<feature3>${feature})\\s*(?:を|の|は)?\\s*(?<state2>${anyWord(unspacedVerbs)})`;
-    return `(?:${before}|${after}|${afterUnspaced})`;
+    const asked = requests.length > 0 ? `|(?<request>${anyWord(requests)})` : '';
+    return `(?:${before}|${after}|${afterUnspaced}${asked})`;
   });
 }
 
 /** Whether the phrase switches its feature on. */
 function switchedOn(groups: Groups): boolean | undefined {
   const lists = readingWords().lists;
+  if (groups.request !== undefined) return true;
   const word = foldWord(groups.verb ?? groups.state ?? groups.state2 ?? '');
   if (lists.negation.includes(word) || lists.off.includes(word)) return false;
   if (lists.affirmation.includes(word) || lists.on.includes(word)) return true;
@@ -383,7 +398,8 @@ function switchedOn(groups: Groups): boolean | undefined {
 const negatedSwitch: Conversion = {
   pattern(field) {
     const words = featureWordsOf(field);
-    return words.length === 0 ? null : switchPattern(words);
+    const requests = featureRequestsOf(field);
+    return words.length === 0 ? null : switchPattern(words, requests);
   },
   convert(groups, field) {
     const on = switchedOn(groups);
@@ -506,4 +522,5 @@ const CONVERSIONS: Record<ConversionName, Conversion> = {
   enum_synonym: enumSynonym,
   unit_number: unitNumber,
   decimal_comma: decimalComma,
+  multiple_word: multipleWord,
 };

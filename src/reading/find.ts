@@ -24,7 +24,7 @@ import {
 } from './conversions.ts';
 import { aspectField, countField, durationField, framesField, isNumericField, languageField, resolutionField } from './fields.ts';
 import { anyWord, isUnspaced, writtenWordStart } from './patterns.ts';
-import { anyUnitNumberPattern, isFirmUnitNumber, unitKeyOf, unitOfField } from './quantities.ts';
+import { anyUnitNumberPattern, enlargeVerbInClause, isFirmUnitNumber, scaleField, unitKeyOf, unitOfField } from './quantities.ts';
 import { foldWord, readingWords } from './words.ts';
 
 /** A value read for a field, with the user's words it came from and the conversion that gives it. */
@@ -130,6 +130,8 @@ function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, Fiel
     ['aspect_word', aspectField(fields)],
     ['language_name', languageField(fields)],
   ];
+  const scale = scaleField(fields);
+  if (scale) pairs.push(['multiple_word', scale]);
   const resolution = resolutionField(fields);
   if (resolution) pairs.push(['resolution_word', resolution]);
   else {
@@ -280,7 +282,7 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
     case 'language_name':
       return true;
     case 'negated_switch':
-      return groups.verb !== undefined || groups.state2 !== undefined;
+      return groups.verb !== undefined || groups.state2 !== undefined || groups.request !== undefined;
     case 'enum_synonym':
       // The field named next to its option (`style: anime`, `estilo anime`, `בסגנון פיקסל ארט`), a switch word
       // before it (`sin magic prompt`), or the option describing what is made (`реалистичное фото`); a bare
@@ -290,6 +292,10 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       return isFirmUnitNumber(groups, unitKeyOf(groups.unit ?? '') ?? '');
     case 'decimal_comma':
       return true;
+    case 'multiple_word':
+      // `upscale it 4 times`, `al doble` after `amplía`, `2倍に拡大`: a multiple is a scale beside a word asking for
+      // a bigger picture; alone (`a cat, 4x`) it counts only in a clause of its own.
+      return enlargeVerbInClause(text, start, end);
   }
 }
 

@@ -10,7 +10,7 @@ import type { FieldSpec } from '../generated/contracts.ts';
 import { fromPackageRoot } from '../util/package-root.ts';
 import { numberForField, type Converted } from './field-values.ts';
 import { hasOptions, isNumericField, nameWords, numericOptions } from './fields.ts';
-import { numberSource, parseWrittenNumber } from './numbers.ts';
+import { DIGITS, numberSource, parseWrittenNumber } from './numbers.ts';
 import { anyWord } from './patterns.ts';
 import { foldWord } from './words.ts';
 
@@ -25,6 +25,10 @@ interface QuantityFile {
   widthWords: Record<string, string[]>;
   heightWords: Record<string, string[]>;
   sizeJoins: Record<string, string[]>;
+  multiples: Record<string, Record<string, number>>;
+  timesTrails: Record<string, string[]>;
+  timesLeads: Record<string, string[]>;
+  enlargeVerbs: Record<string, string[]>;
 }
 
 /** The lists merged over the languages (a request may mix them), lower-cased. */
@@ -39,6 +43,11 @@ export interface QuantityWords {
   widthWords: readonly string[];
   heightWords: readonly string[];
   sizeJoins: readonly string[];
+  /** A word for a number of times (`double`, `al doble`, `вдвое`) → that number. */
+  multiples: ReadonlyMap<string, number>;
+  timesTrails: readonly string[];
+  timesLeads: readonly string[];
+  enlargeVerbs: readonly string[];
 }
 
 let loaded: QuantityWords | undefined;
@@ -56,6 +65,10 @@ export function quantityWords(): QuantityWords {
     widthWords: merged(raw.widthWords),
     heightWords: merged(raw.heightWords),
     sizeJoins: merged(raw.sizeJoins),
+    multiples: new Map(Object.values(raw.multiples).flatMap((words) => Object.entries(words).map(([word, times]) => [foldWord(word), times] as const))),
+    timesTrails: merged(raw.timesTrails),
+    timesLeads: merged(raw.timesLeads),
+    enlargeVerbs: merged(raw.enlargeVerbs),
   };
   return loaded;
 }
@@ -164,4 +177,62 @@ export function decimalCommaPhrase(text: string, field: FieldSpec, value: number
     if (decimalComma.convert(match.groups ?? {}, field)?.value === value) return match[0];
   }
   return undefined;
+}
+
+// ---- multiples ---------------------------------------------------------------------------------------------------
+
+/** Digits alone, as a number of times (`4x`). */
+const DIGITS_SOURCE = `(?<![\\p{N}.,])${DIGITS}`;
+
+/** The names of a field that takes how many times bigger the output is. */
+const SCALE_NAMES = new Set(['scale', 'upscale', 'scale factor', 'upscale factor', 'upscaling factor', 'outscale', 'upscale by']);
+
+/** The field that takes a number of times bigger (`scale`, `upscale_factor`): numeric, or numeric options. */
+export function scaleField(fields: readonly FieldSpec[]): FieldSpec | undefined {
+  return fields.find((field) => SCALE_NAMES.has(nameWords(field.name).join(' ')) && ((isNumericField(field) && !hasOptions(field)) || numericOptions(field)));
+}
+
+/** `4 times`, `4x`, `x4`, `quatre fois`, `в 2 раза`, `פי 4`, `2倍`, `double`, `al doble`, `zweifach`, `вдвое`. */
+export function multiplePattern(): RegExp {
+  const words = quantityWords();
+  return cached('multiple', () => {
+    const leads = anyWord(words.timesLeads);
+    const counted = `(?:(?<lead>${leads})\\s*)?(?<number>${numberSource()})\\s*-?\\s*(?<trail>${anyWord(words.timesTrails)})`;
+    // `4x`, `2×`: the sign written onto the digits, which no word boundary allows for.
+    const glued = `(?<number2>${DIGITS_SOURCE})\\s*[x×](?![\\p{L}\\p{N}_])`;
+    const led = `(?:(?<lead2>${leads})\\s*|(?<![\\p{L}\\p{N}_])[x×])(?<number3>${numberSource()})(?![\\p{L}\\p{N}_])`;
+    return `(?:${counted}|${glued}|${led}|(?<word>${anyWord(words.multiples.keys())}))`;
+  });
+}
+
+export const multipleWord = {
+  pattern(field: FieldSpec): RegExp | null {
+    return scaleField([field]) === undefined ? null : multiplePattern();
+  },
+  convert(groups: Groups, field: FieldSpec): Converted | undefined {
+    const times = groups.word !== undefined ? quantityWords().multiples.get(foldWord(groups.word)) : parseWrittenNumber(groups.number ?? groups.number2 ?? groups.number3 ?? '');
+    if (times === undefined || times <= 1) return undefined;
+    if (hasOptions(field)) {
+      const option = field.enum.find((candidate) => Number(candidate) === times);
+      return option === undefined ? undefined : { value: option, fit: 'ok' };
+    }
+    return numberForField(times, field);
+  },
+};
+
+/** True when a word asking for a bigger picture stands in the same clause as the multiple (`upscale it 4 times`). */
+export function enlargeVerbInClause(text: string, start: number, end: number): boolean {
+  const breaks = /[,;|\n()。、，；،؛]|[.!?](?=\s|$)/gu;
+  let from = 0;
+  let to = text.length;
+  for (const match of text.matchAll(breaks)) {
+    if (match.index < start) from = match.index + 1;
+    else if (match.index >= end) {
+      to = match.index;
+      break;
+    }
+  }
+  const verbs = cached('enlarge', () => anyWord(quantityWords().enlargeVerbs));
+  verbs.lastIndex = 0;
+  return [...text.slice(from, to).matchAll(verbs)].some((match) => from + match.index + match[0].length <= start || from + match.index >= end);
 }

@@ -39,6 +39,8 @@ export interface LanguageWords {
   on: string[];
   /** English feature key (`audio`, `watermark`) → the words for it in this language. */
   features: Record<string, string[]>;
+  /** English feature key (`faces`, `loop`) → phrases that by themselves ask for it on (`fix the faces`, `顔も補正`). */
+  featureRequests: Record<string, string[]>;
   languageLeads: string[];
   languageTrails: string[];
   /** ISO 639-1 code → the language's names in this language. */
@@ -63,7 +65,7 @@ export const WORD_LIST_KEYS = [
   'resolutionLeads', 'filler', 'textLeads', 'questionLeads',
 ] as const;
 export type WordListKey = (typeof WORD_LIST_KEYS)[number];
-export const WORD_MAP_KEYS = ['features', 'languages', 'languageForms', 'fieldNames', 'lengths'] as const;
+export const WORD_MAP_KEYS = ['features', 'featureRequests', 'languages', 'languageForms', 'fieldNames', 'lengths'] as const;
 
 /** Every language's lists merged: what the reader matches against. */
 export interface ReadingWords {
@@ -72,6 +74,8 @@ export interface ReadingWords {
   numbers: ReadonlyMap<string, number>;
   /** Local word → English feature key. */
   features: ReadonlyMap<string, string>;
+  /** A phrase asking for a feature on → its English feature key. */
+  featureRequests: ReadonlyMap<string, string>;
   /** Local language name → ISO code. */
   languages: ReadonlyMap<string, string>;
   /** Whole "in that language" phrase → ISO code. */
@@ -105,7 +109,9 @@ function merge(byLanguage: Record<ReadingLanguage, LanguageWords>): ReadingWords
   const languageForms = new Map<string, string>();
   const fieldNames = new Map<string, string[]>();
   const lengths = new Map<string, number>();
+  const featureRequests = new Map<string, string>();
   for (const words of all) {
+    for (const [key, phrases] of Object.entries(words.featureRequests)) for (const phrase of phrases) featureRequests.set(foldWord(phrase), key);
     for (const [seconds, written] of Object.entries(words.lengths)) for (const word of written) lengths.set(foldWord(word), Number(seconds));
     for (const [word, value] of Object.entries(words.numbers)) numbers.set(foldWord(word), value);
     for (const [key, local] of Object.entries(words.features)) for (const word of local) features.set(foldWord(word), key);
@@ -113,7 +119,7 @@ function merge(byLanguage: Record<ReadingLanguage, LanguageWords>): ReadingWords
     for (const [code, forms] of Object.entries(words.languageForms)) for (const form of forms) languageForms.set(foldWord(form), code);
     for (const [name, local] of Object.entries(words.fieldNames)) fieldNames.set(foldWord(name), [...new Set([...(fieldNames.get(foldWord(name)) ?? []), ...local.map(foldWord)])]);
   }
-  return { byLanguage, lists, numbers, features, languages, languageForms, fieldNames, lengths };
+  return { byLanguage, lists, numbers, features, featureRequests, languages, languageForms, fieldNames, lengths };
 }
 
 function readLanguage(language: ReadingLanguage): LanguageWords {

@@ -22,9 +22,13 @@ export type Checkpoint = PendingReview['checkpoint'];
 const CHECKPOINT_ORDER: Record<Checkpoint, number> = { information_review: 0, payload_review: 1, response_review: 2, error_recovery: 3 };
 export const CHECKPOINTS = (Object.keys(CHECKPOINT_ORDER) as Checkpoint[]).sort((a, b) => CHECKPOINT_ORDER[a] - CHECKPOINT_ORDER[b]);
 
-export interface PendingQuery extends Omit<PendingFilters, 'claimedBy'> {
+export interface PendingQuery extends Omit<PendingFilters, 'claimedBy' | 'assignedTo' | 'notSnoozedBy'> {
   /** `me` (the caller's live claims) or an actor id. */
   assignee?: string;
+  /** `me` (reviews assigned to the caller's person), `none` (unassigned) or a reviewer id. */
+  assignedTo?: string;
+  /** Also list the reviews the caller snoozed (left out by default). */
+  includeSnoozed?: boolean;
   /** Also count every review the filters find (one more query; the MCP tool reports it). */
   withTotal?: boolean;
 }
@@ -38,15 +42,22 @@ export interface PendingPage {
 
 /** The caller's tenant's pending reviews, oldest first. */
 export async function listPendingReviews(reader: ReviewReader, caller: Principal, query: PendingQuery): Promise<PendingPage> {
-  const { assignee, withTotal, ...rest } = query;
+  const { assignee, assignedTo, includeSnoozed, withTotal, ...rest } = query;
   const claimedBy = assignee === undefined ? undefined : assignee === 'me' ? actorOf(caller) : assignee;
-  const filters = { ...rest, claimedBy };
+  const filters = { ...rest, claimedBy, assignedTo: assignedToFilter(caller, assignedTo), notSnoozedBy: includeSnoozed ? undefined : actorOf(caller) };
   const now = reader.clock.now();
   const page = await reader.runQueries.listPendingReviews(caller.tenantId, filters, now);
   if (!withTotal) return page;
   // The first page holding everything needs no second query.
   const total = !query.cursor && page.nextCursor === null ? page.items.length : await reader.runQueries.countPendingReviews(caller.tenantId, filters, now);
   return { ...page, total };
+}
+
+/** `me` is the caller's person; a key that is no one's has no reviews assigned to it. */
+function assignedToFilter(caller: Principal, assignedTo: string | undefined): string | undefined {
+  if (assignedTo !== 'me') return assignedTo;
+  if (!caller.reviewer) throw new VettedError('INVALID_REQUEST', "assignedTo=me needs a person's key (vetted keys create --reviewer rv_…)", { field: 'assignedTo' });
+  return caller.reviewer.id;
 }
 
 /** pending, or how the review ended. */

@@ -84,6 +84,11 @@ export interface LeakContext {
   schema: ModelSchema;
   /** The bundle, or its evidence when the caller has already collected it (the validator does). */
   bundle: RequestBundle | BundleEvidence;
+  /**
+   * Fields whose value a recorded conversion gives again from the user's own words (`al doble` → 2, `полминуты`
+   * → 30), checked by re-running it (traceability.ts `isDerivedFromUser`): the user supplied that value.
+   */
+  derivedFields?: ReadonlySet<string>;
 }
 
 /**
@@ -106,7 +111,7 @@ export function findExampleLeaks(
     exemptFields: new Map(),
     findings: [],
   };
-  for (const [key, value] of Object.entries(payload)) walk(scan, value, `/${pointerSegment(key)}`, key, 1);
+  for (const [key, value] of Object.entries(payload)) if (!context.derivedFields?.has(key)) walk(scan, value, `/${pointerSegment(key)}`, key, 1);
   return scan.findings.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.examplePath, b.examplePath));
 }
 

@@ -12,7 +12,7 @@ import { createApiHarness, type ApiHarness } from '../support/api.ts';
 import { badAuthorizations, deepJson, HOSTILE_CONTENT_TYPES, HOSTILE_IDS, INJECTION_STRINGS, jsonArb, MALFORMED_JSON, sampleOf } from '../support/hostile.ts';
 
 const TOOLS = [
-  'list_pending_reviews', 'get_review', 'record_decision', 'reply', 'submit_run', 'get_run', 'queue_stats',
+  'list_pending_reviews', 'get_review', 'record_decision', 'reply', 'submit_run', 'get_run', 'assign_review', 'snooze_review', 'queue_stats',
   'submit_task', 'list_tasks', 'get_task', 'record_task_review',
 ] as const;
 const ACCEPT = 'application/json, text/event-stream';

@@ -38,9 +38,13 @@ function documentedExamples(document: { paths: Record<string, Record<string, Ope
   return found;
 }
 
-/** The key whose role holds the operation's permission (admins do not decide reviews). */
+/**
+ * The key whose role holds the operation's permission (admins do not decide reviews); assigning, and marking
+ * someone else away, take an admin's reviews:assign.
+ */
 function keyFor(operation: Operation): string {
   const permission = operation['x-permission'] ?? '';
+  if (permission === 'reviews:assign' || operation.operationId === 'setReviewerAvailability') return api.keys.admin;
   return permission.startsWith('reviews:') || permission === 'policies:preview' ? api.keys.reviewer : api.keys.admin;
 }
 

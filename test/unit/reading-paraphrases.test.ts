@@ -13,6 +13,8 @@ import { extractReplicateCatalog } from '../support/replicate-catalog.ts';
 const MODELS = {
   music: 'meta/musicgen',
   image: 'black-forest-labs/flux-schnell',
+  upscaler: 'nightmareai/real-esrgan',
+  ultra: 'black-forest-labs/flux-1.1-pro-ultra',
 } as const;
 type Model = keyof typeof MODELS;
 
@@ -30,7 +32,7 @@ beforeAll(() => {
 }, 180_000);
 
 function bundleOf(prompt: string): RequestBundle {
-  return { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
+  return { prompt, conversation: [], attachments: [{ url: 'https://files.example.com/photo.jpg', mimeType: 'image/jpeg' }], userProfile: {}, humanEdits: {}, safetyFlags: [] };
 }
 
 function build(model: Model, prompt: string): { candidate: CandidatePayload; blocking: string[] } {
@@ -92,5 +94,40 @@ describe('counts said in words', () => {
     for (const text of ['a cat next to two old photos', 'two cats, one dog', 'a wall with three framed pictures on it']) {
       expect(build('image', text).candidate.provenance.num_outputs?.source, text).toBe('schema_default');
     }
+  });
+});
+
+const MULTIPLES: [string, string, number, boolean][] = [
+  ['en', 'upscale it 4 times', 4, false],
+  ['en', '4x bigger please, and fix the faces', 4, true],
+  ['es', 'amplía esta foto al doble y mejora las caras', 2, true],
+  ['fr', 'agrandis cette image quatre fois', 4, false],
+  ['de', 'vergrößere das Bild zweifach, mit Gesichtsverbesserung', 2, true],
+  ['pt', 'aumente esta imagem 3 vezes', 3, false],
+  ['he', 'תגדיל את התמונה פי 4 ותשפר פנים', 4, true],
+  ['ru', 'увеличь изображение в 2 раза, улучши лица', 2, true],
+  ['ar', 'كبّر الصورة 4 مرات مع تحسين الوجوه', 4, true],
+  ['ja', '画像を2倍に拡大して、顔も補正して', 2, true],
+];
+
+describe('multiples and switches asked for by their meaning', () => {
+  it.each(MULTIPLES)('%s: %s → scale %d, faces %s, and the validator re-derives the scale (no example leak)', (_language, text, scale, faces) => {
+    const { candidate, blocking } = build('upscaler', text);
+    expect(candidate.payload.scale).toBe(scale);
+    expect(candidate.provenance.scale).toMatchObject({ source: 'user_prompt' });
+    if (faces) expect(candidate.payload.face_enhance).toBe(true);
+    expect(blocking).toEqual([]);
+  });
+
+  it('reads a multiple as a scale only beside a word asking for a bigger picture, unless it stands alone', () => {
+    expect(build('upscaler', 'this is a photo of my 4 kids, make it sharper').candidate.provenance.scale?.source).toBe('schema_default');
+    expect(build('upscaler', 'a photo of my twins, twice as sharp as before').candidate.provenance.scale?.source).toBe('schema_default');
+  });
+
+  it('reads a switch named with a generic word before its state (`raw mode on`)', () => {
+    const { candidate, blocking } = build('ultra', 'aerial view of terraced rice fields, raw mode on');
+    expect(candidate.payload.raw).toBe(true);
+    expect(blocking).toEqual([]);
+    expect(build('ultra', 'a raw steak on a cutting board').candidate.provenance.raw?.source).toBe('schema_default');
   });
 });

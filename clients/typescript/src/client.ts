@@ -10,7 +10,7 @@ import type { paths } from './generated/openapi.ts';
 import {
   isTerminalStatus,
   type DecisionBody, type DecisionResult, type PendingReviewItem, type PendingReviewsPage, type PendingReviewsQuery,
-  type Run, type RunEvent, type SubmitRunBody, type SubmittedRun,
+  type BulkDecisionResults, type ReviewAssignment, type Run, type RunEvent, type SubmitRunBody, type SubmittedRun,
 } from './types.ts';
 
 export interface VettedClientOptions {
@@ -47,6 +47,18 @@ export interface VettedClient {
   decideReview(review: ShownReview, decision: ReviewDecision, init?: CallInit): Promise<DecisionResult>;
   /** POST /api/runs/:id/decision with a body you assemble yourself. */
   decide(runId: string, decision: DecisionBody, init?: CallInit): Promise<DecisionResult>;
+  /**
+   * POST /api/reviews/:id/assign: give a pending review to a person (`rv_…`), reassign it, delegate one assigned
+   * to you, or take the assignment away (null). Needs reviews:assign; 409 ASSIGNMENT_CONFLICT when it changed meanwhile.
+   */
+  assignReview(reviewId: string, reviewer: string | null, options?: { reason?: string } & CallInit): Promise<ReviewAssignment>;
+  /** POST /api/reviews/:id/snooze: out of your own queue until `until` (others still see it); null brings it back now. */
+  snoozeReview(reviewId: string, until: Date | string | null, init?: CallInit): Promise<ReviewAssignment>;
+  /**
+   * POST /api/reviews/decisions: approve or reject several reviews as you were shown them (each bound to its
+   * payloadHash, each its own decision); one result per review, in order.
+   */
+  decideReviews(items: readonly (ShownReview & { action: 'approve' | 'reject'; reason?: string })[], init?: CallInit): Promise<BulkDecisionResults>;
   /** The run's events over SSE, once each and in order, resuming with Last-Event-ID, until its terminal event. */
   followRun(runId: string, options?: FollowRunOptions): AsyncGenerator<RunEvent, void, undefined>;
 }
@@ -113,6 +125,20 @@ export function createVettedClient(options: VettedClientOptions): VettedClient {
         ...(binds ? { payloadHash: review.payloadHash } : {}),
         ...(editsOutput && review.outputHash ? { outputHash: review.outputHash } : {}),
       }, init);
+    },
+    async assignReview(reviewId, reviewer, options = {}) {
+      const body = { reviewer, ...(options.reason ? { reason: options.reason } : {}) };
+      return unwrap('assignReview', await send('assignReview', options.signal, () => api.POST('/api/reviews/{reviewId}/assign', { params: { path: { reviewId } }, body, signal: options.signal })));
+    },
+    async snoozeReview(reviewId, until, init = {}) {
+      const path = { params: { path: { reviewId } }, signal: init.signal };
+      if (until === null) return unwrap('unsnoozeReview', await send('unsnoozeReview', init.signal, () => api.DELETE('/api/reviews/{reviewId}/snooze', path)));
+      const at = typeof until === 'string' ? until : until.toISOString();
+      return unwrap('snoozeReview', await send('snoozeReview', init.signal, () => api.POST('/api/reviews/{reviewId}/snooze', { ...path, body: { until: at } })));
+    },
+    async decideReviews(items, init = {}) {
+      const body = { items: items.map((item) => ({ reviewId: item.reviewId, action: item.action, payloadHash: item.payloadHash, ...(item.reason ? { reason: item.reason } : {}) })) };
+      return (unwrap('decideReviews', await send('decideReviews', init.signal, () => api.POST('/api/reviews/decisions', { body, signal: init.signal })))).results;
     },
     followRun(runId, followOptions = {}) {
       return followRunEvents(events(runId), followOptions);

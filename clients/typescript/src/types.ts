@@ -26,6 +26,12 @@ export type PendingReviewsPage = JsonBody<operations['listPendingReviews']['resp
 export type PendingReviewItem = PendingReviewsPage['items'][number];
 export type DecisionBody = JsonBody<NonNullable<operations['decideReview']['requestBody']>>;
 export type DecisionResult = JsonBody<operations['decideReview']['responses'][200]>;
+/** Who a pending review is assigned to, and your own snooze of it (what assign and snooze answer). */
+export type ReviewAssignment = JsonBody<operations['assignReview']['responses'][200]>;
+/** POST /api/reviews/decisions: several approvals or rejections, each bound to its payloadHash. */
+export type BulkDecisionBody = JsonBody<NonNullable<operations['decideReviews']['requestBody']>>;
+/** One result per item, in the order sent: decided, conflict (with the winner) or refused (with why). */
+export type BulkDecisionResults = JsonBody<operations['decideReviews']['responses'][200]>['results'];
 
 /** The statuses a run never leaves, and the events that put it there: a follower ends at one of these. */
 export const TERMINAL_EVENT_TYPES = ['run.completed', 'run.failed', 'run.cancelled', 'run.expired'] as const satisfies readonly RunEventType[];

@@ -34,13 +34,13 @@ export function printKeys(rows: readonly KeyLike[]): void {
 
 export async function createKeyThroughApi(
   api: ApiClient,
-  options: ThroughApiOptions & { tenant?: string; role?: string; reviewer?: string; override?: boolean; label?: string },
+  options: ThroughApiOptions & { tenant?: string; role?: string; reviewer?: string; override?: boolean; assign?: boolean; label?: string },
 ): Promise<void> {
   if (options.role === undefined && options.reviewer === undefined) throw new VettedError('INVALID_REQUEST', '--role is required (or --reviewer, whose role it takes)', { field: 'role' });
   const body = {
     ...(options.role !== undefined ? { role: parseChoice('--role', options.role, ROLES) } : {}),
     ...(options.reviewer !== undefined ? { reviewerId: options.reviewer } : {}),
-    ...(options.override ? { permissions: ['override'] } : {}),
+    ...(options.override || options.assign ? { permissions: [...(options.override ? ['override'] : []), ...(options.assign ? ['reviews:assign'] : [])] } : {}),
     ...(options.label !== undefined ? { label: options.label } : {}),
     ...(options.tenant !== undefined ? { tenantId: options.tenant } : {}),
   };

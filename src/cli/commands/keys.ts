@@ -6,6 +6,7 @@ import type { System } from '../../system.ts';
 import { action, withSystem } from '../action.ts';
 import { parseChoice } from '../option-parsers.ts';
 import { apiClientFor, withApiOptions, type ThroughApiOptions } from '../through-api.ts';
+import { registerAvailabilityCommands } from './assign.ts';
 import { createKeyThroughApi, listKeysThroughApi, printCreated, printKeys, revokeKeyThroughApi } from './keys-through-api.ts';
 
 export interface CreateKeyOptions extends ThroughApiOptions {
@@ -13,6 +14,7 @@ export interface CreateKeyOptions extends ThroughApiOptions {
   role?: string;
   reviewer?: string;
   override?: boolean;
+  assign?: boolean;
   label?: string;
 }
 
@@ -26,6 +28,7 @@ export function registerKeyCommands(program: Command): void {
       .option('--tenant <id>', 'the tenant the key acts for (required without --reviewer; through the API, the admin key\'s own)')
       .option('--role <role>', `one of ${ROLES.join(', ')} (required without --reviewer)`)
       .option('--override', 'may approve payloads that still have blocking issues')
+      .option('--assign', 'may assign, reassign and delegate reviews (reviews:assign)')
       .option('--label <text>', 'a note to recognise the key by'),
   ).action(
     action(async (options: CreateKeyOptions) => {
@@ -83,10 +86,11 @@ export function registerKeyCommands(program: Command): void {
         withSystem(async (system) => {
           const rows = await system.reviewers.list(options.tenant);
           if (rows.length === 0) return console.log('No reviewers. Add one with `vetted reviewers add --tenant t --name "Ada" --role reviewer`.');
-          console.table(rows.map((r) => ({ id: r.id, tenant: r.tenantId, name: r.name, role: r.role, team: r.team ?? '', slack: r.slackUserId ?? '', email: r.email ?? '' })));
+          console.table(rows.map((r) => ({ id: r.id, tenant: r.tenantId, name: r.name, role: r.role, team: r.team ?? '', available: r.available, slack: r.slackUserId ?? '', email: r.email ?? '' })));
         }),
       ),
     );
+  registerAvailabilityCommands(reviewers);
 }
 
 /** What a new key is made of, as the key store takes it. */
@@ -100,7 +104,7 @@ async function createKey(system: System, options: CreateKeyOptions): Promise<voi
   if (tenantId === undefined) throw new VettedError('INVALID_REQUEST', '--tenant is required (or --reviewer, whose tenant it takes)', { field: 'tenant' });
   if (roleText === undefined) throw new VettedError('INVALID_REQUEST', '--role is required (or --reviewer, whose role it takes)', { field: 'role' });
   const role = parseChoice('--role', roleText, ROLES);
-  const permissions: NewKey['permissions'] = options.override ? ['override'] : [];
+  const permissions: NewKey['permissions'] = [...(options.override ? ['override' as const] : []), ...(options.assign ? ['reviews:assign' as const] : [])];
   const { key, row } = await system.apiKeys.create({ tenantId, role, permissions, label: options.label, reviewerId: reviewer?.id });
   printCreated(key, row, reviewer?.name);
 }

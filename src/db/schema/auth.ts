@@ -2,7 +2,7 @@
  * Reviewers (people, with a name, a role and a team) and API keys (stored as a hash of the secret, each bound
  * to one tenant and one role, and, for a person's key, to that person).
  */
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { ApiKeyRow, ExtraPermission, ReviewerRow, Role } from '../../auth/key-rows.ts';
 import type { SameShape } from './same-shape.ts';
 
@@ -21,6 +21,10 @@ export const reviewers = pgTable(
     slackUserId: text(),
     /** Where decision links are signed for this person. */
     email: text(),
+    /** False while they are away: auto-assignment skips them. */
+    available: boolean().notNull().default(true),
+    /** When auto-assignment last gave them a review (round robin: whoever waited longest is next). */
+    lastAssignedAt: timestamp({ withTimezone: true, mode: 'date' }),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [

@@ -66,6 +66,10 @@ export const runs = pgTable(
     /** The person working the pending review (a lease: claimExpiresAt), so two people do not work the same one. */
     claimedBy: text(),
     claimExpiresAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** The reviewer the pending review is assigned to (by the team's policy, or by a holder of reviews:assign). */
+    assignedTo: text(),
+    /** Who snoozed the pending review out of their own queue, until when (actor → ISO time). */
+    snoozes: jsonb().$type<Record<string, string>>().notNull().default({}),
     completedAt: timestamp({ withTimezone: true, mode: 'date' }),
     // Changed by every stage move.
     stageStartedAt: timestamp({ withTimezone: true, mode: 'date' }),
@@ -95,6 +99,8 @@ export const runs = pgTable(
       .on(t.tenantId, sql`(${t.pendingReview} ->> 'checkpoint')`, t.parkedAt, t.id)
       .where(sql`${t.pendingReviewId} is not null`),
     index('runs_tenant_model_parked_idx').on(t.tenantId, t.model, t.parkedAt, t.id).where(sql`${t.pendingReviewId} is not null`),
+    // Fewest pending: how many pending reviews each person of a team holds, counted at every auto-assignment.
+    index('runs_tenant_assigned_idx').on(t.tenantId, t.assignedTo).where(sql`${t.pendingReviewId} is not null and ${t.assignedTo} is not null`),
     index('runs_review_expiry_idx').on(t.reviewExpiresAt).where(sql`${t.pendingReviewId} is not null`),
   ],
 );

@@ -1,7 +1,8 @@
 /**
- * Model files for providers that publish a plain OpenAPI 3.x document (fal, OpenAI) rather than Replicate's
- * Cog objects: `{"provider": "fal", "endpoint": "fal-ai/flux/dev", "openapi": {…}}` or
- * `{"provider": "openai", "operation": "createImage", "openapi": {…}, "fields": [...]}`.
+ * Model files for providers that publish a plain OpenAPI 3.x document (fal, OpenAI, Anthropic) rather than
+ * Replicate's Cog objects: `{"provider": "fal", "endpoint": "fal-ai/flux/dev", "openapi": {…}}`,
+ * `{"provider": "openai", "operation": "createImage", "openapi": {…}, "fields": [...]}` or
+ * `{"provider": "anthropic", "operation": "messages_post", "openapi": {…}}`.
  *
  * This file finds the operation, picks its request body (JSON, else multipart), resolves the body's root
  * `$ref` / `allOf` into one object schema, turns multipart binary parts into URL fields (the provider uploads
@@ -24,7 +25,7 @@ const OPERATION_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
 const MAX_REF_HOPS = 16;
 
 export interface ProviderDocument {
-  /** The catalog name: the fal endpoint, or `openai/<operationId>`. */
+  /** The catalog name: the fal endpoint, or `<provider>/<operationId>` (`openai/createImage`). */
   model: string;
   /** The published document, as it was given (refs resolve against it). */
   document: JsonObject;

@@ -11,11 +11,12 @@
  */
 import type {
   CandidatePayload,
+  FieldSpec,
   ModelSchema,
   RequestBundle,
   ValidationIssue,
 } from '../../generated/contracts.ts';
-import { collectBundleEvidence } from '../bundle-evidence.ts';
+import { collectBundleEvidence, type BundleEvidence } from '../bundle-evidence.ts';
 import type { ExampleQuarantine } from '../example-quarantine.ts';
 import { findExampleLeaks } from '../leak-firewall.ts';
 import { CompiledSchemaCache } from './compiled-schema.ts';
@@ -23,6 +24,7 @@ import { leakIssues } from './leak-issues.ts';
 import { provenanceIssues } from './provenance-issues.ts';
 import { publishedIssues } from './published-issues.ts';
 import { schemaIssues } from './schema-issues.ts';
+import { isDerivedFromUser } from './traceability.ts';
 
 export { CompiledSchemaCache, SCHEMA_CACHE_SIZE, type CompiledSchema } from './compiled-schema.ts';
 
@@ -48,7 +50,7 @@ export function validatePayload(input: ValidatePayloadInput, cache: CompiledSche
   const { candidate, schema, bundle, quarantine } = input;
   const compiled = cache.compiledFor(schema);
   const evidence = collectBundleEvidence(bundle);
-  const findings = findExampleLeaks(candidate.payload, quarantine, { schema, bundle: evidence });
+  const findings = findExampleLeaks(candidate.payload, quarantine, { schema, bundle: evidence, derivedFields: derivedFields(candidate, compiled.fields, evidence) });
   const strict = schemaIssues(compiled, candidate.payload);
   const issues = [
     ...strict,
@@ -58,6 +60,19 @@ export function validatePayload(input: ValidatePayloadInput, cache: CompiledSche
     ...unusedRequestIssues(candidate),
   ];
   return dedupe(issues).sort(compareIssues);
+}
+
+/**
+ * The fields whose value the user's words give by a recorded conversion, re-run here: the leak firewall need not
+ * look for an example in them (`al doble` → 2 is the user's 2 even where the example's scale is 2 too).
+ */
+function derivedFields(candidate: CandidatePayload, fields: ReadonlyMap<string, FieldSpec>, evidence: BundleEvidence): Set<string> {
+  const derived = new Set<string>();
+  for (const [field, entry] of Object.entries(candidate.provenance)) {
+    if (entry?.source !== 'user_prompt' || entry.conversion === undefined) continue;
+    if (isDerivedFromUser(evidence, entry.conversion, entry.evidence, fields.get(field), candidate.payload[field])) derived.add(field);
+  }
+  return derived;
 }
 
 /**

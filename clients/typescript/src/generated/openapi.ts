@@ -240,6 +240,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reviewers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's people: who reviews can be assigned to, and who is away
+         * @description Needs an API key with the `reviews:read` permission.
+         */
+        get: operations["listReviewers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviewers/{reviewerId}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark a person away (available: false) or back; auto-assignment skips whoever is away
+         * @description Your own person with any reviewer key; anyone else needs reviews:assign (403 otherwise).
+         *
+         *     Needs an API key with the `reviews:read` permission.
+         */
+        put: operations["setReviewerAvailability"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reviews": {
         parameters: {
             query?: never;
@@ -274,6 +316,28 @@ export interface paths {
         get: operations["getReview"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews/{reviewId}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign a pending review to a person of the tenant, reassign it, delegate one assigned to you, or take the assignment away (reviewer: null)
+         * @description Needs reviews:assign (admins; other keys created with --assign). The event is review.assigned (first assignment) or review.reassigned (action reassign, delegate or unassign). A person marked unavailable, a submitter or a reviewer of another tenant is refused naming the field reviewer; an assignment changed by someone else meanwhile is 409 ASSIGNMENT_CONFLICT naming who holds it now.
+         *
+         *     Needs an API key with the `reviews:assign` permission.
+         */
+        post: operations["assignReview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -320,6 +384,54 @@ export interface paths {
         get: operations["getReviewForm"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews/{reviewId}/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Snooze a pending review out of your own queue until a time ("not now"); others still see it and its deadline runs on
+         * @description The review comes back into your queue when the time passes, or at once with DELETE. List it meanwhile with includeSnoozed=true. Event review.snoozed.
+         *
+         *     Needs an API key with the `reviews:decide` permission.
+         */
+        post: operations["snoozeReview"];
+        /**
+         * Bring a snoozed review back into your queue now (event review.unsnoozed)
+         * @description Needs an API key with the `reviews:decide` permission.
+         */
+        delete: operations["unsnoozeReview"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject several pending reviews at once, each bound to the payload hash you were shown; one result per item
+         * @description Each item is its own decision (the same rules as POST /api/runs/:id/decision: payload hash, blocking issues, claims, compare-and-set, audit row). An item someone else decided first is outcome conflict with the winner; one refused (a changed payload, blocking issues) is outcome refused with the code and why. The request itself succeeds (200) whatever the items' outcomes.
+         *
+         *     Needs an API key with the `reviews:decide` permission.
+         */
+        post: operations["decideReviews"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1011,7 +1123,7 @@ export interface components {
              * @description The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
              * @enum {string}
              */
-            conversion?: "duration" | "frames" | "count" | "aspect_word" | "resolution_word" | "format_word" | "language_name" | "negated_switch" | "enum_synonym" | "unit_number" | "decimal_comma";
+            conversion?: "duration" | "frames" | "count" | "aspect_word" | "resolution_word" | "format_word" | "language_name" | "negated_switch" | "enum_synonym" | "unit_number" | "decimal_comma" | "multiple_word";
         };
         /**
          * FieldRole
@@ -1069,10 +1181,10 @@ export interface components {
             /** @enum {string} */
             builder?: "heuristic" | "openai";
             /**
-             * @description The provider that executes the run. Default: the model's own provider (fal, openai) for a model read from a provider document, else the configured default. `dry` never calls a provider.
+             * @description The provider that executes the run. Default: the model's own provider (fal, openai, anthropic) for a model read from a provider document, else the configured default. `dry` never calls a provider.
              * @enum {string}
              */
-            provider?: "dry" | "replicate" | "fal" | "openai";
+            provider?: "dry" | "replicate" | "fal" | "openai" | "anthropic";
             callbackUrl?: string;
             /** @description Run the legacy V2 builder beside this run for comparison (never executed). */
             shadow?: boolean;
@@ -1145,10 +1257,10 @@ export interface components {
                  * @description The provider that runs the model.
                  * @enum {string}
                  */
-                name: "fal" | "openai";
+                name: "fal" | "openai" | "anthropic";
                 /** @description The fal endpoint, e.g. fal-ai/flux/dev. */
                 endpoint?: string;
-                /** @description The OpenAI operationId, e.g. createImage. */
+                /** @description The operationId in the OpenAI or Anthropic document, e.g. createImage or messages_post. */
                 operation?: string;
                 method: string;
                 /** @description The operation's path in the published document. */
@@ -1280,6 +1392,11 @@ export interface components {
             reviewTtlSeconds?: number;
             /** @description Route the run's reviews to this team (reviewers filter their queue by it). */
             team?: components["schemas"]["Identifier"];
+            /**
+             * @description Give each new review of the team (policy.team) to one available reviewer of it: round_robin (whoever was given one longest ago) or fewest_pending (whoever holds the fewest pending reviews). Reviewers marked unavailable are skipped. Without it reviews are not assigned until someone with reviews:assign does.
+             * @enum {string}
+             */
+            assignment?: "round_robin" | "fewest_pending";
             /** @description Reviewer console: a review with no blocking issues approves itself after a 10-second countdown the reviewer can cancel or skip (the approval is the reviewer's, recorded as such). */
             autoApproveCountdown?: boolean;
             /** @description Chat replies: whether the run's submitter (a key that cannot decide reviews) may approve a payload review (require_human, low confidence...), a response review or an error recovery by reply. Default false: the submitter answers its own run's clarifying questions and may cancel; approvals come from reviewers. A submitter never counts toward a quorum of more than one. */
@@ -1500,7 +1617,7 @@ export interface components {
          * RunEventType
          * @enum {string}
          */
-        RunEventType: "run.created" | "stage.completed" | "stage.retrying" | "review.created" | "review.decided" | "review.duplicate_refused" | "review.claimed" | "review.released" | "review.re_asked" | "review.reminded" | "review.escalated" | "run.executing" | "run.completed" | "run.failed" | "run.cancelled" | "run.expired" | "run.paused" | "run.resumed" | "run.requeued" | "run.purged";
+        RunEventType: "run.created" | "stage.completed" | "stage.retrying" | "review.created" | "review.decided" | "review.duplicate_refused" | "review.claimed" | "review.released" | "review.re_asked" | "review.reminded" | "review.escalated" | "review.assigned" | "review.reassigned" | "review.snoozed" | "review.unsnoozed" | "run.executing" | "run.completed" | "run.failed" | "run.cancelled" | "run.expired" | "run.paused" | "run.resumed" | "run.requeued" | "run.purged";
         /**
          * RunPolicy
          * @description When a run may execute without a person. A bare mode name is shorthand for { mode }.
@@ -1696,7 +1813,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Problem; code MODEL_NOT_FOUND or ROUTE_NOT_FOUND or RUN_NOT_FOUND or REVIEW_NOT_FOUND or TASK_NOT_FOUND or KEY_NOT_FOUND or TASK_TYPE_NOT_FOUND */
+        /** @description Problem; code MODEL_NOT_FOUND or ROUTE_NOT_FOUND or RUN_NOT_FOUND or REVIEW_NOT_FOUND or REVIEWER_NOT_FOUND or TASK_NOT_FOUND or KEY_NOT_FOUND or TASK_TYPE_NOT_FOUND */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1705,7 +1822,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Problem; code RUN_STATE_CONFLICT or REVIEW_STALE or PAYLOAD_HASH_MISMATCH or DECISION_CONFLICT or REVIEW_CLAIMED or REQUEST_KEY_REUSED or TASK_ALREADY_REVIEWED or SCHEMA_CHANGED or LAST_ADMIN_KEY or EXECUTION_UNCERTAIN */
+        /** @description Problem; code RUN_STATE_CONFLICT or REVIEW_STALE or PAYLOAD_HASH_MISMATCH or DECISION_CONFLICT or ASSIGNMENT_CONFLICT or REVIEW_CLAIMED or REQUEST_KEY_REUSED or TASK_ALREADY_REVIEWED or SCHEMA_CHANGED or LAST_ADMIN_KEY or EXECUTION_UNCERTAIN */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1934,8 +2051,8 @@ export interface operations {
                     role?: "submitter" | "reviewer" | "admin";
                     /** @description A person's key: the reviewer (of the caller's tenant) it belongs to */
                     reviewerId?: string;
-                    /** @description Beyond the role: override (approve over blocking issues) */
-                    permissions?: "override"[];
+                    /** @description Beyond the role: override (approve over blocking issues), reviews:assign (assign, reassign and delegate reviews) */
+                    permissions?: ("override" | "reviews:assign")[];
                     /** @description A note to recognise the key by */
                     label?: string;
                     /** @description Optional; when given it must be the caller's tenant (keys are always created for it) */
@@ -2343,6 +2460,85 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listReviewers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            role: string;
+                            team: string | null;
+                            available: boolean;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setReviewerAvailability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A reviewer id (rv_…) */
+                reviewerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description false: auto-assignment skips this person until set true again */
+                    available: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        role: string;
+                        team: string | null;
+                        available: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listReviews: {
         parameters: {
             query?: {
@@ -2413,6 +2609,10 @@ export interface operations {
                             blockingIssues: number;
                             claimedBy: string | null;
                             claimExpiresAt: string | null;
+                            /** @description The reviewer (rv_…) the review is assigned to */
+                            assignedTo: string | null;
+                            /** @description Until when the caller snoozed it out of their queue (listed only with includeSnoozed) */
+                            snoozedUntil: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -2466,6 +2666,16 @@ export interface operations {
                             /** Format: date-time */
                             claimExpiresAt: string;
                         } | null;
+                        assignment?: {
+                            /** Format: uuid */
+                            reviewId: string;
+                            /** Format: uuid */
+                            runId: string;
+                            /** @description The reviewer (rv_…) the review is assigned to, or null */
+                            assignedTo: string | null;
+                            /** @description Until when the caller snoozed the review out of their own queue, or null */
+                            snoozedUntil: string | null;
+                        };
                         /** @description Every decision on the review, oldest first (replies with their layer and interpretation). */
                         decisions?: {
                             id: string;
@@ -2512,6 +2722,56 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    assignReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The reviewer to give the review to (rv_…), or null to take the assignment away */
+                    reviewer: string | null;
+                    /** @description Why, for the audit trail */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        reviewId: string;
+                        /** Format: uuid */
+                        runId: string;
+                        /** @description The reviewer (rv_…) the review is assigned to, or null */
+                        assignedTo: string | null;
+                        /** @description Until when the caller snoozed the review out of their own queue, or null */
+                        snoozedUntil: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2650,6 +2910,163 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    snoozeReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the review comes back into your queue
+                     */
+                    until?: string;
+                    /** @description How long from now it stays out of your queue */
+                    forSeconds?: number;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        reviewId: string;
+                        /** Format: uuid */
+                        runId: string;
+                        /** @description The reviewer (rv_…) the review is assigned to, or null */
+                        assignedTo: string | null;
+                        /** @description Until when the caller snoozed the review out of their own queue, or null */
+                        snoozedUntil: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unsnoozeReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        reviewId: string;
+                        /** Format: uuid */
+                        runId: string;
+                        /** @description The reviewer (rv_…) the review is assigned to, or null */
+                        assignedTo: string | null;
+                        /** @description Until when the caller snoozed the review out of their own queue, or null */
+                        snoozedUntil: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    decideReviews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        /** Format: uuid */
+                        reviewId: string;
+                        /** @enum {string} */
+                        action: "approve" | "reject";
+                        /** @description The payload hash you were shown for this review */
+                        payloadHash: string;
+                        reason?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One per item, in the order sent */
+                        results: {
+                            /** Format: uuid */
+                            reviewId: string;
+                            /**
+                             * @description decided; conflict: someone else decided it first (winner); refused: why (code, field)
+                             * @enum {string}
+                             */
+                            outcome: "decided" | "conflict" | "refused";
+                            route?: string;
+                            code?: string;
+                            why?: string;
+                            field?: string;
+                            winner?: {
+                                actor: string;
+                                action: string;
+                                /** Format: date-time */
+                                at: string;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     streamReviewEvents: {
         parameters: {
             query?: {
@@ -2699,6 +3116,10 @@ export interface operations {
                 assignee?: components["schemas"]["Identifier"];
                 /** @description Only reviews nobody holds a live claim on */
                 unclaimed?: boolean;
+                /** @description `me` (the caller's person), `none` (unassigned) or a reviewer id (`rv_…`): reviews assigned to them */
+                assignedTo?: string;
+                /** @description Also list the reviews the caller snoozed (left out of their queue by default) */
+                includeSnoozed?: boolean;
                 minAgeSeconds?: number;
                 maxAgeSeconds?: number;
                 /** @description Items per page (1 to 200, default 50) */
@@ -2737,6 +3158,10 @@ export interface operations {
                             blockingIssues: number;
                             claimedBy: string | null;
                             claimExpiresAt: string | null;
+                            /** @description The reviewer (rv_…) the review is assigned to */
+                            assignedTo: string | null;
+                            /** @description Until when the caller snoozed it out of their queue (listed only with includeSnoozed) */
+                            snoozedUntil: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
