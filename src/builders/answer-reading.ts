@@ -2,13 +2,14 @@
  * A reply to the assistant's question, read as a person reads it: after `Which style would you like: realistic,
  * design or anime?` the reply `design` chooses the style, and after `How many images?` the reply `4` is the count.
  * The question only says which field the reply is about; the value is always the user's own words (an option of
- * the field written as the schema spells it, or a number in digits), so assistant turns still never supply values.
+ * the field written as the schema spells it, or a number in digits or words), so assistant turns still never supply values.
  * A reply to such a question is not a new subject for the prompt: what it does not set is reported, not drawn.
  */
 import { readFileSync } from 'node:fs';
 import type { FieldSpec, ModelSchema, UnusedRequest } from '../generated/contracts.ts';
 import { fieldLabels } from '../reading/conversions.ts';
 import { countField } from '../reading/fields.ts';
+import { numberSource, parseWrittenNumber } from '../reading/numbers.ts';
 import { fromPackageRoot } from '../util/package-root.ts';
 import type { Span } from './directive-types.ts';
 import { escapeRegExp, fieldNames, mediaKindOfField, orderedFields, primaryFieldForRole } from './field-vocabulary.ts';
@@ -126,10 +127,14 @@ function optionIn(clause: string, field: FieldSpec & { enum: unknown[] }): { sta
   return found.every((other) => other === longest || (longest.start <= other.start && other.end <= longest.end)) ? longest : undefined;
 }
 
-/** One number written in digits (`4`, `1.3`); none or several is no answer. */
+/** One number, in digits (`4`, `1.3`) or as a number word of a reading language (`four`, `trois`); none or several is no answer. */
 function numberIn(clause: string): { start: number; end: number; value: number } | undefined {
-  const numbers = [...clause.matchAll(/(?<![\p{L}\p{N}_.,])\d+(?:[.,]\d+)?(?![\p{L}\p{N}_])/gu)];
+  numberPattern ??= new RegExp(numberSource(), 'giu');
+  const numbers = [...clause.matchAll(numberPattern)];
   const only = numbers.length === 1 ? numbers[0] : undefined;
-  if (!only) return undefined;
-  return { start: only.index, end: only.index + only[0].length, value: Number(only[0].replace(',', '.')) };
+  const value = only ? parseWrittenNumber(only[0]) : undefined;
+  if (!only || value === undefined) return undefined;
+  return { start: only.index, end: only.index + only[0].length, value };
 }
+
+let numberPattern: RegExp | undefined;

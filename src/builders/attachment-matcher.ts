@@ -11,6 +11,7 @@
  * choice made by order with no name to go by, and an attachment left unused.
  */
 import type { Attachment, FieldSpec, ModelSchema } from '../generated/contracts.ts';
+import { linkAttachments, type AttachmentLink } from './attachment-links.ts';
 import { archiveUse, fieldsNamedInText, isArchive } from './attachment-roles.ts';
 import { CONFIDENCE } from './confidence.ts';
 import { identifierWords, mediaKindOfField, orderedFields, type MediaKind } from './field-vocabulary.ts';
@@ -61,6 +62,14 @@ export function matchAttachments(
   const pairs = candidatePairs(attachments, kinds, fields, offered, named);
   const chosen = new Map<string, { attachment: number; confidence: number }[]>();
   const used = new Set<number>();
+  const links = linkAttachments(attachments, kinds, fields.map(({ field }) => field), userText).filter((link) =>
+    linkFits(link, attachments, kinds, fields),
+  );
+  // What the user's words say a file is for comes first; kinds and order place the rest.
+  for (const link of links) {
+    chosen.set(link.field, [...(chosen.get(link.field) ?? []), { attachment: link.attachment, confidence: CONFIDENCE.attachmentByName }]);
+    used.add(link.attachment);
+  }
   for (const pair of pairs) {
     if (used.has(pair.attachment)) continue;
     const taken = chosen.get(pair.field.name) ?? [];
@@ -75,14 +84,33 @@ export function matchAttachments(
     const taken = chosen.get(field.name);
     if (!taken) continue;
     const urls = taken.map(({ attachment }) => attachments[attachment]?.url ?? '');
+    const said = (attachment: number) => links.find((link) => link.attachment === attachment && link.field === field.name)?.phrase;
     assignments.push({
       field: field.name,
       value: field.type === 'array' ? urls : (urls[0] ?? ''),
-      evidence: taken.map(({ attachment }) => label(attachments[attachment])).join(', '),
+      evidence: taken
+        .map(({ attachment }) => (said(attachment) ? `${label(attachments[attachment])} ("${said(attachment)}")` : label(attachments[attachment])))
+        .join(', '),
       confidence: Math.min(...taken.map((entry) => entry.confidence)),
     });
   }
-  return { assignments, notes: matchNotes(attachments, kinds, pairs, used, chosen, offered) };
+  const linked = new Set(links.map((link) => link.attachment));
+  return { assignments, notes: matchNotes(attachments, kinds, pairs, used, chosen, offered, linked) };
+}
+
+/**
+ * A link the user's words make holds when the file can go there: its own kind, an image called the mask (or a
+ * mask called the image), anything into a generic file field, an archive into a field that takes archives.
+ */
+function linkFits(link: AttachmentLink, attachments: readonly Attachment[], kinds: readonly MediaKind[], fields: readonly { field: FieldSpec; kind: MediaKind }[]): boolean {
+  const target = fields.find(({ field }) => field.name === link.field);
+  const attachment = attachments[link.attachment];
+  const own = kinds[link.attachment];
+  if (!target || !attachment || !own) return false;
+  const archive = archiveFit(isArchive(attachment), target.field);
+  if (archive !== undefined) return archive === 'exact';
+  const images: ReadonlySet<MediaKind> = new Set(['image', 'mask']);
+  return own === target.kind || target.kind === 'file' || (images.has(own) && images.has(target.kind));
 }
 
 /** The kind of file an attachment is, from its mime type and, for masks, its name. */
@@ -162,6 +190,7 @@ function matchNotes(
   used: ReadonlySet<number>,
   chosen: ReadonlyMap<string, { attachment: number }[]>,
   offered: ReadonlySet<MediaKind>,
+  linked: ReadonlySet<number>,
 ): string[] {
   const notes: string[] = [];
   attachments.forEach((attachment, index) => {
@@ -170,8 +199,9 @@ function matchNotes(
   const placed = [...chosen].flatMap(([field, taken]) =>
     taken.flatMap(({ attachment }) => pairs.filter((pair) => pair.attachment === attachment && pair.field.name === field)),
   );
-  const byName = new Set(placed.filter((pair) => pair.exact && pair.shared > 0).map((pair) => pair.attachment));
+  const byName = new Set([...linked, ...placed.filter((pair) => pair.exact && pair.shared > 0).map((pair) => pair.attachment)]);
   for (const pair of placed) {
+    if (linked.has(pair.attachment)) continue;
     if (!pair.exact) notes.push(`attachment ${label(attachments[pair.attachment])} went to ${pair.field.name} as a fallback; please check`);
     else if (pair.shared === 0) notes.push(...guessNote(pair, attachments, pairs, byName));
   }

@@ -81,7 +81,7 @@ const NOT_PLAIN_TEXT = /(?<![\p{L}])(?:url|uri|link|path|file|json|id|key|token)
 /**
  * The field that receives the request's text: the user-prompt field, else, for a model without one, its main
  * free-text input read from the schema: the only required free string that says it holds text (`gen_text`,
- * `instruction_text`: "text to generate"), else the only free string whose name or title is a plain text noun
+ * `instruction_text`: "text to generate"; `description`, named as a text noun), else the only free string whose name or title is a plain text noun
  * (`lyrics`, `content`). A free string has no options and no format (not a link, a colour or a date) and no
  * special role (not a secret, a system prompt or a negative prompt).
  */
@@ -91,7 +91,10 @@ export function requestTextField(fields: readonly FieldSpec[]): FieldSpec | unde
   const free = fields.filter((field) => field.role === 'other' && field.type === 'string' && !field.enum?.length && field.format === undefined);
   const saysText = (field: FieldSpec) =>
     !NOT_PLAIN_TEXT.test(`${identifierWords(field.name)} ${field.description ?? ''}`) &&
-    (TEXT_WORDS.test(identifierWords(field.name)) || TEXT_WORDS.test(field.title ?? '') || TEXT_WORDS.test(field.description ?? ''));
+    (MAIN_TEXT_NAMES.has(identifierWords(field.name)) ||
+      TEXT_WORDS.test(identifierWords(field.name)) ||
+      TEXT_WORDS.test(field.title ?? '') ||
+      TEXT_WORDS.test(field.description ?? ''));
   const required = free.filter((field) => field.required);
   if (required.length > 0) return required.length === 1 && required[0] && saysText(required[0]) ? required[0] : undefined;
   const named = free.filter(

@@ -6,7 +6,8 @@
  *  1. human edits (`bundle.humanEdits`), for fields the schema has;
  *  2. explicit values the user wrote, turn by turn with later turns winning (conversation-reading.ts,
  *     prompt-directives.ts), never into secret or file fields, and into a system prompt only from text the
- *     user labels as one (`system prompt: …`);
+ *     user labels as one (`system prompt: …`) or, failing that, from the conversation's system turns (the
+ *     calling app's instructions; they never reach the user-prompt field);
  *  3. the user's subject (the turns' words minus the phrases consumed in 2) into the user-prompt field;
  *  4. attachments into file fields (attachment-matcher.ts);
  *  5. the schema's own defaults, except for secrets and except a non-empty default prompt.
@@ -67,6 +68,7 @@ export function buildHeuristicPayload({ bundle, schema }: BuilderInput): Candida
     applyDirectives(scan, values, notes);
     notes.push(...reading.notes);
   }
+  applySystemTurns(bundle.conversation, fields, values);
   const promptField = requestTextField(fields);
   if (promptField && reading) applyPrompt(promptField, reading, values, notes);
   const textUnplaced = !promptField && reading !== undefined && noteUnplacedText(reading.text, notes);
@@ -164,6 +166,22 @@ function directiveConfidence(found: ScannedValue): number {
   if (found.fit !== 'ok') return CONFIDENCE.notAnOption;
   if (found.conflicted) return CONFIDENCE.conflicting;
   return CONFIDENCE[found.form];
+}
+
+/**
+ * The conversation's system turns, as written, into the model's system-prompt field when nothing the user
+ * labelled (or a person's edit) set it already.
+ */
+function applySystemTurns(conversation: BuilderInput['bundle']['conversation'], fields: readonly FieldSpec[], values: Map<string, FieldValue>): void {
+  const field = fields.find((entry) => entry.role === 'system_prompt' && entry.type === 'string' && !entry.enum?.length);
+  if (!field || values.has(field.name)) return;
+  const text = conversation
+    .filter((turn) => turn.role === 'system')
+    .map((turn) => turn.content.trim())
+    .filter((content) => content !== '')
+    .join('\n\n');
+  if (text === '') return;
+  values.set(field.name, { value: text, provenance: { source: 'user_prompt', evidence: excerpt(text), confidence: CONFIDENCE.promptVerbatim } });
 }
 
 function applyPrompt(field: FieldSpec, reading: RequestReading, values: Map<string, FieldValue>, notes: string[]): void {

@@ -71,9 +71,10 @@ export function findInstructionLead(text: string, cuts: readonly Span[], quoted:
   const colon = leadColon(text, cuts, quoted);
   if (colon === undefined || !/[\p{L}\p{N}]/u.test(text.slice(colon + 1))) return spokenQuote(text, cuts, quoted);
   const lead = blanked(text.slice(0, colon), cuts);
-  // What came before the last sentence end must be all setting phrases: `system prompt: … . Question:`.
+  // What came before the last sentence end must be setting phrases (`system prompt: … . Question:`) or words
+  // that only say which file is which (`the first clip is the beat. lyrics: …`).
   const sentences = lead.split(SENTENCE_END);
-  if (sentences.slice(0, -1).some((sentence) => /[\p{L}\p{N}]/u.test(sentence))) return undefined;
+  if (sentences.slice(0, -1).some((sentence) => !onlyInstructionWords(sentence))) return undefined;
   return judged(lead, text.slice(0, colon).trim(), [{ start: 0, end: colon + 1 }]);
 }
 
@@ -104,6 +105,12 @@ function judged(lead: string, phrase: string, spans: Span[]): InstructionLead | 
   if (leftover.length === 0) return { spans, unused: [] };
   if (!hasSpeechVerb(tokens)) return undefined;
   return { spans, unused: [{ phrase, reason: `the instruction before the text asks for "${leftover.join(' ')}", which no input of this model took` }] };
+}
+
+function onlyInstructionWords(text: string): boolean {
+  const sets = words();
+  const filler = fillerWords();
+  return tokensOf(text).every((token) => isInstructionWord(token, sets, filler));
 }
 
 function tokensOf(text: string): string[] {

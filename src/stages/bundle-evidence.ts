@@ -3,16 +3,18 @@
  * validator checks claims and example leaks against it: a value is "traceable to the bundle" when it can
  * be found here.
  *
- * Only the user's own words count: the prompt, the user turns of the conversation, attachment URLs and
- * names, human edits and profile values. Assistant and system turns are not evidence, because an assistant
- * that once echoed an example would otherwise launder it.
+ * Only the caller's own words count: the prompt, the user and system turns of the conversation (a system turn is
+ * the calling app's instruction, written by it like the prompt), attachment URLs and names, human edits and
+ * profile values. Assistant turns are not evidence, because an assistant that once echoed an example would
+ * otherwise launder it.
  */
 import type { RequestBundle } from '../generated/contracts.ts';
+import { numberSource, parseWrittenNumber } from '../reading/numbers.ts';
 
 export interface BundleEvidence {
   /** Lower-cased text of everything the user supplied, whitespace collapsed. */
   readonly text: string;
-  /** Every number written in that text, as canonical strings (`768`, `7.5`, `-1`). */
+  /** Every number written in that text, in digits or as a number word (`four`), as canonical strings (`768`, `7.5`, `-1`, `4`). */
   readonly numbers: ReadonlySet<string>;
   readonly attachmentUrls: ReadonlySet<string>;
   readonly humanEdits: Readonly<Record<string, unknown>>;
@@ -20,14 +22,14 @@ export interface BundleEvidence {
 
 export function collectBundleEvidence(bundle: RequestBundle): BundleEvidence {
   const parts: string[] = [bundle.prompt];
-  for (const turn of bundle.conversation) if (turn.role === 'user') parts.push(turn.content);
+  for (const turn of bundle.conversation) if (turn.role !== 'assistant') parts.push(turn.content);
   for (const attachment of bundle.attachments) parts.push(attachment.url, attachment.name ?? '');
   for (const value of Object.values(bundle.userProfile)) parts.push(String(value));
   for (const value of Object.values(bundle.humanEdits)) parts.push(flattenToText(value));
   const text = normalizeText(parts.join('\n'));
   return {
     text,
-    numbers: new Set(extractNumbers(text)),
+    numbers: new Set([...extractNumbers(text), ...numberWords(text)]),
     attachmentUrls: new Set(bundle.attachments.map((a) => a.url)),
     humanEdits: bundle.humanEdits,
   };
@@ -62,6 +64,18 @@ function extractNumbers(text: string): string[] {
   return (text.match(NUMBER_PATTERN) ?? []).flatMap((token) => {
     const value = Number(token);
     return value < 0 ? [canonicalNumber(value), canonicalNumber(-value)] : [canonicalNumber(value)];
+  });
+}
+
+let wordPattern: RegExp | undefined;
+
+/** The numbers written as words (`four`, `cuatro`, `четыре`): a reply `make it four` asks for 4 as surely as `4`. */
+function numberWords(text: string): string[] {
+  wordPattern ??= new RegExp(numberSource(), 'giu');
+  return [...text.matchAll(wordPattern)].flatMap((match) => {
+    if (/\d/.test(match[0])) return [];
+    const value = parseWrittenNumber(match[0]);
+    return value === undefined ? [] : [canonicalNumber(value)];
   });
 }
 

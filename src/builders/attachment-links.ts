@@ -1,0 +1,335 @@
+/**
+ * Which attached file the user's words give which role, when there are several: `use the first image as the
+ * start frame and the second as the end frame`, `the second image is the mask`, `opening.png is the first frame`,
+ * `aplica el estilo de la segunda imagen a la primera`, `1枚目が写真、2枚目がマスクです`.
+ *
+ * A file is pointed at by an ordinal (`the second photo`, `la primera`, `второе фото`, `2枚目`; counted among the
+ * files of the kind its noun names, or among all) or by its name (`alice-2.jpg`). A role is a word of a file
+ * field's name or short description, in any reading language (`mask`, `máscara`, `Maske`, `маска`, `القناع`;
+ * `start` names `first_image`); an ordinal before a frame noun (`the first frame`, `первый кадр`) is a role, not a
+ * pointer. A pointer and a role are linked when they are the only ones in a clause, when only small linking words
+ * stand between them (`is the`, `de la`, `の`, `—`), or, in a sentence, when the pointer and the role are the only
+ * ones left unlinked. A file linked to two fields, or two files to one field, is no link: the kinds and the order
+ * decide then, as before. Pure; the words are data (words/attachment-roles.json).
+ */
+import { readFileSync } from 'node:fs';
+import type { Attachment, FieldSpec } from '../generated/contracts.ts';
+import { isUnspaced } from '../reading/patterns.ts';
+import { fromPackageRoot } from '../util/package-root.ts';
+import { identifierWords, type MediaKind } from './field-vocabulary.ts';
+
+/** One file given one field by the user's words. */
+export interface AttachmentLink {
+  attachment: number;
+  field: string;
+  /** The user's words that linked them. */
+  phrase: string;
+}
+
+/** What an ordinal's noun says the file is: `media` is audio or video (`clip`), `any` is any file (`one`). */
+type NounKind = 'image' | 'audio' | 'video' | 'media' | 'any';
+
+interface RoleWords {
+  ordinals: Record<string, string[]>;
+  kinds: Record<NounKind, string[]>;
+  frame: string[];
+  roles: Record<string, string[]>;
+  links: Record<string, string[]>;
+}
+
+interface Compiled {
+  ordinal: { key: string; pattern: RegExp }[];
+  kind: { key: NounKind; pattern: RegExp }[];
+  frame: RegExp;
+  role: { concept: string; pattern: RegExp }[];
+  links: ReadonlySet<string>;
+  /** Linking words of languages written without spaces, longest first: removed as substrings. */
+  unspacedLinks: readonly string[];
+}
+
+let compiled: Compiled | undefined;
+
+function words(): Compiled {
+  compiled ??= compile(JSON.parse(readFileSync(fromPackageRoot('src', 'builders', 'words', 'attachment-roles.json'), 'utf8')) as RoleWords);
+  return compiled;
+}
+
+/** Prefixes Hebrew and Arabic write onto the next word: `כסגנון` is `כ` + `סגנון`, `القناع` may stand after `و`. */
+const CLITIC = '[\\u05D5\\u05D1\\u05DC\\u05D4\\u05E9\\u05DE\\u05DB\\u0648\\u0628\\u0644\\u0641\\u0643]{0,3}';
+
+/** One list word as a pattern: a stem (`перв*`) takes an ending; Hebrew and Arabic words may carry prefixes. */
+function listWordPattern(word: string): string {
+  const stem = word.endsWith('*');
+  const bare = stem ? word.slice(0, -1) : word;
+  const body = bare.toLowerCase().split(' ').map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('\\s+');
+  const tail = stem ? '[\\p{L}]*' : '';
+  if (isUnspaced(bare)) return `${body}${tail}`;
+  const semitic = /^[\u0590-\u06FF]/u.test(bare);
+  const open = semitic ? `(?<![\\p{L}\\p{N}_])${CLITIC}` : '(?<![\\p{L}\\p{N}_])';
+  return `${open}(?:${body}${tail})(?![\\p{L}\\p{N}_])`;
+}
+
+function listPattern(list: readonly string[]): RegExp {
+  const sorted = [...new Set(list)].sort((a, b) => b.length - a.length);
+  return new RegExp(sorted.map(listWordPattern).join('|'), 'gu');
+}
+
+function compile(raw: RoleWords): Compiled {
+  const all = Object.values(raw.links).flat().map((word) => word.toLowerCase());
+  return {
+    ordinal: Object.entries(raw.ordinals).map(([key, list]) => ({ key, pattern: listPattern(list) })),
+    kind: (['image', 'audio', 'video', 'media', 'any'] as const).map((key) => ({ key, pattern: listPattern(raw.kinds[key]) })),
+    frame: listPattern(raw.frame),
+    role: Object.entries(raw.roles).map(([concept, list]) => ({ concept, pattern: listPattern(list) })),
+    links: new Set(all.filter((word) => !isUnspaced(word))),
+    unspacedLinks: [...new Set(all.filter((word) => isUnspaced(word)))].sort((a, b) => b.length - a.length),
+  };
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+interface Pointer extends Span {
+  attachment: number;
+}
+
+interface Role extends Span {
+  concept: string;
+}
+
+/** Words of a field name that say only what kind of file it is, or nothing at all. */
+const KIND_WORDS: ReadonlySet<string> = new Set([
+  'image', 'images', 'img', 'photo', 'picture', 'pic', 'file', 'files', 'input', 'audio', 'video', 'url', 'uri', 'path',
+  'frame', 'clip', 'sample', 'recording', 'data', 'for', 'of', 'the', 'a', 'an', 'to', 'be', 'used', 'use', 'optional', 'image_path',
+]);
+
+/** Short forms in field names, and words that name the same role. */
+const SAME: Readonly<Record<string, string>> = {
+  fg: 'foreground', bg: 'background', garm: 'garment', ref: 'reference', aux: 'auxiliary', instr: 'instrumental',
+  start: 'first', starting: 'first', begin: 'first', beginning: 'first', initial: 'first', end: 'last', ending: 'last',
+  final: 'last', styles: 'style', masks: 'mask', faces: 'face', references: 'reference', characters: 'character',
+};
+
+/** The role words of a file field: its name's words, and those of a description of at most three such words. */
+function fieldConcepts(field: FieldSpec): Set<string> {
+  const own = (text: string) =>
+    (identifierWords(text).match(/[\p{L}]+/gu) ?? []).map((word) => SAME[word] ?? word).filter((word) => !KIND_WORDS.has(word) && word.length > 1);
+  const concepts = new Set(own(field.name));
+  const described = own(field.description ?? '');
+  if (described.length > 0 && described.length <= 3) for (const word of described) concepts.add(word);
+  return concepts;
+}
+
+/** The kind of file an ordinal's noun names, from the words right after (or, in Arabic and Hebrew, before) it. */
+function nounKind(text: string, at: Span): NounKind | 'frame' | undefined {
+  const after = text.slice(at.end, at.end + 24);
+  const before = text.slice(Math.max(0, at.start - 16), at.start);
+  const near = (pattern: RegExp, side: string, fromEnd: boolean): boolean => {
+    pattern.lastIndex = 0;
+    for (const match of side.matchAll(pattern)) {
+      const gap = fromEnd ? side.slice(match.index + match[0].length) : side.slice(0, match.index);
+      if (/^[\s\-–—]*$/u.test(gap) || (isUnspaced(match[0]) && /^[のな]?$/u.test(gap.trim()))) return true;
+    }
+    return false;
+  };
+  const { frame, kind } = words();
+  if (near(frame, after, false)) return 'frame';
+  for (const entry of kind) if (near(entry.pattern, after, false)) return entry.key;
+  for (const entry of kind) if (/[\u0590-\u06FF]/u.test(before) && near(entry.pattern, before, true)) return entry.key;
+  return undefined;
+}
+
+function matchesOf(pattern: RegExp, text: string): Span[] {
+  pattern.lastIndex = 0;
+  return [...text.matchAll(pattern)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+}
+
+/** Which attachment an ordinal points at: the n-th of the kind its noun names (an image fits a mask), else of all. */
+function pointed(key: string, kind: NounKind | undefined, kinds: readonly MediaKind[]): number | undefined {
+  const fits = (own: MediaKind) =>
+    kind === undefined || kind === 'any' || own === kind || (kind === 'image' && own === 'mask') || (kind === 'media' && (own === 'audio' || own === 'video'));
+  const among = kinds.map((own, index) => ({ own, index })).filter(({ own }) => fits(own));
+  const pool = among.length > 0 ? among : kinds.map((own, index) => ({ own, index }));
+  const position = key === 'last' ? pool.length - 1 : Number(key) - 1;
+  return pool[position]?.index;
+}
+
+function fileName(attachment: Attachment): string {
+  const source = attachment.name?.trim() || (attachment.url.split(/[?#]/)[0] ?? '').split('/').pop() || '';
+  try {
+    return decodeURIComponent(source).toLowerCase();
+  } catch {
+    return source.toLowerCase();
+  }
+}
+
+/** Where the user's words name an attachment by its file name (`alice-2.jpg`, or `alice-2` when no word is that). */
+function namePointers(text: string, attachments: readonly Attachment[]): Pointer[] {
+  const lower = text.toLowerCase();
+  const found: Pointer[] = [];
+  attachments.forEach((attachment, index) => {
+    const name = fileName(attachment);
+    if (name === '') return;
+    const stem = name.replace(/\.[a-z0-9]{1,5}$/i, '');
+    // A stem alone only when no sentence would hold it by chance: it has a digit, a hyphen or an underscore.
+    const forms = [name, ...(stem !== name && /[\d_-]/.test(stem) && stem.length >= 3 ? [stem] : [])];
+    for (const form of forms) {
+      const escaped = form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      for (const span of matchesOf(new RegExp(`(?<![\\p{L}\\p{N}_.-])${escaped}(?![\\p{L}\\p{N}_-])`, 'gu'), lower)) found.push({ ...span, attachment: index });
+    }
+  });
+  return found;
+}
+
+const SENTENCE_END = /[!?;\n。！？]+|[.:](?=\s|$)/u;
+const CLAUSE_END = /[,，、]\s*|\s(?:and|then|y|luego|e|et|puis|und|dann|и|а|потом|ثم)\s/giu;
+
+function pieces(text: string, separator: RegExp, offset: number): { text: string; start: number }[] {
+  const out: { text: string; start: number }[] = [];
+  const pattern = new RegExp(separator.source, separator.flags.includes('g') ? separator.flags : `${separator.flags}g`);
+  let at = 0;
+  for (const match of text.matchAll(pattern)) {
+    out.push({ text: text.slice(at, match.index), start: offset + at });
+    at = match.index + match[0].length;
+  }
+  out.push({ text: text.slice(at), start: offset + at });
+  return out.filter((piece) => piece.text.trim() !== '');
+}
+
+/** True when only linking words (or dashes) stand between the two spans. */
+function tight(text: string, a: Span, b: Span): boolean {
+  const gap = a.end <= b.start ? text.slice(a.end, b.start) : text.slice(b.end, a.start);
+  const { links, unspacedLinks } = words();
+  let rest = gap.toLowerCase();
+  for (const word of unspacedLinks) rest = rest.split(word).join(' ');
+  const tokens = rest.match(/[\p{L}\p{N}'’]+/gu) ?? [];
+  return tokens.length <= 4 && tokens.every((token) => links.has(token) || links.has(token.replace(/^[\u05D5\u05D1\u05DC\u05D4\u05E9\u05DE\u05DB]{1,2}/u, '')));
+}
+
+/**
+ * Links the user's words make between attachments and the given file fields. Empty with fewer than two
+ * attachments: one file has no rival, and the field's own role words already steer it.
+ */
+export function linkAttachments(
+  attachments: readonly Attachment[],
+  kinds: readonly MediaKind[],
+  fields: readonly FieldSpec[],
+  text: string,
+): AttachmentLink[] {
+  if (attachments.length < 2 || fields.length === 0 || text.trim() === '') return [];
+  const lower = text.toLowerCase();
+  const names = namePointers(text, attachments);
+  const { pointers, roles } = mentions(lower, kinds, names);
+  const concepts = new Map(fields.map((field) => [field.name, fieldConcepts(field)]));
+  const proposals: AttachmentLink[] = [];
+  for (const sentence of pieces(lower, SENTENCE_END, 0)) {
+    const inSentence = (span: Span) => span.start >= sentence.start && span.end <= sentence.start + sentence.text.length;
+    const linked = new Set<Span>();
+    for (const clause of pieces(sentence.text, CLAUSE_END, sentence.start)) {
+      const inClause = (span: Span) => span.start >= clause.start && span.end <= clause.start + clause.text.length;
+      pair(pointers.filter(inClause), roles.filter(inClause), concepts, { lower, text }, proposals, linked, false);
+    }
+    const left = (span: Span) => inSentence(span) && !linked.has(span);
+    pair(pointers.filter(left), roles.filter(left), concepts, { lower, text }, proposals, linked, true);
+  }
+  return consistent(proposals);
+}
+
+/** Every pointer at a file and every role word in the text, the longer winning where two overlap. */
+function mentions(text: string, kinds: readonly MediaKind[], names: readonly Pointer[]): { pointers: Pointer[]; roles: Role[] } {
+  const { ordinal, role } = words();
+  const roles: Role[] = [];
+  const pointers: Pointer[] = [...names];
+  for (const { concept, pattern } of role) for (const span of matchesOf(pattern, text)) roles.push({ ...span, concept });
+  for (const { key, pattern } of ordinal) {
+    for (const span of matchesOf(pattern, text)) {
+      // `a 10 second clip`: a number before it makes it a length, not which one.
+      if (/\d\s*-?\s*$/u.test(text.slice(Math.max(0, span.start - 3), span.start))) continue;
+      const kind = nounKind(text, span);
+      if (kind === 'frame') {
+        if (key === '1' || key === 'last') roles.push({ ...span, concept: key === '1' ? 'first' : 'last' });
+        continue;
+      }
+      const attachment = pointed(key, kind, kinds);
+      if (attachment !== undefined) pointers.push({ ...span, attachment });
+    }
+  }
+  const all: Span[] = [...pointers, ...roles];
+  const isPointer = new Set<Span>(pointers);
+  // Of two overlapping mentions the longer stands; of two as long, the pointer (`first` in `the first one`).
+  const beats = (b: Span, a: Span) => b.end - b.start > a.end - a.start || (b.end - b.start === a.end - a.start && isPointer.has(b) && !isPointer.has(a));
+  const dropped = new Set<Span>(all.filter((a) => all.some((b) => a !== b && a.start < b.end && b.start < a.end && beats(b, a))));
+  return { pointers: pointers.filter((span) => !dropped.has(span)), roles: roles.filter((span) => !dropped.has(span)) };
+}
+
+/** The one field a clause's role words name: the one holding the most of them, alone. */
+function namedField(roles: readonly Role[], concepts: ReadonlyMap<string, ReadonlySet<string>>): string | undefined {
+  const said = new Set(roles.map((role) => role.concept));
+  let best: { field: string; score: number } | undefined;
+  let tied = false;
+  for (const [field, own] of concepts) {
+    const score = [...own].filter((concept) => said.has(concept)).length;
+    if (score === 0) continue;
+    if (!best || score > best.score) {
+      best = { field, score };
+      tied = false;
+    } else if (score === best.score) tied = true;
+  }
+  return best && !tied ? best.field : undefined;
+}
+
+function pair(
+  pointers: readonly Pointer[],
+  roles: readonly Role[],
+  concepts: ReadonlyMap<string, ReadonlySet<string>>,
+  { lower, text }: { lower: string; text: string },
+  out: AttachmentLink[],
+  linked: Set<Span>,
+  sentenceLevel: boolean,
+): void {
+  const useful = roles.filter((role) => namedField([role], concepts) !== undefined || [...concepts.values()].some((own) => own.has(role.concept)));
+  if (pointers.length === 0 || useful.length === 0) return;
+  const files = new Set(pointers.map((pointer) => pointer.attachment));
+  const field = namedField(useful, concepts);
+  if (files.size === 1 && field !== undefined) {
+    const pointer = pointers[0] as Pointer;
+    out.push({ attachment: pointer.attachment, field, phrase: phraseOf(text, [...pointers, ...useful]) });
+    for (const span of [...pointers, ...useful]) linked.add(span);
+    return;
+  }
+  if (sentenceLevel) return;
+  // Several files in one clause: each role word goes with the file its linking words join it to.
+  for (const role of useful) {
+    const own = namedField([role], concepts);
+    if (own === undefined) continue;
+    const joined = pointers.filter((pointer) => tight(lower, pointer, role));
+    const nearest = joined.sort((a, b) => distance(a, role) - distance(b, role));
+    const [first, second] = nearest;
+    if (!first || (second && distance(second, role) === distance(first, role))) continue;
+    out.push({ attachment: first.attachment, field: own, phrase: phraseOf(text, [first, role]) });
+    linked.add(first);
+    linked.add(role);
+  }
+}
+
+function distance(a: Span, b: Span): number {
+  return a.end <= b.start ? b.start - a.end : a.start - b.end;
+}
+
+/** The user's words from the first span to the last, as written (lower-casing keeps the length of these scripts). */
+function phraseOf(text: string, spans: readonly Span[]): string {
+  const start = Math.min(...spans.map((span) => span.start));
+  const end = Math.max(...spans.map((span) => span.end));
+  return text.slice(start, end).trim();
+}
+
+/** Drops every link that disagrees with another: one file for two fields, or two files for one field. */
+function consistent(links: readonly AttachmentLink[]): AttachmentLink[] {
+  const unique = links.filter((link, index) => links.findIndex((other) => other.attachment === link.attachment && other.field === link.field) === index);
+  return unique.filter(
+    (link) =>
+      !unique.some((other) => other !== link && ((other.attachment === link.attachment) !== (other.field === link.field))),
+  );
+}
