@@ -396,7 +396,9 @@ export function switchPattern(featureWords: readonly string[], requests: readonl
     const unspacedVerbs = [...words.negation, ...words.affirmation, ...words.off, ...words.on].filter(isUnspaced);
     const after = `(?<feature2>${feature})\\s*(?:[:=]\\s*)?(?<state>${anyWord([...words.off, ...words.on].filter((word) => !isUnspaced(word)))})(?![\\p{L}\\p{N}_])`;
     const afterUnspaced = `(?<feature3>${feature})\\s*(?:を|の|は)?\\s*(?<state2>${anyWord(unspacedVerbs)})`;
-    const asked = requests.length > 0 ? `|(?<request>${anyWord(requests)})` : '';
+    // A request names the feature as a wish ("fix the faces"); followed by ":" or "=" it is a field name with a value
+    // of its own ("face enhance: maybe"), which the explicit readings judge.
+    const asked = requests.length > 0 ? `|(?<request>${anyWord(requests)})(?!\\s*[:=])` : '';
     return `(?:${before}|${after}|${afterUnspaced}${asked})`;
   });
 }
