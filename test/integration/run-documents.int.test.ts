@@ -70,7 +70,11 @@ describe('run_documents on the PostgreSQL store', () => {
       "select attname as name from pg_attribute where attrelid = 'runs'::regclass and attnum > 0 and not attisdropped order by attnum",
     );
     const names = columns.map((c) => c.name);
-    expect(names.slice(-5)).toEqual(['stage_started_at', 'updated_at', 'attempt', 'stage', 'status']);
+    // An update's WAL record leaves out the row's unchanged prefix and suffix, so the columns every stage rewrites
+    // sit together at the end; only the review assignment's columns, written far more rarely, come after them.
+    const hot = names.indexOf('stage_started_at');
+    expect(names.slice(hot, hot + 5)).toEqual(['stage_started_at', 'updated_at', 'attempt', 'stage', 'status']);
+    expect(names.slice(hot + 5)).toEqual(['assigned_to', 'snoozes']);
     for (const gone of ['request', 'bundle', 'candidate', 'issues', 'result']) expect(names).not.toContain(gone);
   });
 });
