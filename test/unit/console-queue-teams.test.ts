@@ -1,10 +1,10 @@
-// The queue's words for teams (console/src/queue/*, console/src/review/snooze-choices.ts, use-people.ts): each
+// The queue's words for teams (console/src/queue/*, console/src/review/snooze-choices.ts, people.ts): each
 // bulk result line, the next deadline and who it escalates to, the "not now" choices, and people's names.
 import { describe, expect, it } from 'vitest';
 import { resultLine, resultSummary } from '../../console/src/queue/bulk-results.ts';
 import { deadlineOf, untilText } from '../../console/src/queue/deadline.ts';
 import { snoozeChoices } from '../../console/src/review/snooze-choices.ts';
-import { personName } from '../../console/src/review/use-people.ts';
+import { personName } from '../../console/src/review/people.ts';
 
 const ID = '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
 const names: Record<string, string> = { rv_aaaaaaaaaaaa: 'Ada Lovelace', rv_bbbbbbbbbbbb: 'Grace Hopper' };

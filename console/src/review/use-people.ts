@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../api/client.ts';
 import type { Me, Reviewer } from '../api/types.ts';
+import { personName } from './people.ts';
 
 export interface People {
   list: Reviewer[];
@@ -25,11 +26,4 @@ export function usePeople(me: Me): People {
   }, []);
   const nameOf = useCallback((idOrActor: string) => personName(list, me, idOrActor), [list, me]);
   return { list, nameOf };
-}
-
-export function personName(list: readonly Reviewer[], me: Pick<Me, 'reviewer'>, idOrActor: string): string {
-  const id = idOrActor.replace(/^reviewer:/, '');
-  if (me.reviewer?.id === id) return 'you';
-  if (idOrActor.startsWith('key:')) return `key ${idOrActor.slice(4)}`;
-  return list.find((person) => person.id === id)?.name ?? id;
 }
