@@ -12,6 +12,7 @@ import {
   notificationsMissingCheck,
   notificationsTwiceChecks,
   repliesAppliedTwiceCheck,
+  slaStepsTwiceCheck,
   type AppliedDecision,
   type AppliedReply,
   type DecisionAttempt,
@@ -19,6 +20,7 @@ import {
   type OwedNotification,
   type ReceivedNotification,
   type SentReply,
+  type SlaStepRecord,
   type VerdictLine,
 } from './verdicts.ts';
 
@@ -55,6 +57,8 @@ export interface ChannelRecords {
   replies?: { sent: SentReply[]; applied: AppliedReply[] };
   notifications?: { channels: string[]; received: ReceivedNotification[]; owed: OwedNotification[] };
   followers?: { log: FollowerLog; truth: string[]; fromStart: boolean }[];
+  /** Reviews whose policy has an SLA: their reminder and escalation steps, as recorded. */
+  slaSteps?: SlaStepRecord[];
 }
 
 export function verdictLines(verdict: Verdict, records: ChannelRecords): VerdictLine[] {
@@ -66,6 +70,7 @@ export function verdictLines(verdict: Verdict, records: ChannelRecords): Verdict
     ...(replies ? [repliesAppliedTwiceCheck(replies.sent, replies.applied)] : []),
     ...(notifications ? [...notificationsTwiceChecks(notifications.channels, notifications.received), notificationsMissingCheck(notifications.owed, notifications.received)] : []),
     ...(followers ? [followerEventsCheck(followers)] : []),
+    ...(records.slaSteps ? [slaStepsTwiceCheck(records.slaSteps, notifications?.received ?? [])] : []),
   ];
 }
 
@@ -87,7 +92,25 @@ export async function owedNotifications(pool: pg.Pool, tenantId: string, channel
      where d.tenant_id = $1 and d.parsed->>'status' = 'expired'`, [tenantId],
   );
   return [
-    ...sent.rows.map((r) => ({ subject: r.subject_id, event: r.event, channels: [r.channel] })),
+    // A person's own email (`email:<reviewer id>`) arrives at the email receiver, as that recipient's copy.
+    ...sent.rows.map((r) => {
+      const [channel, recipient] = r.channel.split(':') as [string, string | undefined];
+      return { subject: r.subject_id, event: r.event, channels: [channel], ...(recipient ? { recipient } : {}) };
+    }),
     ...expired.rows.flatMap((r) => events.filter((e) => e !== 'expiring' || r.warned_in_time).map((event) => ({ subject: r.review_id, event, channels }))),
   ];
+}
+
+/** Every reminder and escalation the reviews went through (`review.reminded`, `review.escalated` events). */
+export async function slaSteps(pool: pg.Pool, tenantId: string): Promise<SlaStepRecord[]> {
+  const { rows } = await pool.query<{ review_id: string; type: string }>(
+    "select data->>'reviewId' as review_id, type from run_events where tenant_id = $1 and type in ('review.reminded', 'review.escalated')", [tenantId],
+  );
+  return rows.map((r) => ({ reviewId: r.review_id, step: r.type === 'review.reminded' ? 'reminded' : 'escalated' }));
+}
+
+/** Review tasks as decisions: a task reviewed (approved or rejected) is one final decision on `task:<id>`. */
+export async function appliedTaskReviews(pool: pg.Pool, tenantId: string): Promise<AppliedDecision[]> {
+  const { rows } = await pool.query<{ id: string }>("select id::text from tasks where tenant_id = $1 and status <> 'pending'", [tenantId]);
+  return rows.map((r) => ({ id: r.id, reviewId: `task:${r.id}`, final: true }));
 }
