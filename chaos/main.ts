@@ -231,7 +231,11 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
   const report = { requests: options.requests, seed: options.seed, durationMs: Date.now() - t0, verdict, lines, faults, crashes: fleet.crashes, failedStarts: fleet.failedStarts, reviewer: reviewer.stats, harnessErrors };
   const outcome = outcomeOf(report);
   const keepWhy = !outcome.passed ? 'the run failed' : fleet.crashes.length > 0 ? 'a process crashed' : options.keepLogs ? 'kept on request' : undefined;
-  if (keepWhy) await writeEvidence(pool, verdict, created, submissions, started);
+  if (keepWhy) {
+    await writeEvidence(pool, verdict, created, submissions, started);
+    // What each follower was handed and what it should have seen, for a follower that missed or repeated one.
+    writeFileSync(path.join(started.logDir, 'evidence', 'followers.json'), JSON.stringify(followed.map((f) => ({ ...f.log, truth: f.truth, fromStart: f.fromStart }))));
+  }
   output?.out(`\n${renderReport(report)}\n`);
   const soakPassed = sampler && options.soak ? finishSoak(options, sampler, submissions) : true;
   if (keepWhy) keepLogs(started, keepWhy);

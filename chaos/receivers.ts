@@ -40,14 +40,24 @@ export interface Receivers {
   close(): Promise<void>;
 }
 
-export async function startReceivers(failEvery = 11): Promise<Receivers> {
+export interface ReceiverOptions {
+  /** Refuse every n-th delivery across the channels (default 11). */
+  failEvery?: number;
+  /** Also refuse the first n deliveries of each channel (a receiver that is down when the first try comes). */
+  refuseFirst?: number;
+}
+
+export async function startReceivers(options: ReceiverOptions = {}): Promise<Receivers> {
+  const failEvery = options.failEvery ?? 11;
   const received: ReceivedNotification[] = [];
   const handles: DecisionHandle[] = [];
   const refused = new Map<string, number>();
+  const tries = new Map<string, number>();
   let requests = 0;
   const refuse = (channel: string): boolean => {
     requests += 1;
-    if (requests % failEvery !== 0) return false;
+    tries.set(channel, (tries.get(channel) ?? 0) + 1);
+    if (requests % failEvery !== 0 && (tries.get(channel) ?? 0) > (options.refuseFirst ?? 0)) return false;
     refused.set(channel, (refused.get(channel) ?? 0) + 1);
     return true;
   };
