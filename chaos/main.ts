@@ -3,8 +3,9 @@
  * acknowledged run was lost and no payload executed twice. Phases:
  *
  *   1. private Redis + PostgreSQL (services.ts), simulators, `vetted migrate`, API keys
- *   2. `vetted api` + six `vetted worker` processes (processes.ts)
- *   3. load (load.ts) while the faults (faults.ts) happen and the reviewer (reviewer.ts) decides
+ *   2. `vetted api`, `vetted mcp --http` and six `vetted worker` processes (processes.ts)
+ *   3. load (load.ts) while the faults (faults.ts) happen and people decide (reviewer.ts: HTTP, MCP, chat,
+ *      claims, review tasks, Slack clicks and email links)
  *   4. drain and verify (verify.ts), print the table (report.ts), clean up, exit 0 / 1
  *
  * Everything it starts is its own and everything is removed at the end, however the run ends: normally, on an
@@ -218,6 +219,8 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
   const harnessErrors = faults.filter((f) => f.error && /restart/.test(f.name)).map((f) => `${f.name} failed: ${f.error}`);
   const receivers = started.receivers as Receivers;
   const tasksMissing = await missingTasks(pool, tasker);
+  const owed = await owedNotifications(pool, TENANT, NOTIFICATION_CHANNELS, NOTIFIED_EVENTS);
+  log(`notices refused once and overtaken by their review's expiry (not owed): ${owed.overtaken}`);
   const lines = verdictLines({ ...verdict, missing: [...verdict.missing, ...tasksMissing] }, {
     decisions: {
       attempts: [...reviewer.stats.attempts, ...reviewer.chatter.attempts, ...deciders.attempts, ...tasker.attempts],
@@ -226,7 +229,7 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
     slaSteps: await slaSteps(pool, TENANT),
     replies: { sent: reviewer.chatter.sent, applied: await appliedReplies(pool, TENANT) },
     followers: followed,
-    notifications: { channels: [...NOTIFICATION_CHANNELS], received: receivers.received, owed: await owedNotifications(pool, TENANT, NOTIFICATION_CHANNELS, NOTIFIED_EVENTS) },
+    notifications: { channels: [...NOTIFICATION_CHANNELS], received: receivers.received, owed: owed.owed },
   });
   const report = { requests: options.requests, seed: options.seed, durationMs: Date.now() - t0, verdict, lines, faults, crashes: fleet.crashes, failedStarts: fleet.failedStarts, reviewer: reviewer.stats, harnessErrors };
   const outcome = outcomeOf(report);
