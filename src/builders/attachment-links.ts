@@ -35,6 +35,7 @@ interface RoleWords {
   frame: string[];
   roles: Record<string, string[]>;
   links: Record<string, string[]>;
+  maskNames: string[];
 }
 
 interface Compiled {
@@ -45,6 +46,8 @@ interface Compiled {
   links: ReadonlySet<string>;
   /** Linking words of languages written without spaces, longest first: removed as substrings. */
   unspacedLinks: readonly string[];
+  /** Mask names without accents, as file names are often written (`mascara.png`). */
+  maskNames: ReadonlySet<string>;
 }
 
 let compiled: Compiled | undefined;
@@ -83,7 +86,18 @@ function compile(raw: RoleWords): Compiled {
     role: Object.entries(raw.roles).map(([concept, list]) => ({ concept, pattern: listPattern(list) })),
     links: new Set(all.filter((word) => !isUnspaced(word))),
     unspacedLinks: [...new Set(all.filter((word) => isUnspaced(word)))].sort((a, b) => b.length - a.length),
+    maskNames: new Set(raw.maskNames.map(plain)),
   };
+}
+
+/** Lower case without accents: `Máscara` and `mascara` are one name. */
+function plain(word: string): string {
+  return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** True when a word of a file's name says the file is a mask, in any reading language (`maske`, `máscara`, `маска`). */
+export function isMaskName(word: string): boolean {
+  return words().maskNames.has(plain(word));
 }
 
 interface Span {

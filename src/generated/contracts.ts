@@ -1010,6 +1010,10 @@ export interface PendingReviewItem {
    * Until when you snoozed it (present only with includeSnoozed).
    */
   snoozedUntil?: string;
+  /**
+   * The review's reminder and escalation (policy.sla): when each is due, who it escalates to, what happened so far; null when the policy sets none. expiresAt is the deadline.
+   */
+  sla: ReviewSla | null;
 }
 /**
  * One reason a payload may not run as it is: where, what, how bad, and what to do.
@@ -1026,6 +1030,36 @@ export interface ValidationIssue {
   message: string;
   severity: 'blocking' | 'warning';
   suggestion: string;
+}
+/**
+ * The review's reminder and escalation (policy.sla): when each is due, who it escalates to, and what happened so far.
+ *
+ * This interface was referenced by `PendingReview`'s JSON-Schema
+ * via the `definition` "ReviewSla".
+ */
+export interface ReviewSla {
+  remindAt?: string;
+  escalateAt?: string;
+  escalatesTo?: EscalationTarget;
+  /**
+   * When the reminder went out.
+   */
+  remindedAt?: string;
+  /**
+   * Who was reminded: the claimant (reviewer:<id>), else the team.
+   */
+  remindedWho?: string;
+  /**
+   * When the review moved to escalatesTo.
+   */
+  escalatedAt?: string;
+  /**
+   * Where the review was before it escalated: its team and its claimant, who can still read it.
+   */
+  escalatedFrom?: {
+    team?: string | null;
+    claimedBy?: string | null;
+  };
 }
 /**
  * This interface was referenced by `McpTools`'s JSON-Schema
@@ -1083,6 +1117,14 @@ export interface GetReviewOk {
   review: PendingReview;
   run: ReviewRun;
   claim: ReviewClaim | null;
+  /**
+   * The reviewer (rv_…) the review is assigned to, or null.
+   */
+  assignedTo: string | null;
+  /**
+   * The review's reminder and escalation (policy.sla): when each is due, who it escalates to, what happened so far; null when the policy sets none. expiresAt is the deadline.
+   */
+  sla: ReviewSla | null;
   decisions: ReviewDecisionRecord[];
 }
 /**
@@ -1173,36 +1215,6 @@ export interface ReviewOption {
 export interface ReturnTo {
   action: 'approve' | 'edit' | 'retry';
   route: 'execute' | 'validate' | 'build' | 'complete';
-}
-/**
- * The review's reminder and escalation (policy.sla): when each is due, who it escalates to, and what happened so far.
- *
- * This interface was referenced by `PendingReview`'s JSON-Schema
- * via the `definition` "ReviewSla".
- */
-export interface ReviewSla {
-  remindAt?: string;
-  escalateAt?: string;
-  escalatesTo?: EscalationTarget;
-  /**
-   * When the reminder went out.
-   */
-  remindedAt?: string;
-  /**
-   * Who was reminded: the claimant (reviewer:<id>), else the team.
-   */
-  remindedWho?: string;
-  /**
-   * When the review moved to escalatesTo.
-   */
-  escalatedAt?: string;
-  /**
-   * Where the review was before it escalated: its team and its claimant, who can still read it.
-   */
-  escalatedFrom?: {
-    team?: string | null;
-    claimedBy?: string | null;
-  };
 }
 export interface ReviewRun {
   id: string;
