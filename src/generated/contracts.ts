@@ -389,6 +389,13 @@ export type TaskResult = TaskOk | ToolFailure;
  */
 export type ListTasksResult = ListTasksOk | ToolFailure;
 /**
+ * export_audit
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ExportAuditResult".
+ */
+export type ExportAuditResult = ExportAuditOk | ToolFailure;
+/**
  * This interface was referenced by `ModelSchema`'s JSON-Schema
  * via the `definition` "FieldRole".
  */
@@ -1688,6 +1695,67 @@ export interface RecordTaskReviewArgs {
   decision: 'approved' | 'rejected';
   notes: string;
   operator?: Person;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ExportAuditArgs".
+ */
+export interface ExportAuditArgs {
+  /**
+   * Only records at or after this instant.
+   */
+  since?: string;
+  /**
+   * nextAfterSeq from the previous page: the records after this one in the chain (default 0, the start).
+   */
+  afterSeq?: number;
+  /**
+   * How many records to return (default 200).
+   */
+  limit?: number;
+}
+/**
+ * One record of the tenant's audit chain, as GET /api/audit exports it: hash is sha256 over the JSON array [prevHash, seq, at, tenantId, runId, reviewId, type, actor, action, override, payloadHash, target] (seq and override as text).
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "AuditRecord".
+ */
+export interface AuditRecord {
+  seq: number;
+  at: string;
+  tenantId: string;
+  runId: string;
+  reviewId: string | null;
+  /**
+   * What happened: review.raised, review.decided, review.expired, …
+   */
+  type: string;
+  actor: string;
+  action: string;
+  override: boolean;
+  payloadHash: string | null;
+  /**
+   * Who an assignment or escalation went to, when it names someone.
+   */
+  target: string | null;
+  prevHash: string;
+  hash: string;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ExportAuditOk".
+ */
+export interface ExportAuditOk {
+  status: 'ok';
+  /**
+   * Records on this page.
+   */
+  count: number;
+  records: AuditRecord[];
+  /**
+   * Present when more records follow: pass it as afterSeq.
+   */
+  nextAfterSeq?: number;
 }
 /**
  * The blueprint of a model's input: a strict JSON Schema plus one FieldSpec per field. It holds types, bounds, enums, descriptions and the schema's own defaults, and never an example value.

@@ -102,6 +102,12 @@ describe('the queue for teams', () => {
     await rowOf(page, blocked.reviewId).waitFor();
     await screenshot(page, 'queue-bulk-results');
     await expectAccessible(page, 'queue with bulk results');
+    // On a 390-wide phone the bar and its results wrap instead of widening the page.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await rowOf(page, blocked.reviewId).getByRole('checkbox').check();
+    await bar.getByText('1 selected', { exact: true }).waitFor();
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(page, 'queue-bulk-phone');
 
     const statuses = await Promise.all(clean.map(async (p) => (await env.read<RunState>(`/api/runs/${p.runId}/state`)).decisions.map((d) => `${d.action} by ${d.actor}`)));
     expect(statuses[0]).toEqual([expect.stringMatching(/^approve by reviewer:rv_/)]);
