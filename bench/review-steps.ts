@@ -17,7 +17,7 @@
 import type pg from 'pg';
 import type { ApiClient } from './api-client.ts';
 import type { CompletionTracker } from './completion.ts';
-import { createCostMeter } from './cost-meter.ts';
+import { createCostMeter, type CostMeter } from './cost-meter.ts';
 import { ascending, fixed, formatTable, percentile } from './report.ts';
 import type { ParkedRun } from './review-vetted.ts';
 import type { WorkerProcess, WorkerStats } from './worker-process.ts';
@@ -102,9 +102,13 @@ async function snapshot(probe: StepProbe): Promise<Snapshot> {
   return { api, workers, database: await databaseMeter(probe).snapshot() };
 }
 
-/** A meter over no process: only its PostgreSQL backends' CPU is used. */
-function databaseMeter(probe: StepProbe) {
-  return createCostMeter([], probe.pool, probe.databaseUrl);
+const databaseMeters = new WeakMap<StepProbe, CostMeter>();
+
+/** A meter over no process, one per probe: only its PostgreSQL backends' CPU is used. */
+function databaseMeter(probe: StepProbe): CostMeter {
+  let meter = databaseMeters.get(probe);
+  if (!meter) databaseMeters.set(probe, (meter = createCostMeter([], probe.pool, probe.databaseUrl)));
+  return meter;
 }
 
 async function costsOf(probe: StepProbe, step: ReviewStep, servedBy: 'api' | 'worker', before: Snapshot, after: Snapshot, requests: number, wall: number[]): Promise<StepCosts> {

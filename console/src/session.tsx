@@ -32,10 +32,3 @@ export async function signIn(key: string): Promise<Me> {
 export function signOut(): void {
   setApiKey(null);
 }
-
-/** Who an actor is, in words: you, or the person or key named. */
-export function whoText(me: Me, actor: string | null): string {
-  if (!actor) return 'nobody';
-  if (actor === me.actor) return 'you';
-  return actor.replace(/^reviewer:/, '').replace(/^key:/, 'key ');
-}

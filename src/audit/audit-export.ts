@@ -26,6 +26,14 @@ export async function* auditExportLines(trail: AuditTrail, tenantId: string, opt
   }
 }
 
+/** One page of the chain for a reader that pages itself (the MCP tool), with where the next page starts. */
+export async function auditPage(trail: AuditTrail, tenantId: string, options: { afterSeq: number; since?: Date; limit: number }): Promise<{ records: AuditRecord[]; nextAfterSeq?: number }> {
+  // One record more than asked says whether another page follows, without a count over the whole chain.
+  const read = await trail.page(tenantId, { ...options, limit: options.limit + 1 });
+  const records = read.slice(0, options.limit).map((record) => ordered(record) as unknown as AuditRecord);
+  return read.length > options.limit ? { records, nextAfterSeq: records[records.length - 1]!.seq } : { records };
+}
+
 /** The record with its fields in export order (what a person reads first: seq, at, who). */
 function ordered(record: AuditRecord): Record<string, unknown> {
   return Object.fromEntries(AUDIT_FIELDS.map((field) => [field, record[field]]));

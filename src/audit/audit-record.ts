@@ -8,25 +8,13 @@
  * with seq and override as text and absent values as null. The first record of a tenant follows GENESIS_HASH.
  */
 import { createHash } from 'node:crypto';
+import type { AuditRecord } from '../generated/contracts.ts';
+
+/** The record's contract is in schemas/mcp-tools.schema.json: what the MCP tool answers and an export writes. */
+export type { AuditRecord };
 
 export const GENESIS_HASH = '0'.repeat(64);
 
-export interface AuditRecord {
-  seq: number;
-  /** ISO 8601, UTC, milliseconds. */
-  at: string;
-  tenantId: string;
-  runId: string;
-  reviewId: string | null;
-  type: string;
-  actor: string;
-  action: string;
-  override: boolean;
-  payloadHash: string | null;
-  target: string | null;
-  prevHash: string;
-  hash: string;
-}
 
 /** The fields in the order an export writes them (the CSV header). */
 export const AUDIT_FIELDS = ['seq', 'at', 'tenantId', 'runId', 'reviewId', 'type', 'actor', 'action', 'override', 'payloadHash', 'target', 'prevHash', 'hash'] as const satisfies readonly (keyof AuditRecord)[];

@@ -35,6 +35,8 @@ interface RoleWords {
   frame: string[];
   roles: Record<string, string[]>;
   links: Record<string, string[]>;
+  fromTo: { from: string[]; to: string[]; fromAfter: string[]; toAfter: string[] };
+  maskNames: string[];
 }
 
 interface Compiled {
@@ -45,6 +47,10 @@ interface Compiled {
   links: ReadonlySet<string>;
   /** Linking words of languages written without spaces, longest first: removed as substrings. */
   unspacedLinks: readonly string[];
+  /** Words of a way from one file to another: before a file (`from`, `to`) or, in Japanese, after it (`から`, `まで`). */
+  fromTo: { from: ReadonlySet<string>; to: ReadonlySet<string>; fromAfter: readonly string[]; toAfter: readonly string[] };
+  /** Mask names without accents, as file names are often written (`mascara.png`). */
+  maskNames: ReadonlySet<string>;
 }
 
 let compiled: Compiled | undefined;
@@ -83,7 +89,19 @@ function compile(raw: RoleWords): Compiled {
     role: Object.entries(raw.roles).map(([concept, list]) => ({ concept, pattern: listPattern(list) })),
     links: new Set(all.filter((word) => !isUnspaced(word))),
     unspacedLinks: [...new Set(all.filter((word) => isUnspaced(word)))].sort((a, b) => b.length - a.length),
+    maskNames: new Set(raw.maskNames.map(plain)),
+    fromTo: { from: new Set(raw.fromTo.from), to: new Set(raw.fromTo.to), fromAfter: raw.fromTo.fromAfter, toAfter: raw.fromTo.toAfter },
   };
+}
+
+/** Lower case without accents: `Máscara` and `mascara` are one name. */
+function plain(word: string): string {
+  return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** True when a word of a file's name says the file is a mask, in any reading language (`maske`, `máscara`, `маска`). */
+export function isMaskName(word: string): boolean {
+  return words().maskNames.has(plain(word));
 }
 
 interface Span {
@@ -227,6 +245,7 @@ export function linkAttachments(
   for (const sentence of pieces(lower, SENTENCE_END, 0)) {
     const inSentence = (span: Span) => span.start >= sentence.start && span.end <= sentence.start + sentence.text.length;
     const linked = new Set<Span>();
+    fromTo(pointers.filter(inSentence), concepts, { lower, text }, proposals, linked);
     for (const clause of pieces(sentence.text, CLAUSE_END, sentence.start)) {
       const inClause = (span: Span) => span.start >= clause.start && span.end <= clause.start + clause.text.length;
       pair(pointers.filter(inClause), roles.filter(inClause), concepts, { lower, text }, proposals, linked, false);
@@ -311,6 +330,67 @@ function pair(
     out.push({ attachment: first.attachment, field: own, phrase: phraseOf(text, [first, role]) });
     linked.add(first);
     linked.add(role);
+  }
+}
+
+/** The one field holding any of the concepts, if exactly one does. */
+function onlyFieldWith(concepts: ReadonlyMap<string, ReadonlySet<string>>, wanted: readonly string[]): string | undefined {
+  const holding = [...concepts].filter(([, own]) => wanted.some((concept) => own.has(concept))).map(([field]) => field);
+  return holding.length === 1 ? holding[0] : undefined;
+}
+
+/** True when the whole token is a word of the pattern's list. */
+function isListed(pattern: RegExp, token: string): boolean {
+  pattern.lastIndex = 0;
+  return [...token.matchAll(pattern)].some((match) => match[0].length === token.length);
+}
+
+/** Words that may stand around a file in a way without changing it: `the`, `la`, and the file's kind noun (`image`). */
+function filler(token: string): boolean {
+  const { links, kind } = words();
+  return links.has(token) || kind.some((entry) => isListed(entry.pattern, token));
+}
+
+/**
+ * A way from one file to another, `from the second image to the first` (`de la segunda a la primera`,
+ * `von der zweiten zur ersten`, `2枚目から1枚目へ`): for a model with one start and one end input (`first_image` /
+ * `last_image`, `frame1` / `frame2`), the file the way starts at is the start, the other the end. Order alone
+ * would put them the other way round.
+ */
+function fromTo(
+  pointers: readonly Pointer[],
+  concepts: ReadonlyMap<string, ReadonlySet<string>>,
+  { lower, text }: { lower: string; text: string },
+  out: AttachmentLink[],
+  linked: Set<Span>,
+): void {
+  const start = onlyFieldWith(concepts, ['first']);
+  const end = onlyFieldWith(concepts, ['last', 'second']);
+  if (start === undefined || end === undefined || start === end) return;
+  const way = words().fromTo;
+  const tokens = (piece: string) => piece.match(/[\p{L}\p{N}'’]+/gu) ?? [];
+  const sorted = [...pointers].sort((a, b) => a.start - b.start);
+  for (let index = 0; index + 1 < sorted.length; index += 1) {
+    const [from, to] = [sorted[index] as Pointer, sorted[index + 1] as Pointer];
+    if (from.attachment === to.attachment) continue;
+    const before = tokens(lower.slice(Math.max(0, from.start - 40), from.start));
+    while (before.length > 0 && !way.from.has(before.at(-1) as string) && filler(before.at(-1) as string)) before.pop();
+    const gap = lower.slice(from.end, to.start);
+    const gapTokens = tokens(gap);
+    // A Hebrew `מ` / `ל` is written onto the ordinal: `מהשנייה לראשונה`.
+    const opens = way.from.has(before.at(-1) ?? '') || /^[\u05DE]/u.test(lower.slice(from.start, from.end));
+    const leads = gapTokens.some((token) => way.to.has(token)) || /^[\u05DC]/u.test(lower.slice(to.start, to.end));
+    const spaced = opens && leads && gapTokens.every((token) => way.to.has(token) || filler(token));
+    // Japanese marks the way after each file: `2枚目(の画像)から1枚目(の画像)へ`.
+    const bare = (piece: string) => piece.replace(/^の?(?:画像|写真|絵)?/u, '');
+    const unspaced =
+      way.fromAfter.some((word) => bare(gap).startsWith(word) && bare(gap).slice(word.length).trim() === '') &&
+      way.toAfter.some((word) => bare(lower.slice(to.end, to.end + 8)).startsWith(word));
+    if (!spaced && !unspaced) continue;
+    const phrase = phraseOf(text, [from, to]);
+    out.push({ attachment: from.attachment, field: start, phrase }, { attachment: to.attachment, field: end, phrase });
+    linked.add(from);
+    linked.add(to);
   }
 }
 

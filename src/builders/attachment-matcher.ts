@@ -2,7 +2,7 @@
  * Puts the user's attachments into the model's file fields. Only attachments fill file fields (never a URL
  * typed in the prompt: the assembler has checked attachments, not prompt text).
  *
- * Kinds: image/* → image fields, an image whose name says `mask` → mask fields, audio/* → audio, video/* →
+ * Kinds: image/* → image fields, an image whose name says `mask` (`maske.png`, `mascara-poste.png`) → mask fields, audio/* → audio, video/* →
  * video, anything else → generic file fields; a model without a field of the attachment's kind may take it in a
  * generic file field (or, for a mask, an image field) as a fallback. Pairs are taken greedily, best first: exact kind over
  * fallback, more name words shared with the field (`style.png` → `style_image`), required fields, field order,
@@ -11,7 +11,7 @@
  * choice made by order with no name to go by, and an attachment left unused.
  */
 import type { Attachment, FieldSpec, ModelSchema } from '../generated/contracts.ts';
-import { linkAttachments, type AttachmentLink } from './attachment-links.ts';
+import { isMaskName, linkAttachments, type AttachmentLink } from './attachment-links.ts';
 import { archiveUse, fieldsNamedInText, isArchive } from './attachment-roles.ts';
 import { CONFIDENCE } from './confidence.ts';
 import { identifierWords, mediaKindOfField, orderedFields, type MediaKind } from './field-vocabulary.ts';
@@ -113,10 +113,10 @@ function linkFits(link: AttachmentLink, attachments: readonly Attachment[], kind
   return own === target.kind || target.kind === 'file' || (images.has(own) && images.has(target.kind));
 }
 
-/** The kind of file an attachment is, from its mime type and, for masks, its name. */
+/** The kind of file an attachment is, from its mime type and, for masks, its name (in any reading language). */
 export function attachmentKind(attachment: Attachment): MediaKind {
   const mime = attachment.mimeType.toLowerCase();
-  if (mime.startsWith('image/')) return nameWords(attachment).includes('mask') ? 'mask' : 'image';
+  if (mime.startsWith('image/')) return nameWords(attachment).some(isMaskName) ? 'mask' : 'image';
   // Ogg files are usually sent as application/ogg, and usually hold audio (Vorbis, Opus).
   if (mime.startsWith('audio/') || mime === 'application/ogg') return 'audio';
   if (mime.startsWith('video/')) return 'video';

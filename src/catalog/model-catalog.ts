@@ -9,6 +9,7 @@ import { extractModelSchema, extractionCacheKey } from '../stages/schema-extract
 import type { Logger } from '../observability/logger.ts';
 import type { CatalogRef, CatalogStore } from './catalog-store.ts';
 import type { ModelFetcher } from './model-fetcher.ts';
+import { assertRunnableOperation } from './provider-operations.ts';
 
 /** What the catalog's functions need: the store, the model fetcher (Replicate), and a logger. */
 export interface CatalogDeps {
@@ -141,12 +142,14 @@ export function catalogRefs(modelSchema: ModelSchema, ref?: string): string[] {
 /**
  * Extracts and stores a model source and points its catalog references (see catalogRefs) at it for a tenant.
  * @returns the schema and the refs registered, so callers can say which.
+ * @throws VettedError MODEL_SOURCE_INVALID (field `operation`) for an operation its provider does not run.
  */
 export async function registerModel(
   deps: CatalogDeps,
   input: { tenantId: string; source: unknown; ref?: string },
 ): Promise<ResolvedModel & { refs: string[] }> {
   const resolved = await extractAndStore(deps, input.source);
+  assertRunnableOperation(resolved.modelSchema);
   const refs = catalogRefs(resolved.modelSchema, input.ref);
   await deps.models.registerModel({ tenantId: input.tenantId, refs, schemaKey: resolved.schemaKey, source: input.source as Record<string, unknown> });
   return { ...resolved, refs };

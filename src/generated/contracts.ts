@@ -389,6 +389,13 @@ export type TaskResult = TaskOk | ToolFailure;
  */
 export type ListTasksResult = ListTasksOk | ToolFailure;
 /**
+ * export_audit
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ExportAuditResult".
+ */
+export type ExportAuditResult = ExportAuditOk | ToolFailure;
+/**
  * This interface was referenced by `ModelSchema`'s JSON-Schema
  * via the `definition` "FieldRole".
  */
@@ -1010,6 +1017,10 @@ export interface PendingReviewItem {
    * Until when you snoozed it (present only with includeSnoozed).
    */
   snoozedUntil?: string;
+  /**
+   * The review's reminder and escalation (policy.sla): when each is due, who it escalates to, what happened so far; null when the policy sets none. expiresAt is the deadline.
+   */
+  sla: ReviewSla | null;
 }
 /**
  * One reason a payload may not run as it is: where, what, how bad, and what to do.
@@ -1026,6 +1037,36 @@ export interface ValidationIssue {
   message: string;
   severity: 'blocking' | 'warning';
   suggestion: string;
+}
+/**
+ * The review's reminder and escalation (policy.sla): when each is due, who it escalates to, and what happened so far.
+ *
+ * This interface was referenced by `PendingReview`'s JSON-Schema
+ * via the `definition` "ReviewSla".
+ */
+export interface ReviewSla {
+  remindAt?: string;
+  escalateAt?: string;
+  escalatesTo?: EscalationTarget;
+  /**
+   * When the reminder went out.
+   */
+  remindedAt?: string;
+  /**
+   * Who was reminded: the claimant (reviewer:<id>), else the team.
+   */
+  remindedWho?: string;
+  /**
+   * When the review moved to escalatesTo.
+   */
+  escalatedAt?: string;
+  /**
+   * Where the review was before it escalated: its team and its claimant, who can still read it.
+   */
+  escalatedFrom?: {
+    team?: string | null;
+    claimedBy?: string | null;
+  };
 }
 /**
  * This interface was referenced by `McpTools`'s JSON-Schema
@@ -1083,6 +1124,14 @@ export interface GetReviewOk {
   review: PendingReview;
   run: ReviewRun;
   claim: ReviewClaim | null;
+  /**
+   * The reviewer (rv_…) the review is assigned to, or null.
+   */
+  assignedTo: string | null;
+  /**
+   * The review's reminder and escalation (policy.sla): when each is due, who it escalates to, what happened so far; null when the policy sets none. expiresAt is the deadline.
+   */
+  sla: ReviewSla | null;
   decisions: ReviewDecisionRecord[];
 }
 /**
@@ -1173,36 +1222,6 @@ export interface ReviewOption {
 export interface ReturnTo {
   action: 'approve' | 'edit' | 'retry';
   route: 'execute' | 'validate' | 'build' | 'complete';
-}
-/**
- * The review's reminder and escalation (policy.sla): when each is due, who it escalates to, and what happened so far.
- *
- * This interface was referenced by `PendingReview`'s JSON-Schema
- * via the `definition` "ReviewSla".
- */
-export interface ReviewSla {
-  remindAt?: string;
-  escalateAt?: string;
-  escalatesTo?: EscalationTarget;
-  /**
-   * When the reminder went out.
-   */
-  remindedAt?: string;
-  /**
-   * Who was reminded: the claimant (reviewer:<id>), else the team.
-   */
-  remindedWho?: string;
-  /**
-   * When the review moved to escalatesTo.
-   */
-  escalatedAt?: string;
-  /**
-   * Where the review was before it escalated: its team and its claimant, who can still read it.
-   */
-  escalatedFrom?: {
-    team?: string | null;
-    claimedBy?: string | null;
-  };
 }
 export interface ReviewRun {
   id: string;
@@ -1676,6 +1695,67 @@ export interface RecordTaskReviewArgs {
   decision: 'approved' | 'rejected';
   notes: string;
   operator?: Person;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ExportAuditArgs".
+ */
+export interface ExportAuditArgs {
+  /**
+   * Only records at or after this instant.
+   */
+  since?: string;
+  /**
+   * nextAfterSeq from the previous page: the records after this one in the chain (default 0, the start).
+   */
+  afterSeq?: number;
+  /**
+   * How many records to return (default 200).
+   */
+  limit?: number;
+}
+/**
+ * One record of the tenant's audit chain, as GET /api/audit exports it: hash is sha256 over the JSON array [prevHash, seq, at, tenantId, runId, reviewId, type, actor, action, override, payloadHash, target] (seq and override as text).
+ *
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "AuditRecord".
+ */
+export interface AuditRecord {
+  seq: number;
+  at: string;
+  tenantId: string;
+  runId: string;
+  reviewId: string | null;
+  /**
+   * What happened: review.raised, review.decided, review.expired, …
+   */
+  type: string;
+  actor: string;
+  action: string;
+  override: boolean;
+  payloadHash: string | null;
+  /**
+   * Who an assignment or escalation went to, when it names someone.
+   */
+  target: string | null;
+  prevHash: string;
+  hash: string;
+}
+/**
+ * This interface was referenced by `McpTools`'s JSON-Schema
+ * via the `definition` "ExportAuditOk".
+ */
+export interface ExportAuditOk {
+  status: 'ok';
+  /**
+   * Records on this page.
+   */
+  count: number;
+  records: AuditRecord[];
+  /**
+   * Present when more records follow: pass it as afterSeq.
+   */
+  nextAfterSeq?: number;
 }
 /**
  * The blueprint of a model's input: a strict JSON Schema plus one FieldSpec per field. It holds types, bounds, enums, descriptions and the schema's own defaults, and never an example value.

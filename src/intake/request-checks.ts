@@ -6,6 +6,7 @@
  *  - attachments: http(s) and within the size limit (the assembler's own check, run alone);
  *  - a model reference the catalog does not have, when no provider is configured to fetch it;
  *  - an inline modelSource that is none of the accepted shapes, or uses a construct the extractor refuses;
+ *  - a model whose provider does not run its operation (an OpenAI embeddings operation, say);
  *  - a request that names a model AND sends one inline that is another model: the payload would be checked
  *    against one model's schema and executed on the other.
  * The stages check the same things again (a catalog entry can change between intake and extract); this only
@@ -13,6 +14,7 @@
  * the extract stage then finds instead of extracting the same source again.
  */
 import { extractAndStore } from '../catalog/model-catalog.ts';
+import { assertRunnableOperation } from '../catalog/provider-operations.ts';
 import { assertCallbackUrl } from '../delivery/callback-target.ts';
 import type { Engine } from '../engine/engine.ts';
 import { isVettedError, VettedError } from '../errors.ts';
@@ -33,8 +35,11 @@ export async function checkRequest(engine: Engine, tenantId: string, request: Ge
   if (request.callbackUrl) checkCallbackUrl(engine, request.callbackUrl);
   engine.adapters.builder(request.builder ?? engine.config.defaults.builder);
   checkAttachments(request.attachments ?? [], engine.config.limits.maxAttachmentBytes);
-  const provider = runProvider(engine, request, await checkModel(engine, tenantId, request));
+  const schema = await checkModel(engine, tenantId, request);
+  const provider = runProvider(engine, request, schema?.provider?.name);
   engine.adapters.provider(provider);
+  // `dry` calls nothing, so it may preview a model its own provider could not run.
+  if (schema && provider === schema.provider?.name) assertRunnableOperation(schema, request.modelSource === undefined ? 'model' : 'modelSource.operation');
   return provider;
 }
 
@@ -64,15 +69,15 @@ function checkCallbackUrl(engine: Engine, url: string): void {
   assertCallbackUrl(url, { allowPrivate: engine.config.webhookAllowPrivate });
 }
 
-/** Checks the model exists; answers the provider that serves it, when its schema names one. */
-async function checkModel(engine: Engine, tenantId: string, request: GenerationRequest): Promise<string | undefined> {
+/** Checks the model exists; answers its schema when it is known before extraction (inline or in the catalog). */
+async function checkModel(engine: Engine, tenantId: string, request: GenerationRequest): Promise<ModelSchema | undefined> {
   if (request.modelSource !== undefined) {
     const schema = await inlineSchema(engine, request.modelSource);
     if (request.model) assertSameModel(request.model, schema);
-    return schema.provider?.name;
+    return schema;
   }
   const entry = request.model ? await engine.models.resolveRef(tenantId, request.model) : undefined;
-  if (entry) return (await engine.models.getSchema(entry.schemaKey))?.provider?.name;
+  if (entry) return (await engine.models.getSchema(entry.schemaKey)) ?? undefined;
   if (request.model && !engine.adapters.modelFetcher()) {
     throw new VettedError(
       'MODEL_NOT_FOUND',

@@ -40,7 +40,7 @@ export const REVIEW_TOOLS: readonly ToolDefinition[] = [
     name: 'list_pending_reviews',
     title: 'List pending reviews',
     description:
-      "The tenant's runs waiting for a person, oldest first, each with its checkpoint, reason, question, issues and payloadHash (echo it in record_decision). " +
+      "The tenant's runs waiting for a person, oldest first, each with its checkpoint, reason, question, issues, payloadHash (echo it in record_decision), assignedTo, expiresAt (the deadline) and sla (when it is reminded and escalated, and to whom). " +
       'count is this page, total every pending review the filters find; pass nextCursor back as cursor for the next page. An empty queue is status ok with count 0.',
     permission: 'reviews:read',
     args: toolContract('ListPendingReviewsArgs'),
@@ -57,7 +57,9 @@ export const REVIEW_TOOLS: readonly ToolDefinition[] = [
   defineTool<GetReviewArgs>({
     name: 'get_review',
     title: 'Read one review',
-    description: 'One review, pending or ended: review is the review itself (candidate payload, issues, question, payloadHash), reviewStatus says pending, decided, expired or cancelled, decisions lists who decided what.',
+    description:
+      'One review, pending or ended: review is the review itself (candidate payload, issues, question, payloadHash, expiresAt: its deadline), reviewStatus says pending, decided, expired or cancelled, decisions lists who decided what, ' +
+      'assignedTo the person it is assigned to, sla when it is reminded and escalated and to whom (null without one).',
     permission: 'reviews:read',
     args: toolContract('GetReviewArgs'),
     result: 'GetReviewResult',
@@ -71,6 +73,8 @@ export const REVIEW_TOOLS: readonly ToolDefinition[] = [
         review: found.review,
         run: { id: found.run.id, status: found.run.status, model: found.run.model },
         claim: found.claim && { claimedBy: found.claim.claimedBy, claimExpiresAt: found.claim.claimExpiresAt.toISOString() },
+        assignedTo: found.run.assignedTo,
+        sla: found.review.sla ?? null,
         decisions: found.decisions.map(({ decision }) => ({
           id: String(decision.id), actor: decision.actor, action: decision.action, raw: decision.raw, parsed: decision.parsed, edits: decision.edits, override: decision.override, at: decision.at.toISOString(),
         })),
@@ -222,5 +226,6 @@ function pendingItem(row: RunRow, now: Date, viewer: string): PendingReviewItem 
     ...(snoozed ? { snoozedUntil: snoozed } : {}),
     createdAt: review.createdAt,
     expiresAt: review.expiresAt,
+    sla: review.sla ?? null,
   };
 }

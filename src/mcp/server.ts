@@ -1,5 +1,5 @@
 /**
- * The MCP server (`vetted mcp`): the tools of review-tools.ts and task-tools.ts on the official SDK, for one
+ * The MCP server (`vetted mcp`): the tools of review-tools.ts, task-tools.ts and audit-tools.ts on the official SDK, for one
  * caller (an API key). The transports (stdio, streamable HTTP) only differ in how the caller is known.
  *
  * It is built on the SDK's protocol-level `Server` rather than `McpServer`: McpServer takes zod shapes and checks
@@ -18,6 +18,7 @@ import { assertContract } from '../schema/contracts.ts';
 import { inlineContract } from '../schema/inline.ts';
 import type { System } from '../system.ts';
 import { findPrototypeKey } from '../util/json-walk.ts';
+import { AUDIT_TOOLS } from './audit-tools.ts';
 import { failureOf, toolResult } from './results.ts';
 import { REVIEW_TOOLS } from './review-tools.ts';
 import { TASK_TOOLS } from './task-tools.ts';
@@ -27,13 +28,14 @@ export const MCP_SERVER_NAME = 'vetted';
 const VERSION = '0.1.0';
 
 /** Every tool, in the order tools/list shows them. */
-export const TOOLS: readonly ToolDefinition[] = [...REVIEW_TOOLS, ...TASK_TOOLS];
+export const TOOLS: readonly ToolDefinition[] = [...REVIEW_TOOLS, ...TASK_TOOLS, ...AUDIT_TOOLS];
 
 const INSTRUCTIONS = [
   'Vetted: human review of AI model runs and of tasks agents escalate.',
   'Every tool answers {status: "ok", ...} or a failure: {status: "error", message} for bad arguments or a payload that fails validation,',
   '{status: "not_found", id}, {status: "conflict", message} when something changed or was decided already, {status: "forbidden", message} when the key may not do it.',
   'To decide a review: list_pending_reviews or get_review, then record_decision with the reviewId and the payloadHash you read.',
+  'For an auditor: export_audit pages through the tenant\'s audit chain (admin keys).',
   'To escalate a task: submit_task with a registered taskType; to review tasks: list_tasks {status: "pending"}, get_task, record_task_review.',
 ].join(' ');
 

@@ -31,8 +31,11 @@ const VERBS: Record<NotifiedEvent, string> = {
   escalated: 'escalated',
 };
 
-/** Still waiting: a decision may come from the message itself (Slack buttons, email links). */
-const DECIDABLE: ReadonlySet<NotifiedEvent> = new Set(['waiting', 'reminded', 'escalated']);
+/**
+ * Still waiting: a decision may come from the message itself (Slack buttons, email links). "Expires soon" most of
+ * all: it is the last message before the policy's outcome is taken for the reviewer.
+ */
+const DECIDABLE: ReadonlySet<NotifiedEvent> = new Set(['waiting', 'expiring', 'reminded', 'escalated']);
 
 export function composeMessage(subject: NotificationSubject, event: NotifiedEvent, consoleUrl: string, tenantId?: string): NotificationMessage {
   const key = `${subject.kind}.${subject.id}.${event}`;

@@ -3,7 +3,7 @@
  * traceId and threadId, so one request can be followed across workers and resumes.
  */
 import { pino, type Logger } from 'pino';
-import type { Redactor } from './redact.ts';
+import { maskLoggedQueries, maskQuerySecrets, type Redactor } from './redact.ts';
 import { activeTraceFields } from './tracing.ts';
 
 export type { Logger };
@@ -61,14 +61,37 @@ export function createLogger(options: { level: string; redact: Redactor; destina
       mixin: activeTraceFields,
       // Header and secret-named fields are removed by pino itself; values inside strings by our redactor.
       redact: { paths: ['req.headers.authorization', '*.apiKey', '*.token', '*.password'], censor: '[redacted]' },
+      // Fastify's request line with its URL's credential query values masked (an email decision link's token).
+      serializers: { req: requestLine },
       hooks: {
         logMethod(args, method) {
-          method.apply(this, args.map((arg) => options.redact(arg)) as Parameters<typeof method>);
+          method.apply(this, args.map((arg) => maskLoggedQueries(options.redact(arg))) as Parameters<typeof method>);
         },
       },
     },
     options.destination ?? process.stdout,
   );
+}
+
+/** The fields of a request an API log line shows (Fastify's own choice), its URL's secret query values masked. */
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  headers?: Record<string, string | string[] | undefined>;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+function requestLine(request: LoggedRequest) {
+  return {
+    method: request.method,
+    url: typeof request.url === 'string' ? maskQuerySecrets(request.url) : request.url,
+    version: request.headers?.['accept-version'],
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
 }
 
 /** One structured event line: `{event, traceId, threadId, runId, ...}`. */

@@ -120,6 +120,32 @@ export function maskUrlCredentials(text: string): string {
   });
 }
 
+const QUERY_PARAM = /([?&])([\w.~-]+)=([^&#\s"'<>]*)/g;
+
+/**
+ * Text with the values of credential-bearing query parameters replaced by REDACTED, wherever a query appears:
+ * a whole URL or a bare path (`/api/decision-links?token=v1.…`, as a request line names it). For log lines:
+ * an email decision link's token decides a review, so a log or a proxy that keeps it keeps a decision.
+ */
+export function maskQuerySecrets(text: string): string {
+  if (!text.includes('=')) return text;
+  return text.replace(QUERY_PARAM, (match, lead: string, name: string, value: string) =>
+    value !== '' && value !== REDACTED && (isSecretKey(name) || CREDENTIAL_QUERY_PARAMS.has(name.toLowerCase())) ? `${lead}${name}=${REDACTED}` : match,
+  );
+}
+
+/** A log line's argument with every string in it passed through maskQuerySecrets (plain data only, as the redactor walks). */
+export function maskLoggedQueries<T>(value: T): T {
+  const walk = (inner: unknown, depth: number): unknown => {
+    if (typeof inner === 'string') return maskQuerySecrets(inner);
+    if (inner === null || typeof inner !== 'object' || depth > 32) return inner;
+    if (Array.isArray(inner)) return inner.map((item) => walk(item, depth + 1));
+    if (!isPlainData(inner)) return inner;
+    return Object.fromEntries(Object.entries(inner).map(([key, item]) => [key, walk(item, depth + 1)]));
+  };
+  return walk(value, 0) as T;
+}
+
 /**
  * What the API shows of stored data: values under secret-named keys (a model's `hf_token` input, in the
  * request edits, the payload, the result), under `secretFields` (the model's inputs whose role is `secret`,

@@ -476,9 +476,13 @@ function enumPattern(field: FieldSpec): RegExp | null {
     const media = anyWord(words.mediaNouns);
     const article = '(?:(?:the|el|la|le|les|der|die|das|den|o|a)\\s+)?';
     const named = english.length + local.length > 0;
+    const select = anyWord(words.selectLeads);
     const forms = [
       ...(named ? [`(?<label>${labelAlt})(?<sep>${LABEL_SEPARATOR})${ATTACHED}(?<option>${option})`, `(?<option2>${option})(?:\\s*|\\s*-\\s*)(?<label2>${labelAlt})`] : []),
       ...(named && switches ? [`(?<verb>${anyWord([...words.negation, ...words.affirmation])})\\s*${article}(?<label3>${labelAlt})`] : []),
+      // `only the vocals`, `sepárame solo la batería`, `ボーカルだけ`: picked out of a set, the option is chosen.
+      `(?<select>${select})(?:\\s+${select})?\\s*${SELECT_ARTICLE}${ATTACHED}(?<option6>${option})`,
+      `(?<option7>${option})\\s*(?<selectTrail>${anyWord(words.selectTrails)})`,
       `(?<option4>${option})\\s+(?<media>${media})`,
       `(?<media2>${media})\\s+(?<option5>${option})`,
       `(?<option3>${option})`,
@@ -486,6 +490,9 @@ function enumPattern(field: FieldSpec): RegExp | null {
     return `(?:${forms.join('|')})`;
   });
 }
+
+/** The article (or the Hebrew object marker) between a selecting word and its option: `only the vocals`, `רק את התופים`. */
+const SELECT_ARTICLE = '(?:(?:the|el|la|los|las|le|les|der|die|das|den|o|a|os|as|\u05D0\u05EA)\\s+)?';
 
 /** Options for on and off (`On`, `Off`): a negation before the field's name chooses one. */
 function switchesOnOff(field: FieldSpec): boolean {
@@ -519,10 +526,11 @@ const enumSynonym: Conversion = {
       const option = switchedOption(field, groups.verb);
       return option === undefined ? undefined : { value: option, fit: 'ok' };
     }
-    const written = groups.option ?? groups.option2 ?? groups.option4 ?? groups.option5 ?? groups.option3 ?? '';
+    const written = groups.option ?? groups.option2 ?? groups.option4 ?? groups.option5 ?? groups.option6 ?? groups.option7 ?? groups.option3 ?? '';
     const named = optionNamed(field, written);
     if (named === undefined) return undefined;
-    const bare = groups.option3 !== undefined || groups.option4 !== undefined || groups.option5 !== undefined;
+    // A word as common as `on` or `high` needs its field's name even when picked out (`only high`).
+    const bare = [groups.option3, groups.option4, groups.option5, groups.option6, groups.option7].some((written) => written !== undefined);
     if (bare && NEEDS_LABEL.has(optionKey(named.concept ?? named.option))) return undefined;
     return { value: named.option, fit: 'ok' };
   },

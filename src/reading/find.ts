@@ -312,9 +312,9 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       return groups.verb !== undefined || groups.state2 !== undefined || groups.request !== undefined;
     case 'enum_synonym':
       // The field named next to its option (`style: anime`, `estilo anime`, `בסגנון פיקסל ארט`), a switch word
-      // before it (`sin magic prompt`), or the option describing what is made (`реалистичное фото`); a bare
-      // option word counts only alone in its clause.
-      return groups.label !== undefined || groups.label2 !== undefined || groups.label3 !== undefined || describesWhatIsMade(groups);
+      // before it (`sin magic prompt`), the option describing what is made (`реалистичное фото`), or picked out of
+      // a set (`only the vocals`, `ボーカルだけ`); a bare option word counts only alone in its clause.
+      return groups.label !== undefined || groups.label2 !== undefined || groups.label3 !== undefined || groups.select !== undefined || groups.selectTrail !== undefined || describesWhatIsMade(groups);
     case 'unit_number':
       return isFirmUnitNumber(groups, unitKeyOf(groups.unit ?? '') ?? '');
     case 'decimal_comma':

@@ -57,12 +57,16 @@ export interface LanguageWords {
   textLeads: string[];
   /** Words right before a setting phrase that make it what a question is about (`what does temperature 0.5 mean`). */
   questionLeads: string[];
+  /** Words right before an option that pick it out of a set (`only the vocals`, `sepárame solo la batería`). */
+  selectLeads: string[];
+  /** Words right after an option that pick it out of a set (`ボーカルだけ`, `الغيتار فقط`). */
+  selectTrails: string[];
 }
 
 export const WORD_LIST_KEYS = [
   'seconds', 'minutes', 'halfTrails', 'frames', 'images', 'portrait', 'landscape', 'widescreen', 'square', 'orientationNouns',
   'mediaNouns', 'aspectGenres', 'countTrails', 'negation', 'affirmation', 'off', 'on', 'languageLeads', 'languageTrails', 'formatLeads', 'formatTrails',
-  'resolutionLeads', 'filler', 'textLeads', 'questionLeads',
+  'resolutionLeads', 'filler', 'textLeads', 'questionLeads', 'selectLeads', 'selectTrails',
 ] as const;
 export type WordListKey = (typeof WORD_LIST_KEYS)[number];
 export const WORD_MAP_KEYS = ['features', 'featureRequests', 'languages', 'languageForms', 'fieldNames', 'lengths'] as const;

@@ -17,6 +17,8 @@ export interface SignInOptions {
   path?: string;
   /** The heading that says the page is up once signed in (default the queue's). */
   heading?: string | RegExp;
+  /** The key to sign in with (default the reviewer's). */
+  key?: string;
 }
 
 export async function signedInPage(browser: Browser, env: ConsoleSystem, options: SignInOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
@@ -25,7 +27,7 @@ export async function signedInPage(browser: Browser, env: ConsoleSystem, options
   // Fake timers in the page (Playwright's clock): the countdown runs on them, so the test moves time itself.
   if (options.clock) await page.clock.install();
   await page.goto(`${env.baseUrl}${options.path ?? '/console/'}`);
-  await page.getByLabel('API key').fill(env.keys.reviewer);
+  await page.getByLabel('API key').fill(options.key ?? env.keys.reviewer);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: options.heading ?? 'Review queue' }).waitFor();
   return { context, page };

@@ -8,9 +8,12 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMcpHttpServer } from '../../api/mcp-app.ts';
+import { createVettedClient, type AuditRecord as ClientAuditRecord } from '../../clients/typescript/src/index.ts';
 import { recordHash, type AuditRecord } from '../../src/audit/audit-record.ts';
 import { purgeExpiredDocuments } from '../../src/retention/purge.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
+import { connectHttp } from '../support/mcp.ts';
 import { runCli } from '../support/cli-process.ts';
 import { settle } from '../support/pipeline.ts';
 
@@ -124,6 +127,50 @@ describe('audit export', () => {
     const file = path.join(home, 'after-purge.ndjson');
     await writeFile(file, `${after.join('\n')}\n`);
     expect((await cli(['audit', 'verify', file])).stdout.trim()).toBe(`chain intact, ${after.length} records`);
+  });
+
+  it('pages the same chain over MCP (export_audit) and streams it through the typed client', async () => {
+    const exported = lines((await api.call('GET', '/api/audit')).body).map((line) => JSON.parse(line) as AuditRecord);
+    expect(exported.length).toBeGreaterThan(200);
+    const server = await startMcpHttpServer(api.system, { host: '127.0.0.1', port: 0 });
+    const admin = await connectHttp(server.url, api.keys.admin);
+    const reviewer = await connectHttp(server.url, api.keys.reviewer);
+    try {
+      const paged: AuditRecord[] = [];
+      let afterSeq: number | undefined = 0;
+      let pages = 0;
+      while (afterSeq !== undefined) {
+        const answer = await admin.call('export_audit', { afterSeq, limit: 100 });
+        expect(answer.body.status, JSON.stringify(answer.body)).toBe('ok');
+        const page = answer.body as unknown as { count: number; records: AuditRecord[]; nextAfterSeq?: number };
+        expect(page.count).toBe(page.records.length);
+        paged.push(...page.records);
+        afterSeq = page.nextAfterSeq;
+        pages++;
+      }
+      expect(pages).toBe(Math.ceil(exported.length / 100));
+      expect(paged).toEqual(exported);
+      const later = await admin.call('export_audit', { since: new Date(Date.now() + 60_000).toISOString() });
+      expect(later.body).toMatchObject({ status: 'ok', count: 0, records: [] });
+      expect((await admin.call('export_audit', { limit: 5000 })).body).toMatchObject({ status: 'error', message: expect.stringContaining('limit') });
+      expect((await reviewer.call('export_audit', {})).body.status).toBe('forbidden');
+    } finally {
+      await admin.close();
+      await reviewer.close();
+      await server.close();
+    }
+
+    const baseUrl = await api.app.listen({ host: '127.0.0.1', port: 0 });
+    const client = createVettedClient({ baseUrl, apiKey: api.keys.admin });
+    const streamed: ClientAuditRecord[] = [];
+    for await (const record of client.auditRecords()) streamed.push(record);
+    expect(streamed).toEqual(exported);
+    const fromLast: ClientAuditRecord[] = [];
+    for await (const record of client.auditRecords({ since: exported.at(-1)!.at })) fromLast.push(record);
+    expect(fromLast.at(-1)).toEqual(exported.at(-1));
+    expect(fromLast.length).toBeLessThan(exported.length);
+    const denied = createVettedClient({ baseUrl, apiKey: api.keys.reviewer }).auditRecords();
+    await expect(denied.next()).rejects.toMatchObject({ status: 403 });
   });
 
   it('refuses a bad format and a bad since with a problem naming the field', async () => {

@@ -290,3 +290,40 @@ describe('links that decide nothing', () => {
   });
 });
 
+
+describe('the "expires soon" email', () => {
+  it('carries each reviewer their own links like the waiting one, and a link from it decides on POST', async () => {
+    const saved = await api.call('PUT', '/api/notification-settings', { body: { email: TEAM, events: ['waiting', 'expiring'], nearExpirySeconds: 3599 } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    try {
+      // Due in an hour and warned about one second after it was raised: the warning is on its delayed job.
+      const response = await api.call('POST', '/api/runs', { key: api.keys.submitter, body: { model: 'black-forest-labs/flux-schnell', prompt: 'a lighthouse at dusk', policy: { mode: 'require_human', reviewTtlSeconds: 3600 } } });
+      expect(response.statusCode, response.body).toBe(202);
+      const run = await settle(api.system, json<{ id: string }>(response).id, ['awaiting_human']);
+      const review: Review = { runId: run.id, reviewId: run.pendingReview!.reviewId, payloadHash: run.pendingReview!.payloadHash, expiresAt: run.pendingReview!.expiresAt };
+      const expiring = (address: string) => eventually(async () => {
+        const raw = smtp.messages.find((message) => recipientOf(message).includes(address) && bodyOf(message).includes(review.reviewId) && bodyOf(message).includes('expires soon'));
+        return raw ? bodyOf(raw) : undefined;
+      }, 20_000, `the expiring email to ${address}`);
+
+      const toAda = await expiring(ada.email!);
+      const toGrace = await expiring(grace.email!);
+      expect(toAda).toContain('Decide from here, as Ada Lovelace');
+      expect(toGrace).toContain('Decide from here, as Grace Hopper');
+      const approve = linkIn(toAda, 'Approve')!;
+      expect(approve).toMatch(/^\/api\/decision-links\?token=/);
+      expect(linkIn(toAda, 'Reject')).toMatch(/^\/api\/decision-links\?token=/);
+      expect(tokenOf(approve)).not.toBe(tokenOf(linkIn(toGrace, 'Approve')!));
+      const toTeam = await expiring(TEAM);
+      expect(linkIn(toTeam, 'Approve')).toBeUndefined();
+
+      expect((await open(approve)).statusCode).toBe(200);
+      await unchanged(review);
+      expect((await post(approve)).statusCode).toBe(200);
+      const decisions = await api.system.store.decisions(review.runId);
+      expect(decisions.map((decision) => [decision.action, decision.actor])).toEqual([['approve', `reviewer:${ada.id}`]]);
+    } finally {
+      await api.call('PUT', '/api/notification-settings', { body: { email: TEAM, events: ['waiting'] } });
+    }
+  });
+});

@@ -13,7 +13,7 @@ import { badAuthorizations, deepJson, HOSTILE_CONTENT_TYPES, HOSTILE_IDS, INJECT
 
 const TOOLS = [
   'list_pending_reviews', 'get_review', 'record_decision', 'reply', 'submit_run', 'get_run', 'assign_review', 'snooze_review', 'queue_stats',
-  'submit_task', 'list_tasks', 'get_task', 'record_task_review',
+  'submit_task', 'list_tasks', 'get_task', 'record_task_review', 'export_audit',
 ] as const;
 const ACCEPT = 'application/json, text/event-stream';
 const CONCURRENCY = 8;

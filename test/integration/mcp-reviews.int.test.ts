@@ -20,12 +20,14 @@ let server: RunningMcpServer;
 let reviewer: McpTestClient;
 let submitter: McpTestClient;
 let personKey: string;
+let personReviewerId: string;
 
 beforeAll(async () => {
   api = await createApiHarness();
   server = await startMcpHttpServer(api.system, { host: '127.0.0.1', port: 0 });
   const person = await api.system.reviewers.create({ tenantId: 't1', name: 'Ada Lovelace', role: 'reviewer', team: 'imaging' });
   personKey = (await api.system.apiKeys.create({ tenantId: 't1', role: 'reviewer', reviewerId: person.id })).key;
+  personReviewerId = person.id;
   reviewer = await connectHttp(server.url, personKey);
   submitter = await connectHttp(server.url, api.keys.submitter);
 });
@@ -142,6 +144,64 @@ describe('over streamable HTTP', () => {
     expect(first.body).toMatchObject({ status: 'ok', created: true, run: { id: expect.any(String), status: 'queued' } });
     const again = await submitter.call('submit_run', { ...approvalNeeded, requestKey: 'mcp-crane-1' });
     expect(again.body).toMatchObject({ status: 'ok', created: false, run: { id: (first.body.run as { id: string }).id } });
+  });
+});
+
+describe('deadline, SLA and assignment over MCP', () => {
+  const withSla = { ...approvalNeeded, prompt: 'a crane with a deadline', policy: { mode: 'require_human', reviewTtlSeconds: 3600, sla: { remindAfterSeconds: 600, escalateAfterSeconds: 1200, escalateTo: { team: 'leads' } } } };
+
+  it('list_pending_reviews and get_review carry the deadline, the reminder and escalation times, who it escalates to, and the assignee', async () => {
+    const { review } = await parked(withSla);
+    const raised = Date.parse(review.createdAt);
+    const admin = await connectHttp(server.url, api.keys.admin);
+    try {
+      const person = (await reviewer.call('get_review', { reviewId: review.reviewId })).body;
+      expect(person).toMatchObject({ status: 'ok', assignedTo: null, sla: { escalatesTo: { team: 'leads' } } });
+      const assigned = await admin.call('assign_review', { reviewId: review.reviewId, reviewer: personReviewerId, reason: 'imaging knows cranes' });
+      expect(assigned.body).toMatchObject({ status: 'ok', reviewId: review.reviewId, assignedTo: personReviewerId });
+
+      const listed = await reviewer.call('list_pending_reviews', { limit: 200 });
+      const item = (listed.body.reviews as Record<string, unknown>[]).find((r) => r.reviewId === review.reviewId);
+      expect(item).toMatchObject({ assignedTo: personReviewerId, expiresAt: review.expiresAt, sla: { escalatesTo: { team: 'leads' } } });
+      const sla = item?.sla as { remindAt: string; escalateAt: string };
+      expect(Date.parse(sla.remindAt) - raised).toBe(600_000);
+      expect(Date.parse(sla.escalateAt) - raised).toBe(1_200_000);
+      expect(Date.parse(review.expiresAt) - raised).toBe(3_600_000);
+
+      const got = await reviewer.call('get_review', { reviewId: review.reviewId });
+      expect(got.body).toMatchObject({ status: 'ok', assignedTo: personReviewerId, sla: { remindAt: sla.remindAt, escalateAt: sla.escalateAt, escalatesTo: { team: 'leads' } } });
+      const mine = await reviewer.call('list_pending_reviews', { assignedTo: 'me', limit: 200 });
+      expect((mine.body.reviews as { reviewId: string }[]).map((r) => r.reviewId)).toContain(review.reviewId);
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it('a review whose policy sets no SLA says sla null; a reviewer without reviews:assign is refused', async () => {
+    const { review } = await parked({ ...approvalNeeded, prompt: 'a crane without a deadline' });
+    const item = ((await reviewer.call('list_pending_reviews', { limit: 200 })).body.reviews as Record<string, unknown>[]).find((r) => r.reviewId === review.reviewId);
+    expect(item).toMatchObject({ sla: null, assignedTo: null });
+    const refused = await reviewer.call('assign_review', { reviewId: review.reviewId, reviewer: personReviewerId });
+    expect(refused).toMatchObject({ isError: true, body: { status: 'forbidden' } });
+  });
+
+  it('snooze_review hides the review from my queue only, until null brings it back', async () => {
+    const { review } = await parked({ ...approvalNeeded, prompt: 'a crane for later' });
+    const until = new Date(Date.parse(review.createdAt) + 3_600_000).toISOString();
+    const snoozed = await reviewer.call('snooze_review', { reviewId: review.reviewId, until });
+    expect(snoozed.body).toMatchObject({ status: 'ok', reviewId: review.reviewId, snoozedUntil: until });
+    const ids = async (client: McpTestClient, args: Record<string, unknown> = {}) => ((await client.call('list_pending_reviews', { limit: 200, ...args })).body.reviews as { reviewId: string }[]).map((r) => r.reviewId);
+    expect(await ids(reviewer)).not.toContain(review.reviewId);
+    expect(await ids(reviewer, { includeSnoozed: true })).toContain(review.reviewId);
+    const admin = await connectHttp(server.url, api.keys.admin);
+    try {
+      expect(await ids(admin)).toContain(review.reviewId);
+    } finally {
+      await admin.close();
+    }
+    const back = await reviewer.call('snooze_review', { reviewId: review.reviewId, until: null });
+    expect(back.body).toMatchObject({ status: 'ok', snoozedUntil: null });
+    expect(await ids(reviewer)).toContain(review.reviewId);
   });
 });
 

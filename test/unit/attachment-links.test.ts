@@ -86,6 +86,30 @@ describe('links between the words and the attachments', () => {
     expect(links(fields, attachments, 'the first clip is the beat, the second recording is my voice')).toEqual({ instrumental_file: 1, voice_file: 2 });
   });
 
+  it('reads a way from one file to another as start and end, in every language', () => {
+    const numbered = [field('frame1', 'image_input', { description: 'The first input frame' }), field('frame2', 'image_input', { description: 'The second input frame' })];
+    const ways = [
+      'interpolate from the second image to the first',
+      'interpola de la segunda imagen a la primera',
+      'interpole de la deuxième image à la première',
+      'interpoliere von der zweiten zur ersten',
+      'interpole da segunda imagem para a primeira',
+      'сделай переход от второго кадра... нет, от второй картинки к первой',
+      'אינטרפולציה מהשנייה לראשונה',
+      'انتقل من الصورة الثانية إلى الأولى',
+      '2枚目から1枚目へ補間して',
+      '2枚目の画像から1枚目の画像まで',
+    ];
+    for (const way of ways) {
+      expect(links(numbered, unnamed(2), way), way).toEqual({ frame1: 1, frame2: 0 });
+      expect(links(frames, unnamed(2), way), way).toEqual({ first_image: 1, last_image: 0 });
+    }
+    expect(placed(frames, unnamed(2), 'morph from the first photo to the second')).toEqual({ first_image: 'https://files.test/u/1', last_image: 'https://files.test/u/2' });
+    // No start and end inputs: a way between files says nothing about where they go.
+    expect(links(styleTransfer, unnamed(2), 'from the second image to the first')).toEqual({});
+    expect(links(frames, unnamed(2), 'the second image to the first, please')).toEqual({});
+  });
+
   it('links nothing it cannot tell: one file, a length, a role no field has, two files for one field', () => {
     expect(links(frames, unnamed(1), 'use the first image as the end frame')).toEqual({});
     expect(links(inpaint, unnamed(2), 'a 10 second clip of the mask being lifted')).toEqual({});

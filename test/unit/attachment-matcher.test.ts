@@ -58,6 +58,12 @@ describe('attachmentKind', () => {
     [file('hat_mask.png', 'image/png'), 'mask'],
     [{ url: 'https://files.test/inpaintMask.png', mimeType: 'image/png' }, 'mask'],
     [file('masks-are-fun.jpg', 'image/jpeg'), 'image'],
+    [file('maske.png', 'image/png'), 'mask'],
+    [file('mascara-poste.png', 'image/png'), 'mask'],
+    [file('Máscara.png', 'image/png'), 'mask'],
+    [file('maska.png', 'image/png'), 'mask'],
+    [file('маска.png', 'image/png'), 'mask'],
+    [file('masquerade.png', 'image/png'), 'image'],
     [file('talk.wav', 'audio/wav'), 'audio'],
     [file('clip.mp4', 'VIDEO/MP4'), 'video'],
     [file('paper.pdf', 'application/pdf'), 'file'],
@@ -80,6 +86,14 @@ describe('matchAttachments', () => {
       video: clip.url,
       document: paper.url,
     });
+  });
+
+  it('puts a file named `mask` in another language into the mask field, whichever comes first', () => {
+    for (const [mask, photo] of [['maske.png', 'sofa.png'], ['mascara-poste.png', 'rua.jpg'], ['maska.png', 'nebo.jpg']] as const) {
+      const a = file(mask, 'image/png');
+      const b = file(photo, 'image/jpeg');
+      expect(assigned([a, b]), mask).toEqual({ image: b.url, mask: a.url });
+    }
   });
 
   it('never puts an ordinary image into a mask field', () => {

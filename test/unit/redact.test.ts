@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, isSecretKey, maskForView, maskUrlCredentials, REDACTED } from '../../src/observability/redact.ts';
+import { createRedactor, isSecretKey, maskForView, maskQuerySecrets, maskUrlCredentials, REDACTED } from '../../src/observability/redact.ts';
 
 describe('redaction', () => {
   it.each(['api_key', 'apiKey', 'OPENAI_API_KEY', 'hf_token', 'authorization', 'password', 'client_secret', 'token'])('treats %s as a secret key', (key) => {
@@ -65,5 +65,15 @@ describe('what the API shows (maskForView)', () => {
   it('masks scalar values under secret-named keys anywhere, and leaves settings such as max_tokens', () => {
     const view = maskForView({ candidate: { payload: { hf_token: 'hf_SECRET', max_tokens: 50, prompt: 'a cat' } }, edits: { api_key: 'k' }, at: new Date(0) });
     expect(view).toEqual({ candidate: { payload: { hf_token: REDACTED, max_tokens: 50, prompt: 'a cat' } }, edits: { api_key: REDACTED }, at: new Date(0) });
+  });
+});
+
+describe('credential query values in text (maskQuerySecrets)', () => {
+  it('masks token, signature and key values in bare paths and whole URLs, and leaves other parameters alone', () => {
+    expect(maskQuerySecrets('/api/decision-links?token=v1.abc.def')).toBe(`/api/decision-links?token=${REDACTED}`);
+    expect(maskQuerySecrets('GET /x?page=2&access_token=abc&sig=zz#top')).toBe(`GET /x?page=2&access_token=${REDACTED}&sig=${REDACTED}#top`);
+    expect(maskQuerySecrets('see https://h.test/p?max_tokens=5&q=token=1')).toBe('see https://h.test/p?max_tokens=5&q=token=1');
+    expect(maskQuerySecrets('a=b token=c')).toBe('a=b token=c');
+    expect(maskQuerySecrets('/p?token=')).toBe('/p?token=');
   });
 });

@@ -1,6 +1,6 @@
 /**
  * An option of the model's own fields named in the request and not placed is reported, never dropped in
- * silence: bare (`keep only the drums`) where no prompt input takes the words, and in a later turn that asks for
+ * silence: bare (`I love the drums in this song`) where no prompt input takes the words, and in a later turn that asks for
  * a change; words that only describe (`a flyer for a graphic design meetup`, `loud drums and soft vocals`) or
  * name the option the field holds anyway are not.
  */
@@ -37,11 +37,11 @@ const phrases = (candidate: CandidatePayload) => (candidate.unusedRequest ?? [])
 
 describe('an option named and not placed is reported', () => {
   it.each([
-    ['keep just the drums from this song', 'drums'],
-    ['sepárame solo la batería', 'batería'],
-    ['isole la voix de cette chanson', 'voix'],
-    ['תפריד רק את התופים', 'התופים'],
-    ['выдели только вокал', 'вокал'],
+    ['I love the drums in this song', 'drums'],
+    ['me encanta la batería de esta canción', 'batería'],
+    ['j’adore la voix de cette chanson', 'voix'],
+    ['אני אוהב את התופים בשיר הזה', 'התופים'],
+    ['мне нравится вокал в этой песне', 'вокал'],
   ])('a model without a prompt input: %s', (text, phrase) => {
     const candidate = build('stems', text);
     expect(phrases(candidate)).toContain(phrase);

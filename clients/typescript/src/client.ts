@@ -4,6 +4,7 @@
  * that return the answer's data or throw a {@link VettedApiError} carrying the API's problem (code, field).
  */
 import createClient, { type Client } from 'openapi-fetch';
+import { ndjsonRecords, type AuditRecord } from './audit.ts';
 import { VettedApiError, VettedClientError, asProblem, isVettedClientError } from './errors.ts';
 import { followRunEvents, type FollowRunOptions, type RunEventSource } from './follow-run.ts';
 import type { paths } from './generated/openapi.ts';
@@ -59,6 +60,11 @@ export interface VettedClient {
    * payloadHash, each its own decision); one result per review, in order.
    */
   decideReviews(items: readonly (ShownReview & { action: 'approve' | 'reject'; reason?: string })[], init?: CallInit): Promise<BulkDecisionResults>;
+  /**
+   * GET /api/audit (a key with audit:read): the tenant's audit chain in order, each record read as it arrives;
+   * `since` keeps the records at or after an instant.
+   */
+  auditRecords(options?: { since?: Date | string } & CallInit): AsyncGenerator<AuditRecord, void, undefined>;
   /** The run's events over SSE, once each and in order, resuming with Last-Event-ID, until its terminal event. */
   followRun(runId: string, options?: FollowRunOptions): AsyncGenerator<RunEvent, void, undefined>;
 }
@@ -139,6 +145,14 @@ export function createVettedClient(options: VettedClientOptions): VettedClient {
     async decideReviews(items, init = {}) {
       const body = { items: items.map((item) => ({ reviewId: item.reviewId, action: item.action, payloadHash: item.payloadHash, ...(item.reason ? { reason: item.reason } : {}) })) };
       return (unwrap('decideReviews', await send('decideReviews', init.signal, () => api.POST('/api/reviews/decisions', { body, signal: init.signal })))).results;
+    },
+    async *auditRecords(auditOptions = {}) {
+      const { since, signal } = auditOptions;
+      const query = { format: 'ndjson' as const, ...(since === undefined ? {} : { since: typeof since === 'string' ? since : since.toISOString() }) };
+      const { response, error, data } = await send('exportAudit', signal, () => api.GET('/api/audit', { params: { query }, parseAs: 'stream', signal }));
+      if (!response.ok) throw new VettedApiError(response.status, asProblem(error), 'exportAudit');
+      if (!data) throw new VettedClientError('NETWORK_ERROR', 'exportAudit answered without a body');
+      yield* ndjsonRecords(data as ReadableStream<Uint8Array>);
     },
     followRun(runId, followOptions = {}) {
       return followRunEvents(events(runId), followOptions);

@@ -6,6 +6,7 @@
  *   for await (const event of vetted.followRun(id)) console.log(event.type);
  */
 export { createVettedClient, type CallInit, type ReviewDecision, type VettedClient, type VettedClientOptions } from './client.ts';
+export type { AuditRecord } from './audit.ts';
 export { followRunEvents, type FollowRunOptions, type RunEventSource } from './follow-run.ts';
 export { verifyWebhook, WEBHOOK_SIGNATURE_HEADER, DEFAULT_TOLERANCE_SECONDS, type VerifyWebhookOptions } from './webhook.ts';
 export {

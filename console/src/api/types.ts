@@ -38,10 +38,50 @@ export interface ReviewSummary {
   blockingIssues: number;
   claimedBy: string | null;
   claimExpiresAt: string | null;
+  /** The person (rv_…) the review is assigned to, or null. */
+  assignedTo: string | null;
+  /** Until when the signed-in person snoozed it out of their queue (listed only with includeSnoozed), or null. */
+  snoozedUntil: string | null;
   createdAt: string;
   expiresAt: string;
   /** Reminder and escalation (policy.sla); null without one. */
   sla?: ReviewSla | null;
+}
+
+/** Who a pending review is assigned to, and the signed-in person's own snooze of it (POST /api/reviews/:id/assign, …/snooze). */
+export interface Assignment {
+  reviewId: string;
+  runId: string;
+  assignedTo: string | null;
+  snoozedUntil: string | null;
+}
+
+/** GET /api/reviewers: one of the tenant's people. */
+export interface Reviewer {
+  id: string;
+  name: string;
+  role: string;
+  team: string | null;
+  available: boolean;
+}
+
+/** One item of POST /api/reviews/decisions, bound to the payload hash the person was shown. */
+export interface BulkDecisionItem {
+  reviewId: string;
+  action: 'approve' | 'reject';
+  payloadHash: string;
+  reason?: string;
+}
+
+/** One item's result: decided; conflict (someone else first: the winner); refused (why, with the code). */
+export interface BulkDecisionResult {
+  reviewId: string;
+  outcome: 'decided' | 'conflict' | 'refused';
+  route?: string;
+  code?: string;
+  why?: string;
+  field?: string;
+  winner?: { actor: string; action: string; at: string } | null;
 }
 
 export interface Page<T> {
@@ -77,6 +117,8 @@ export interface ReviewDetail {
   review: PendingReview;
   sla?: ReviewSla | null;
   claim?: { claimedBy: string; claimExpiresAt: string } | null;
+  /** Pending reviews only. */
+  assignment?: Assignment;
   decisions?: DecisionView[];
   run: { id: string; status: Run['status']; model: string | null; policy: PolicySpec; traceId: string; threadId: string };
   fields: FieldReview[];

@@ -1,12 +1,15 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { api } from '../api/client.ts';
 import type { ReviewSummary } from '../api/types.ts';
+import { usePeople } from '../review/use-people.ts';
 import { navigate } from '../router.ts';
-import { useMe, whoText } from '../session.tsx';
-import { ageOf, durationText, labelOf } from '../ui/format.ts';
+import { can, useMe } from '../session.tsx';
+import { durationText, labelOf } from '../ui/format.ts';
 import { KeysDialog, useKeys } from '../ui/keys.tsx';
-import { Link } from '../ui/link.tsx';
 import { ProblemBanner } from '../ui/problem-banner.tsx';
+import { BulkBar } from './bulk-bar.tsx';
 import { setIntent, type Intent } from './intent.ts';
+import { QueueTable } from './queue-table.tsx';
 import { useQueue, type QueueFilters } from './use-queue.ts';
 
 const CHECKPOINTS: ReviewSummary['checkpoint'][] = ['information_review', 'payload_review', 'response_review', 'error_recovery'];
@@ -20,12 +23,38 @@ export function QueuePage() {
   const [checkpoint, setCheckpoint] = useState<ReviewSummary['checkpoint'] | 'all'>('all');
   const [selected, setSelected] = useState(0);
   const [showKeys, setShowKeys] = useState(false);
-  const { items, stats, error, live } = useQueue(filters, me.reviewer?.team ?? null);
-  const ids = { model: useId(), age: useId(), scope: useId() };
+  const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
+  const [rowError, setRowError] = useState<unknown>(null);
+  const { items, stats, error, live, refresh } = useQueue(filters, me.reviewer?.team ?? null);
+  const people = usePeople(me);
+  const ids = { model: useId(), age: useId(), scope: useId(), snoozed: useId() };
 
   const shown = useMemo(() => (items ?? []).filter((i) => checkpoint === 'all' || i.checkpoint === checkpoint), [items, checkpoint]);
   const models = useMemo(() => [...new Set([...(items ?? []).map((i) => i.model ?? ''), filters.model ?? ''])].filter(Boolean).sort(), [items, filters.model]);
   const current = shown[Math.min(selected, shown.length - 1)];
+  // The bulk bar acts on what is in the list now: a review that left it (decided, expired, snoozed) leaves the selection.
+  useEffect(() => {
+    setChecked((before) => {
+      const present = new Set((items ?? []).map((i) => i.reviewId));
+      const kept = [...before].filter((id) => present.has(id));
+      return kept.length === before.size ? before : new Set(kept);
+    });
+  }, [items]);
+  const selectedItems = useMemo(() => shown.filter((i) => checked.has(i.reviewId)), [shown, checked]);
+  const check = (reviewId: string, on: boolean) => setChecked((before) => {
+    const next = new Set(before);
+    if (on) next.add(reviewId); else next.delete(reviewId);
+    return next;
+  });
+  const unsnooze = async (reviewId: string) => {
+    try {
+      await api('DELETE', `/api/reviews/${reviewId}/snooze`);
+      setRowError(null);
+      await refresh();
+    } catch (problem) {
+      setRowError(problem);
+    }
+  };
 
   const rows = useRef<HTMLTableSectionElement>(null);
   useEffect(() => {
@@ -44,6 +73,7 @@ export function QueuePage() {
     a: () => open('approve'),
     e: () => open('edit'),
     r: () => open('reject'),
+    x: () => { if (current) check(current.reviewId, !checked.has(current.reviewId)); },
     '?': () => setShowKeys((v) => !v),
   });
 
@@ -54,7 +84,7 @@ export function QueuePage() {
           <h1>Review queue</h1>
           <p className="muted">
             Oldest first{stats?.oldestAgeSeconds != null ? `; the oldest has waited ${stats.oldestAgeSeconds < 60 ? 'under a minute' : durationText(stats.oldestAgeSeconds * 1000)}` : ''}. <span className={live ? 'live live-on' : 'live'} role="status">{live ? 'Live' : 'Connecting…'}</span>{' '}
-            <button type="button" className="button-link" onClick={() => setShowKeys(true)}>Keyboard: <kbd>j</kbd> <kbd>k</kbd> <kbd>Enter</kbd> · <kbd>?</kbd></button>
+            <button type="button" className="button-link" onClick={() => setShowKeys(true)}>Keyboard: <kbd>j</kbd> <kbd>k</kbd> <kbd>x</kbd> <kbd>Enter</kbd> · <kbd>?</kbd></button>
           </p>
         </div>
       </div>
@@ -91,37 +121,43 @@ export function QueuePage() {
             <option value="me">Claimed by me</option>
             {me.reviewer?.team ? <option value="team">My team ({me.reviewer.team})</option> : null}
             <option value="unclaimed">Unclaimed</option>
+            {me.reviewer ? <option value="assigned_me">Assigned to me</option> : null}
+            <option value="unassigned">Assigned to nobody</option>
           </select>
         </div>
+        <label className="checkbox filter-check" htmlFor={ids.snoozed}>
+          <input id={ids.snoozed} type="checkbox" checked={filters.includeSnoozed ?? false} onChange={(e) => setFilters({ ...filters, includeSnoozed: e.target.checked || undefined })} />
+          Include snoozed
+        </label>
       </form>
 
       <ProblemBanner error={error} />
+      <ProblemBanner error={rowError} onDismiss={() => setRowError(null)} />
+      <BulkBar
+        selected={selectedItems}
+        mayDecide={can(me, 'reviews:decide')}
+        nameOf={people.nameOf}
+        onClear={() => setChecked(new Set())}
+        onDecided={(decided) => {
+          setChecked((before) => new Set([...before].filter((id) => !decided.includes(id))));
+          void refresh();
+        }}
+      />
 
       {items === null ? <p className="muted">Loading the queue…</p> : shown.length === 0 ? (
         <div className="empty card"><h2>Nothing waiting</h2><p className="muted">New parked runs appear here as they arrive.</p></div>
       ) : (
-        <div className="table-wrap card" role="region" aria-label="Pending reviews, scrollable" tabIndex={0}>
-          <table className="queue-table" aria-label="Pending reviews" aria-describedby="queue-help">
-            <thead>
-              <tr><th scope="col">Model</th><th scope="col">Why it stopped</th><th scope="col">Issues</th><th scope="col">Waiting</th><th scope="col">Claimed by</th></tr>
-            </thead>
-            <tbody ref={rows}>
-              {shown.map((item, index) => (
-                <tr key={item.reviewId} aria-selected={item === current} className={item === current ? 'selected' : undefined} onClick={() => setSelected(index)} data-review-id={item.reviewId}>
-                  <td>
-                    <Link to={{ page: 'review', reviewId: item.reviewId }} className="row-link">{item.model ?? 'inline model'}</Link>
-                    <div className="muted small">{labelOf(item.checkpoint)}</div>
-                  </td>
-                  <td><span className="reason">{labelOf(item.reason)}</span><div className="muted small clamp">{item.summary ?? item.question}</div></td>
-                  <td>{item.blockingIssues > 0 ? <span className="badge badge-block">{item.blockingIssues} blocking</span> : item.issues.length > 0 ? <span className="badge badge-warn">{item.issues.length} warning{item.issues.length > 1 ? 's' : ''}</span> : <span className="badge badge-ok">none</span>}</td>
-                  <td><time dateTime={item.createdAt}>{ageOf(item.createdAt)}</time></td>
-                  <td>{item.claimedBy ? whoText(me, item.claimedBy) : <span className="muted">—</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p id="queue-help" className="sr-only">Use j and k to move, Enter to open the selected review.</p>
-        </div>
+        <QueueTable
+          items={shown}
+          current={current}
+          checked={checked}
+          nameOf={people.nameOf}
+          rowsRef={rows}
+          onSelectRow={setSelected}
+          onCheck={check}
+          onCheckAll={(on) => setChecked(on ? new Set(shown.map((i) => i.reviewId)) : new Set())}
+          onUnsnooze={(reviewId) => void unsnooze(reviewId)}
+        />
       )}
       <KeysDialog open={showKeys} onClose={() => setShowKeys(false)} />
     </>

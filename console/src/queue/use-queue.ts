@@ -13,8 +13,13 @@ export interface QueueFilters {
   model?: string;
   /** Only reviews waiting at least this long. */
   minAgeSeconds?: number;
-  /** `me`: reviews I hold; `team`: my team's (policy.team); `unclaimed`: nobody holds them. */
-  scope?: 'all' | 'me' | 'team' | 'unclaimed';
+  /**
+   * `me`: reviews I hold a claim on; `team`: my team's (policy.team); `unclaimed`: nobody holds them;
+   * `assigned_me`: assigned to me; `unassigned`: assigned to nobody.
+   */
+  scope?: 'all' | 'me' | 'team' | 'unclaimed' | 'assigned_me' | 'unassigned';
+  /** Also list the reviews I snoozed ("not now"), which are out of my queue by default. */
+  includeSnoozed?: boolean;
 }
 
 const REFRESH_DEBOUNCE_MS = 120;
@@ -27,6 +32,8 @@ function pendingPath(filters: QueueFilters, team: string | null): string {
     assignee: filters.scope === 'me' ? 'me' : undefined,
     team: filters.scope === 'team' ? (team ?? undefined) : undefined,
     unclaimed: filters.scope === 'unclaimed' ? true : undefined,
+    assignedTo: filters.scope === 'assigned_me' ? 'me' : filters.scope === 'unassigned' ? 'none' : undefined,
+    includeSnoozed: filters.includeSnoozed ? true : undefined,
   })}`;
 }
 

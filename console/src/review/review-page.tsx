@@ -5,23 +5,27 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api/client.ts';
-import type { DecisionAnswer } from '../api/types.ts';
+import type { Assignment, DecisionAnswer } from '../api/types.ts';
 import { takeIntent } from '../queue/intent.ts';
-import { can, useMe, whoText } from '../session.tsx';
+import { navigate } from '../router.ts';
+import { can, useMe } from '../session.tsx';
 import { labelOf, timeText } from '../ui/format.ts';
 import { KeysDialog, useKeys } from '../ui/keys.tsx';
 import { Link } from '../ui/link.tsx';
 import { ProblemBanner } from '../ui/problem-banner.tsx';
 import { ActionsPanel, outputText, type Action } from './actions-panel.tsx';
+import { AssignPanel } from './assign-panel.tsx';
 import { Countdown } from './countdown.tsx';
 import { DecisionList } from './decision-list.tsx';
 import { editsOf } from './edits.ts';
 import { ExamplePanel } from './example-panel.tsx';
 import { FieldTable } from './field-table.tsx';
 import { IssueList } from './issue-list.tsx';
+import { NotNow } from './not-now.tsx';
 import { outcomeText } from './outcome.ts';
 import { PayloadForm } from './payload-form.tsx';
 import { slaFacts } from './sla-facts.ts';
+import { usePeople } from './use-people.ts';
 import { useReview } from './use-review.ts';
 
 const AUTO_APPROVE_REASON = 'Auto-approved after the countdown: no blocking issues, policy allows it';
@@ -30,6 +34,8 @@ export function ReviewPage({ reviewId }: { reviewId: string }) {
   const me = useMe();
   const mayDecide = can(me, 'reviews:decide');
   const { detail, form, error, claim, markDecided } = useReview(reviewId, mayDecide);
+  const people = usePeople(me);
+  const [assignment, setAssignment] = useState<Assignment | null>(null);
   const [draft, setDraft] = useState<Record<string, unknown> | null>(null);
   const [copied, setCopied] = useState<Set<string>>(new Set());
   const [outcome, setOutcome] = useState<{ text: string; runId: string } | null>(null);
@@ -51,6 +57,7 @@ export function ReviewPage({ reviewId }: { reviewId: string }) {
   const edits = useMemo(() => editsOf(original, current), [original, current]);
   const edited = useMemo(() => new Set(Object.keys(edits)), [edits]);
   const open = detail?.status === 'pending' && !outcome;
+  const assigned = assignment ?? detail?.assignment ?? null;
   const canAct = open && mayDecide && claim.kind === 'mine';
   const blocking = review?.issues.filter((i) => i.severity === 'blocking').length ?? 0;
   const countingDown = canAct && !countdownCancelled && !busy && edited.size === 0 && form?.autoApprove.allowed === true;
@@ -118,10 +125,10 @@ export function ReviewPage({ reviewId }: { reviewId: string }) {
           <div><dt>Run</dt><dd><Link to={{ page: 'run', runId: detail.run.id }}>{detail.run.id.slice(0, 8)}</Link></dd></div>
           <div><dt>Waiting since</dt><dd><time dateTime={review.createdAt}>{timeText(review.createdAt)}</time></dd></div>
           <div><dt>Expires</dt><dd><time dateTime={review.expiresAt}>{timeText(review.expiresAt)}</time></dd></div>
-          {slaFacts(review.sla).map((fact) => (
+          {slaFacts(review.sla, people.nameOf).map((fact) => (
             <div key={fact.label} data-testid={`sla-${fact.label.toLowerCase()}`}><dt>{fact.label}</dt><dd>{fact.text}{fact.at ? <> · <time dateTime={fact.at}>{timeText(fact.at)}</time></> : null}</dd></div>
           ))}
-          <div><dt>Claim</dt><dd>{claim.kind === 'mine' ? 'yours while the card is open' : detail.claim ? whoText(me, detail.claim.claimedBy) : 'nobody'}</dd></div>
+          <div><dt>Claim</dt><dd>{claim.kind === 'mine' ? 'yours while the card is open' : detail.claim ? people.nameOf(detail.claim.claimedBy) : 'nobody'}</dd></div>
         </dl>
       </header>
 
@@ -190,6 +197,17 @@ export function ReviewPage({ reviewId }: { reviewId: string }) {
               disabled={!canAct}
               busy={busy}
               onDecide={(action, options) => { setCountdownCancelled(true); void decide(action, options); }}
+            />
+          ) : null}
+          {open && assigned ? (
+            <AssignPanel reviewId={review.reviewId} assignedTo={assigned.assignedTo} people={people.list} nameOf={people.nameOf} mayAssign={can(me, 'reviews:assign')} onAssigned={setAssignment} />
+          ) : null}
+          {open && mayDecide && assigned ? (
+            <NotNow
+              reviewId={review.reviewId}
+              snoozedUntil={assigned.snoozedUntil}
+              // Snoozed: back to the queue it has just left (leaving the card gives the claim back); un-snoozed: stay.
+              onChanged={(next, snoozed) => { setAssignment(next); if (snoozed) navigate({ page: 'queue' }); }}
             />
           ) : null}
           {form.example ? (

@@ -11,11 +11,12 @@ export interface SlaFact {
   at?: string;
 }
 
-export function targetText(target: EscalationTarget): string {
-  return 'team' in target ? `team ${target.team}` : target.reviewers.join(', ');
+/** @param nameOf a person's name from their reviewer id (the id itself when not known). */
+export function targetText(target: EscalationTarget, nameOf: (id: string) => string = (id) => id): string {
+  return 'team' in target ? `team ${target.team}` : target.reviewers.map(nameOf).join(', ');
 }
 
-export function slaFacts(sla: ReviewSla | null | undefined): SlaFact[] {
+export function slaFacts(sla: ReviewSla | null | undefined, nameOf?: (id: string) => string): SlaFact[] {
   if (!sla) return [];
   const facts: SlaFact[] = [];
   if (sla.remindedAt) facts.push({ label: 'Reminded', text: sla.remindedWho ?? 'the reviewers', at: sla.remindedAt });
@@ -23,9 +24,9 @@ export function slaFacts(sla: ReviewSla | null | undefined): SlaFact[] {
   if (sla.escalatedAt && sla.escalatesTo) {
     const from = sla.escalatedFrom;
     const before = [from?.team ? `team ${from.team}` : undefined, from?.claimedBy ? `held by ${from.claimedBy}` : undefined].filter(Boolean).join(', ');
-    facts.push({ label: 'Escalated', text: `to ${targetText(sla.escalatesTo)}${before ? ` (from ${before})` : ''}`, at: sla.escalatedAt });
+    facts.push({ label: 'Escalated', text: `to ${targetText(sla.escalatesTo, nameOf)}${before ? ` (from ${before})` : ''}`, at: sla.escalatedAt });
   } else if (sla.escalateAt && sla.escalatesTo) {
-    facts.push({ label: 'Escalates', text: `to ${targetText(sla.escalatesTo)}`, at: sla.escalateAt });
+    facts.push({ label: 'Escalates', text: `to ${targetText(sla.escalatesTo, nameOf)}`, at: sla.escalateAt });
   }
   return facts;
 }

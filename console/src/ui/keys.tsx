@@ -1,5 +1,5 @@
 /**
- * Single-key shortcuts (j, k, enter, a, e, r, ?) and the dialog that lists them. Keys typed into a field are
+ * Single-key shortcuts (j, k, x, enter, a, e, r, ?) and the dialog that lists them. Keys typed into a field are
  * the field's: shortcuts only act when focus is not in an input, a select or a text area.
  */
 import { useEffect, useRef } from 'react';
@@ -31,6 +31,7 @@ export function useKeys(map: KeyMap, enabled = true): void {
 
 export const SHORTCUTS: [string, string][] = [
   ['j / k', 'next / previous review in the queue'],
+  ['x', 'tick or untick the selected review for the bulk bar (queue)'],
   ['Enter', 'open the selected review (claims it for you)'],
   ['a', 'approve (on a card; in the queue, opens the review ready to approve)'],
   ['e', 'edit: jump to the payload form'],

@@ -9,12 +9,13 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ExecutionRequest, ModelProvider } from '../../ports.ts';
 import { ProviderNotStartedError } from '../../stages/executor.ts';
 import { createKeyedProvider } from '../keyed-call.ts';
+import { ANTHROPIC_RUNNABLE } from '../../catalog/provider-operations.ts';
 
 export const ANTHROPIC_PROVIDER_NAME = 'anthropic';
 const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 /** The operations this provider runs, by the operationId in Anthropic's published document. */
-export const ANTHROPIC_OPERATIONS = ['messages_post'] as const;
+export const ANTHROPIC_OPERATIONS = ANTHROPIC_RUNNABLE;
 
 export interface AnthropicProviderConfig {
   apiKey: string;

@@ -12,6 +12,7 @@ import type { ExecutionRequest, ModelProvider } from '../../ports.ts';
 import { ProviderNotStartedError } from '../../stages/executor.ts';
 import { createKeyedProvider } from '../keyed-call.ts';
 import { downloadUpload, type UploadPolicy } from '../upload-files.ts';
+import type { OpenAiRunnable } from '../../catalog/provider-operations.ts';
 
 export const OPENAI_PROVIDER_NAME = 'openai';
 const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -35,7 +36,7 @@ interface Operation {
 }
 
 /** The operations this provider runs, by the operationId in OpenAI's published document. */
-export const OPENAI_OPERATIONS: Readonly<Record<string, Operation>> = {
+export const OPENAI_OPERATIONS: Readonly<Record<OpenAiRunnable, Operation>> = {
   createImage: {
     uploads: [],
     call: async (client, body, options) => usage(await client.images.generate({ ...body, stream: false } as unknown as OpenAI.ImageGenerateParamsNonStreaming, options)),
@@ -86,7 +87,7 @@ function openAiClient(config: OpenAiProviderConfig): OpenAI {
 /** `openai/createImage` → the createImage operation. */
 function operationOf(request: ExecutionRequest): Operation {
   const id = request.model?.startsWith(`${OPENAI_PROVIDER_NAME}/`) ? request.model.slice(OPENAI_PROVIDER_NAME.length + 1) : undefined;
-  const operation = id === undefined ? undefined : OPENAI_OPERATIONS[id];
+  const operation = id !== undefined && Object.hasOwn(OPENAI_OPERATIONS, id) ? OPENAI_OPERATIONS[id as OpenAiRunnable] : undefined;
   if (!operation) {
     throw new ProviderNotStartedError('PROVIDER_FAILED', `model "${request.model ?? ''}" is no OpenAI operation this provider runs; it runs ${Object.keys(OPENAI_OPERATIONS).map((op) => `openai/${op}`).join(', ')}`, { field: 'model' });
   }
