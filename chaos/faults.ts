@@ -9,6 +9,7 @@
  *   LLM misbehaving       every answer a 500 for 3 s; every answer slow for 4 s
  *   provider misbehaving  the next creates answer 500 (may or may not exist: the run must ask a person) and a
  *                         burst of 429s (created nothing: retried)
+ *   kill -9 the MCP server twice, each while a tool call is in flight (its client sends the call again)
  *
  * Per-request misbehaviour (sim:slow, sim:500, sim:fail, sim:hang, sim:429) comes from the request mix.
  */
@@ -16,12 +17,14 @@ import { elapsed, errorMessage, log, sleep } from './log.ts';
 import type { Fleet, Role } from './processes.ts';
 import type { PrivatePostgres, PrivateRedis } from './services.ts';
 import type { SimServers } from '../src/sim/index.ts';
+import type { McpClient } from './mcp-client.ts';
 
 export interface FaultContext {
   fleet: Fleet;
   redis: PrivateRedis;
   postgres: PrivatePostgres;
   sims: SimServers;
+  mcp?: McpClient;
 }
 
 export interface FaultRecord {
@@ -59,6 +62,16 @@ const killExecuteMidPrediction: Fault['inject'] = async (ctx) => {
   return pid === undefined ? 'execute was not running (still restarting after 30 s)' : `pid ${pid}, ${age}`;
 };
 
+/** kill -9 `vetted mcp --http` while one of its tool calls waits for an answer (waits at most 20 s for one). */
+const killMcpMidCall: Fault['inject'] = async (ctx) => {
+  await ctx.fleet.waitReady('mcp');
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline && (ctx.mcp?.inFlight ?? 0) === 0) await sleep(5);
+  const inFlight = ctx.mcp?.inFlight ?? 0;
+  const pid = await ctx.fleet.kill9('mcp');
+  return pid === undefined ? 'mcp was not running (still restarting after 30 s)' : `pid ${pid}, ${inFlight} call(s) in flight`;
+};
+
 /** For `durationMs`, the LLM answers every request with `behavior`; then it behaves again. */
 const llmWindow = (behavior: 'server_error' | 'slow', durationMs: number): Fault['inject'] => async ({ sims }) => {
   sims.openai.setBehavior(behavior);
@@ -78,6 +91,7 @@ export const FAULT_SCHEDULE: readonly Fault[] = [
     name: 'provider 5xx on create',
     inject: async ({ sims }) => (sims.replicate.failNextCreates(4, 500), 'next 4 prediction creates answer 500 (nothing created; the caller cannot know)'),
   },
+  { at: 0.40, name: 'kill -9 mcp mid-call', inject: killMcpMidCall },
   { at: 0.42, name: 'kill -9 worker:build', inject: kill('build') },
   { at: 0.48, name: 'PostgreSQL restart (immediate)', inject: async ({ postgres }) => (await postgres.restart('immediate', 2000), 'crash stop, down 2 s, WAL recovery') },
   { at: 0.55, name: 'kill -9 worker:validate', inject: kill('validate') },
@@ -88,6 +102,7 @@ export const FAULT_SCHEDULE: readonly Fault[] = [
   },
   { at: 0.63, name: 'kill -9 worker:execute', inject: killExecuteMidPrediction },
   { at: 0.68, name: 'LLM slow', inject: llmWindow('slow', 4000) },
+  { at: 0.70, name: 'kill -9 mcp mid-call', inject: killMcpMidCall },
   { at: 0.72, name: 'kill -9 worker:all (reconciler, expiry)', inject: kill('all') },
   { at: 0.77, name: 'PostgreSQL restart (fast)', inject: async ({ postgres }) => (await postgres.restart('fast', 1000), 'clean stop, down 1 s') },
   { at: 0.82, name: 'kill -9 api', inject: kill('api') },

@@ -78,11 +78,11 @@ export interface FollowerJudgement {
  */
 export async function judgeFollowers(pool: pg.Pool, tenantId: string, followers: readonly Follower[], catchUpMs: number): Promise<FollowerJudgement[]> {
   const feed = await pool.query<{ id: string }>(
-    "select id::text from run_events where tenant_id = $1 and (type like 'review.%' or type in ('run.cancelled', 'run.expired')) order by id", [tenantId],
+    "select id::text from run_events where tenant_id = $1 and (type like 'review.%' or type in ('run.cancelled', 'run.expired')) order by run_events.id", [tenantId],
   );
   const truths = new Map<Follower, string[]>();
   for (const follower of followers) {
-    const rows = follower.runId ? (await pool.query<{ id: string }>('select id::text from run_events where run_id = $1 order by id', [follower.runId])).rows : feed.rows;
+    const rows = follower.runId ? (await pool.query<{ id: string }>('select id::text from run_events where run_id = $1 order by run_events.id', [follower.runId])).rows : feed.rows;
     truths.set(follower, rows.map((r) => r.id));
   }
   await sleep(catchUpMs);

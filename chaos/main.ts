@@ -3,8 +3,9 @@
  * acknowledged run was lost and no payload executed twice. Phases:
  *
  *   1. private Redis + PostgreSQL (services.ts), simulators, `vetted migrate`, API keys
- *   2. `vetted api` + six `vetted worker` processes (processes.ts)
- *   3. load (load.ts) while the faults (faults.ts) happen and the reviewer (reviewer.ts) decides
+ *   2. `vetted api`, `vetted mcp --http` and six `vetted worker` processes (processes.ts)
+ *   3. load (load.ts) while the faults (faults.ts) happen and people decide (reviewer.ts: HTTP, MCP, chat,
+ *      claims, review tasks, Slack clicks and email links)
  *   4. drain and verify (verify.ts), print the table (report.ts), clean up, exit 0 / 1
  *
  * Everything it starts is its own and everything is removed at the end, however the run ends: normally, on an
@@ -44,6 +45,13 @@ import { SoakSampler } from './soak-sampler.ts';
 import { judgeSoak, latencySeries, renderSoakHtml, renderSoakTable, seriesOf } from './soak-report.ts';
 import { NOTIFICATION_CHANNELS, startReceivers, type Receivers } from './receivers.ts';
 import { configureNotifications, NOTIFIED_EVENTS } from './notification-setup.ts';
+import { createReviewersRepository } from '../src/db/reviewers-repository.ts';
+import { SIM_SLACK_BOT_TOKEN, SIM_SLACK_SIGNING_SECRET, startSlackSim, type SlackSim } from '../src/sim/slack-sim.ts';
+import { McpClient } from './mcp-client.ts';
+import { MessageDeciders } from './message-deciders.ts';
+import { Tasker } from './tasker.ts';
+import { appliedTaskReviews, slaSteps } from './verdict-facts.ts';
+import { ESCALATION_TEAM } from './mix.ts';
 
 const TENANT = 'chaos';
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -54,6 +62,10 @@ const RUN_FOLLOWER_EVERY = 5;
 const MAX_FOLLOWERS = 24;
 /** After the truth is read, how long the followers get to receive the newest events. */
 const FOLLOWER_CATCH_UP_MS = 3000;
+/** One acknowledged run in this many is joined by a review task. */
+const TASK_EVERY = 10;
+/** The Slack users of the tenant's reviewers (people.ts clicks as them). */
+const SLACK_USERS = ['U0CHAOSA', 'U0CHAOSG'];
 
 /** What has been started so far, torn down in reverse by {@link cleanup}. */
 interface Started {
@@ -64,6 +76,7 @@ interface Started {
   redis?: PrivateRedis;
   postgres?: PrivatePostgres;
   sims?: SimServers;
+  slack?: SlackSim;
   receivers?: Receivers;
   fleet?: Fleet;
   followers?: Follower[];
@@ -159,13 +172,16 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
   log(`seed ${options.seed}; ${options.requests} requests at ${options.rate}/s, ${options.concurrency} in flight at most; faults ${options.faults ? 'on' : 'OFF'}; work dir ${started.root}`);
   const env = await startServices(options, started);
   const keys = await createKeys(env.DATABASE_URL as string);
+  const apiPort = await freePort();
+  // Email decision links lead to the API beside the console.
+  env.VETTED_CONSOLE_URL = `http://127.0.0.1:${apiPort}/console`;
   const fleet = new Fleet({
-    env, apiEnv: { LOG_LEVEL: options.apiLogLevel }, apiPort: await freePort(), logDir: started.logDir, respawnDelayMs: 1500,
+    env, apiEnv: { LOG_LEVEL: options.apiLogLevel }, apiPort, mcpPort: await freePort(), logDir: started.logDir, respawnDelayMs: 1500,
     logCapBytes: started.state.logCapBytes / 10, onSpawn: (role, pid) => recordPid(started, role, pid),
   });
   started.fleet = fleet;
   await fleet.startAll();
-  log(`api on ${fleet.apiUrl}; workers: extract, assemble, build, validate, execute, all`);
+  log(`api on ${fleet.apiUrl}; mcp on ${fleet.mcpUrl}; workers: extract, assemble, build, validate, execute, all`);
   await configureNotifications(fleet.apiUrl, keys.admin, started.receivers as Receivers);
 
   const followers = [new Follower('review feed 1', `${fleet.apiUrl}/api/reviews/events`, keys.reviewer, undefined), new Follower('review feed 2', `${fleet.apiUrl}/api/reviews/events`, keys.reviewer, undefined)];
@@ -175,7 +191,7 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
   started.pool = pool;
   const sampler = options.soak ? new SoakSampler({ apiUrl: fleet.apiUrl, redisUrl: env.REDIS_URL as string, pool, pids: () => fleet.pids() }, options.soak.sampleSeconds * 1000) : undefined;
   sampler?.start();
-  const { submissions, faults, reviewer } = await loadUnderFaults(options, started, fleet, keys, (runId, n) => {
+  const { submissions, faults, reviewer, tasker, deciders, mcp } = await loadUnderFaults(options, started, fleet, keys, (runId, n) => {
     // Every few acknowledged runs gets a follower of its own event stream, from its first event.
     if (n % RUN_FOLLOWER_EVERY !== 0 || followers.length >= MAX_FOLLOWERS) return;
     const follower = new Follower(`run ${runId}`, `${fleet.apiUrl}/api/runs/${runId}/events`, keys.submitter, runId);
@@ -194,26 +210,51 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
   log(`chat replies: ${[...reviewer.chatter.outcomes].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
   log(`event-stream followers: ${followers.length}, ${followers.reduce((n, f) => n + f.seen.length, 0)} events seen, ${followers.reduce((n, f) => n + f.reconnects, 0)} reconnects`);
   log(`notifications received: ${(started.receivers as Receivers).received.length}; refused on purpose: ${[...(started.receivers as Receivers).refused].map(([c, n]) => `${c} ${n}`).join(', ')}`);
+  log(`claims: ${counts(reviewer.stats.claims)}; decided from messages: ${counts(deciders.outcomes)}`);
+  log(`review tasks: ${tasker.acknowledged.size} acknowledged; ${counts(tasker.outcomes)}; MCP calls sent again after no answer: ${mcp.resent}`);
   const created = (started.sims as SimServers).replicate.created();
   if (options.proveDetector) await plantFaults(pool, created);
   const verdict = await verify(pool, TENANT, submissions, created, stuckCheck);
 
   const harnessErrors = faults.filter((f) => f.error && /restart/.test(f.name)).map((f) => `${f.name} failed: ${f.error}`);
   const receivers = started.receivers as Receivers;
-  const lines = verdictLines(verdict, {
-    decisions: { attempts: [...reviewer.stats.attempts, ...reviewer.chatter.attempts], applied: await appliedDecisions(pool, TENANT) },
+  const tasksMissing = await missingTasks(pool, tasker);
+  const owed = await owedNotifications(pool, TENANT, NOTIFICATION_CHANNELS, NOTIFIED_EVENTS);
+  log(`notices refused once and overtaken by their review's expiry (not owed): ${owed.overtaken}`);
+  const lines = verdictLines({ ...verdict, missing: [...verdict.missing, ...tasksMissing] }, {
+    decisions: {
+      attempts: [...reviewer.stats.attempts, ...reviewer.chatter.attempts, ...deciders.attempts, ...tasker.attempts],
+      applied: [...(await appliedDecisions(pool, TENANT)), ...(await appliedTaskReviews(pool, TENANT))],
+    },
+    slaSteps: await slaSteps(pool, TENANT),
     replies: { sent: reviewer.chatter.sent, applied: await appliedReplies(pool, TENANT) },
     followers: followed,
-    notifications: { channels: [...NOTIFICATION_CHANNELS], received: receivers.received, owed: await owedNotifications(pool, TENANT, NOTIFICATION_CHANNELS, NOTIFIED_EVENTS) },
+    notifications: { channels: [...NOTIFICATION_CHANNELS], received: receivers.received, owed: owed.owed },
   });
   const report = { requests: options.requests, seed: options.seed, durationMs: Date.now() - t0, verdict, lines, faults, crashes: fleet.crashes, failedStarts: fleet.failedStarts, reviewer: reviewer.stats, harnessErrors };
   const outcome = outcomeOf(report);
   const keepWhy = !outcome.passed ? 'the run failed' : fleet.crashes.length > 0 ? 'a process crashed' : options.keepLogs ? 'kept on request' : undefined;
-  if (keepWhy) await writeEvidence(pool, verdict, created, submissions, started);
+  if (keepWhy) {
+    await writeEvidence(pool, verdict, created, submissions, started);
+    // What each follower was handed and what it should have seen, for a follower that missed or repeated one.
+    writeFileSync(path.join(started.logDir, 'evidence', 'followers.json'), JSON.stringify(followed.map((f) => ({ ...f.log, truth: f.truth, fromStart: f.fromStart }))));
+  }
   output?.out(`\n${renderReport(report)}\n`);
   const soakPassed = sampler && options.soak ? finishSoak(options, sampler, submissions) : true;
   if (keepWhy) keepLogs(started, keepWhy);
   return outcome.passed && soakPassed ? 0 : 1;
+}
+
+function counts(map: ReadonlyMap<string, number>): string {
+  return [...map].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+}
+
+/** Acknowledged review tasks that are not in PostgreSQL: as lost as a run would be. */
+async function missingTasks(pool: pg.Pool, tasker: Tasker): Promise<string[]> {
+  const ids = [...tasker.acknowledged.values()];
+  const { rows } = await pool.query<{ id: string }>('select id::text from tasks where id = any($1::uuid[])', [ids]);
+  const stored = new Set(rows.map((r) => r.id));
+  return ids.filter((id) => !stored.has(id)).map((id) => `task ${id}`);
 }
 
 /** The soak's figures: growth per hour after the warm-up, the leak verdict, and the HTML chart of the samples. */
@@ -231,29 +272,40 @@ function finishSoak(options: ChaosOptions, sampler: SoakSampler, submissions: Su
 }
 
 /** The reviewer starts, then the load runs with the faults on their schedule beside it. */
-async function loadUnderFaults(options: ChaosOptions, started: Started, fleet: Fleet, keys: { submitter: string; reviewer: string }, onAcknowledged: (runId: string, n: number) => void) {
+async function loadUnderFaults(options: ChaosOptions, started: Started, fleet: Fleet, keys: { submitter: string; reviewer: string; admin: string }, onAcknowledged: (runId: string, n: number) => void) {
   let acknowledged = 0;
   const random = seededRandom(options.seed);
-  const plan = planRequests(options.requests, random, options.seed.toString(36).slice(-4));
+  const salt = options.seed.toString(36).slice(-4);
+  const plan = planRequests(options.requests, random, salt);
   const kinds = new Map<string, RequestKind>();
-  const reviewer = new Reviewer({ apiUrl: fleet.apiUrl, reviewerKey: keys.reviewer, random, kindOf: (id) => kinds.get(id), pollMs: 500, maxParallel: 8 });
+  const mcp = new McpClient(() => fleet.mcpUrl, keys.reviewer);
+  const tasker = new Tasker({ apiUrl: fleet.apiUrl, repoRoot: REPO_ROOT, submitterKey: keys.submitter, reviewerKey: keys.reviewer, adminKey: keys.admin, mcp, random, salt });
+  await tasker.registerType();
+  const deciders = new MessageDeciders({ apiUrl: fleet.apiUrl, slack: started.slack as SlackSim, slackUsers: SLACK_USERS, random, slackShare: 0.2, emailShare: 0.15 });
+  const reviewer = new Reviewer({
+    apiUrl: fleet.apiUrl, reviewerKey: keys.reviewer, random, kindOf: (id) => kinds.get(id), pollMs: 500, maxParallel: 8,
+    mcp, tasker, messages: { deciders, receivers: started.receivers as Receivers },
+  });
   started.reviewer = reviewer;
   reviewer.start();
+  const taskSubmissions: Promise<void>[] = [];
   const loadStartedAt = Date.now();
-  const ctx = { fleet, redis: started.redis as PrivateRedis, postgres: started.postgres as PrivatePostgres, sims: started.sims as SimServers };
+  const ctx = { fleet, redis: started.redis as PrivateRedis, postgres: started.postgres as PrivatePostgres, sims: started.sims as SimServers, mcp };
   const faultsDone: Promise<FaultRecord[]> = options.faults ? runFaults(ctx, loadStartedAt, (options.requests / options.rate) * 1000, () => cleaningUp !== undefined) : Promise.resolve([]);
   const submissions = await driveLoad(plan, {
     apiUrl: fleet.apiUrl, submitterKey: keys.submitter, ratePerSecond: options.rate, concurrency: options.concurrency,
     maxTries: 40, maxRetrySeconds: 90, random, onAcknowledged: (s) => {
       kinds.set(s.runId as string, s.planned.kind);
       onAcknowledged(s.runId as string, ++acknowledged);
+      if (acknowledged % TASK_EVERY === 0) taskSubmissions.push(tasker.submit());
     },
   });
+  await Promise.all(taskSubmissions);
   const faults = await faultsDone;
   log(`load done in ${((Date.now() - loadStartedAt) / 1000).toFixed(1)} s: ${submissions.filter((s) => s.runId).length} of ${submissions.length} acknowledged; ${faults.length} faults injected`);
   // A process killed late in the load is back before the drain starts.
   await fleet.settle();
-  return { submissions, faults, reviewer };
+  return { submissions, faults, reviewer, tasker, deciders, mcp };
 }
 
 /**
@@ -289,8 +341,14 @@ async function startServices(options: ChaosOptions, started: Started): Promise<R
   started.sims = sims;
   const receivers = await startReceivers();
   started.receivers = receivers;
+  const slack = await startSlackSim();
+  started.slack = slack;
   const env: Record<string, string> = {
     ...sims.env,
+    // The Slack app: the waiting message carries Approve/Reject, clicks come back signed to the API.
+    VETTED_SLACK_SIGNING_SECRET: SIM_SLACK_SIGNING_SECRET,
+    VETTED_SLACK_BOT_TOKEN: SIM_SLACK_BOT_TOKEN,
+    VETTED_SLACK_API_URL: slack.apiUrl,
     // Notifications go to the loopback receivers: private addresses allowed, email to the local SMTP server.
     VETTED_SMTP_URL: receivers.smtpUrl,
     VETTED_WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -337,6 +395,11 @@ async function createKeys(databaseUrl: string): Promise<{ submitter: string; rev
     const submitter = await keys.create({ tenantId: TENANT, role: 'submitter', label: 'chaos load' });
     const reviewer = await keys.create({ tenantId: TENANT, role: 'reviewer', label: 'chaos reviewer' });
     const admin = await keys.create({ tenantId: TENANT, role: 'admin', label: 'chaos settings' });
+    // People who decide from Slack and email (their own decision links), and the team escalations go to.
+    const people = createReviewersRepository(database.db);
+    await people.create({ tenantId: TENANT, name: 'Chaos Ada', role: 'reviewer', slackUserId: SLACK_USERS[0], email: 'ada@chaos.test' });
+    await people.create({ tenantId: TENANT, name: 'Chaos Grace', role: 'reviewer', slackUserId: SLACK_USERS[1], email: 'grace@chaos.test' });
+    await people.create({ tenantId: TENANT, name: 'Chaos Lead', role: 'reviewer', team: ESCALATION_TEAM, email: 'lead@chaos.test' });
     return { submitter: submitter.key, reviewer: reviewer.key, admin: admin.key };
   } finally {
     await database.close();
@@ -387,6 +450,7 @@ function cleanup(started: Started): Promise<void> {
     await started.pool?.end().catch(() => undefined);
     await started.queues?.close().catch(() => undefined);
     await started.sims?.close().catch(() => undefined);
+    await started.slack?.close().catch(() => undefined);
     await started.receivers?.close().catch(() => undefined);
     await started.redis?.stop().catch(() => undefined);
     await started.postgres?.stopQuietly().catch(() => undefined);

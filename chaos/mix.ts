@@ -12,6 +12,8 @@ export type RequestKind =
   | 'human'
   /** require_human with a short review TTL, and the reviewer leaves it alone: should expire. */
   | 'human_expire'
+  /** require_human with an SLA (remind after 3 s, escalate after 6 s); decided after both: reminders under faults. */
+  | 'human_sla'
   /** auto with responseReview: the reviewer asks for a second execution (a deliberate new ledger step) or accepts. */
   | 'response_review'
   /** sim:slow for the LLM: a slow answer, still inside the client's timeout; should complete. */
@@ -31,6 +33,7 @@ export type RequestKind =
 const WEIGHTS: Readonly<Record<Exclude<RequestKind, 'plain'>, number>> = {
   human: 0.14,
   human_expire: 0.02,
+  human_sla: 0.04,
   response_review: 0.04,
   llm_slow: 0.05,
   llm_500: 0.04,
@@ -39,6 +42,9 @@ const WEIGHTS: Readonly<Record<Exclude<RequestKind, 'plain'>, number>> = {
   provider_429: 0.015,
   client_cancel: 0.03,
 };
+
+/** The team `human_sla` reviews escalate to; the chaos run gives it a reviewer with an address. */
+export const ESCALATION_TEAM = 'chaos-leads';
 
 /** Review TTL for `human_expire`; short so expiry happens within the run, long enough to outlive a fault. */
 export const EXPIRE_TTL_SECONDS = 20;
@@ -109,6 +115,8 @@ function bodyFor(kind: RequestKind, requestKey: string, subject: string): Record
       return { ...base, prompt: prompt() };
     case 'human':
       return { ...base, prompt: prompt(), policy: 'require_human' };
+    case 'human_sla':
+      return { ...base, prompt: prompt(), policy: { mode: 'require_human', sla: { remindAfterSeconds: 3, escalateAfterSeconds: 6, escalateTo: { team: ESCALATION_TEAM } } } };
     case 'human_expire':
       return { ...base, prompt: prompt(), policy: { mode: 'require_human', reviewTtlSeconds: EXPIRE_TTL_SECONDS } };
     case 'response_review':

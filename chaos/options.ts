@@ -24,10 +24,14 @@ export interface ChaosOptions {
 export const HELP = `npm run chaos -- [options]     (or: node --import tsx chaos/main.ts [options])
 
 Starts a private Redis and PostgreSQL (temporary, on free loopback ports; the machine's shared servers are
-never touched), the OpenAI and Replicate simulators, \`vetted api\` and six \`vetted worker\` processes; sends
-a fixed number of requests while it kills workers, restarts Redis and PostgreSQL and makes the LLM and the
-provider misbehave; waits for every acknowledged run to come to rest; then prints one table and exits 1 if
-any acknowledged run was lost or any payload executed twice (or the harness itself failed), else 0.
+never touched), the OpenAI, Replicate and Slack simulators, loopback notification receivers, \`vetted api\`,
+\`vetted mcp --http\` and six \`vetted worker\` processes; sends a fixed number of requests while it kills
+workers, the API and the MCP server, restarts Redis and PostgreSQL and makes the LLM and the provider misbehave,
+and while people decide over HTTP, chat replies, MCP, Slack buttons and email links, claim and release reviews
+and review tasks; waits for every acknowledged run to come to rest; then prints one table and one verdict line
+per check (lost, executed twice, decisions and replies applied twice, notifications delivered twice per channel
+and missing, events missed by followers, reminders or escalations sent twice) and exits 1 if any is not 0 (or
+the harness itself failed), else 0.
 
 Options:
   --requests <n>        requests to send (default 600)

@@ -19,7 +19,7 @@ const READY_TIMEOUT_MS = 60_000;
 const MAX_START_ATTEMPTS = 10;
 const KILL_WAIT_READY_MS = 30_000;
 
-export type Role = 'api' | 'extract' | 'assemble' | 'build' | 'validate' | 'execute' | 'all';
+export type Role = 'api' | 'mcp' | 'extract' | 'assemble' | 'build' | 'validate' | 'execute' | 'all';
 export const STAGE_ROLES = ['extract', 'assemble', 'build', 'validate', 'execute'] as const satisfies readonly Role[];
 
 export interface Crash {
@@ -47,6 +47,8 @@ export interface FleetOptions {
   /** Merged over `env` for the API process only. */
   apiEnv?: Record<string, string>;
   apiPort: number;
+  /** `vetted mcp --http` listens here: the MCP channel, a process the faults kill mid-call. */
+  mcpPort: number;
   logDir: string;
   /** Pause before a killed process is started again, like a supervisor's restart delay. */
   respawnDelayMs: number;
@@ -72,9 +74,14 @@ export class Fleet {
     return `http://127.0.0.1:${this.options.apiPort}`;
   }
 
+  get mcpUrl(): string {
+    return `http://127.0.0.1:${this.options.mcpPort}/mcp`;
+  }
+
   /** Starts the API and every worker process, and waits until each says it is ready. */
   async startAll(): Promise<void> {
     await this.start('api');
+    await this.start('mcp');
     // Started one after another: on two cores a dozen tsx compilations at once take longer than in turn.
     for (const role of [...STAGE_ROLES, 'all'] as const) await this.start(role);
   }
@@ -147,7 +154,9 @@ export class Fleet {
   }
 
   private async start(role: Role): Promise<void> {
-    const args = role === 'api' ? ['api', '--port', String(this.options.apiPort)] : ['worker', ...(role === 'all' ? [] : ['--stages', role])];
+    const args = role === 'api' ? ['api', '--port', String(this.options.apiPort)]
+      : role === 'mcp' ? ['mcp', '--http', '--port', String(this.options.mcpPort)]
+        : ['worker', ...(role === 'all' ? [] : ['--stages', role])];
     const logFile = path.join(this.options.logDir, `${role}.log`);
     const log = this.logs.get(logFile) ?? new CappedFile(logFile, this.options.logCapBytes);
     this.logs.set(logFile, log);
@@ -173,7 +182,7 @@ export class Fleet {
     child.stderr?.on('data', (chunk: Buffer) => log.write(chunk.toString()));
     child.once('exit', (code, signal) => this.onExit(member, code, signal));
 
-    const isReady = role === 'api' ? () => this.apiAnswers() : () => ready;
+    const isReady = role === 'api' ? () => this.apiAnswers() : role === 'mcp' ? () => this.mcpAnswers() : () => ready;
     const ok = await waitUntil(async () => !isAlive(child) || (await isReady()), READY_TIMEOUT_MS, 200);
     if (!ok || !isAlive(child)) {
       member.expectedExit = true;
@@ -187,6 +196,16 @@ export class Fleet {
     try {
       const response = await fetch(`${this.apiUrl}/api/healthz`, { signal: AbortSignal.timeout(1000) });
       return response.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Any HTTP answer at /mcp (a GET is refused: the server is stateless) means it listens. */
+  private async mcpAnswers(): Promise<boolean> {
+    try {
+      await fetch(this.mcpUrl, { signal: AbortSignal.timeout(1000) });
+      return true;
     } catch {
       return false;
     }

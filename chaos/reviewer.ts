@@ -11,9 +11,18 @@
  *                       first, retry; if the same run comes back to the same review, reject
  *   any run             after MAX_DECISIONS_PER_RUN decisions: reject, so every run comes to rest
  *   human_expire runs   left alone on purpose: they must expire
+ *   human_sla runs      decided only after 9–13 s, so their reminder (3 s) and escalation (6 s) happen first
+ *
+ * How it decides varies: a quarter of its decisions go through the MCP tool `record_decision` (a process of its
+ * own, killed mid-call among the faults) instead of POST /api/runs/:id/decision; some reviews are claimed first,
+ * and some of those released again and decided at a later poll.
  */
 import { callApi, isRetryable } from './api-client.ts';
 import { Chatter } from './chatter.ts';
+import type { McpClient } from './mcp-client.ts';
+import type { MessageDeciders } from './message-deciders.ts';
+import type { Receivers } from './receivers.ts';
+import type { Tasker } from './tasker.ts';
 import { errorMessage, log, sleep } from './log.ts';
 import type { RequestKind } from './mix.ts';
 
@@ -43,6 +52,8 @@ export interface ReviewerStats {
   sameReviewAgain: Map<string, string[]>;
   /** Every decision sent and what it was answered (status 0: no answer), for the "applied twice" check. */
   attempts: { reviewId: string; channel: string; status: number | undefined }[];
+  /** Claims taken and released, by answer. */
+  claims: Map<string, number>;
 }
 
 export interface ReviewerOptions {
@@ -52,10 +63,19 @@ export interface ReviewerOptions {
   kindOf(runId: string): RequestKind | undefined;
   pollMs: number;
   maxParallel: number;
+  /** The MCP channel; without it every decision goes over HTTP. */
+  mcp?: McpClient;
+  /** Deciding from Slack messages and email links, fed by the loopback receivers. */
+  messages?: { deciders: MessageDeciders; receivers: Receivers };
+  /** Review tasks, submitted and reviewed beside the runs. */
+  tasker?: Tasker;
 }
 
 export class Reviewer {
-  readonly stats: ReviewerStats = { decisions: new Map(), conflicts: 0, errors: new Map(), sameReviewAgain: new Map(), attempts: [] };
+  readonly stats: ReviewerStats = { decisions: new Map(), conflicts: 0, errors: new Map(), sameReviewAgain: new Map(), attempts: [], claims: new Map() };
+  /** Review → run, for every review seen pending (the message deciders need the run's kind). */
+  private readonly runOfReview = new Map<string, string>();
+  private readonly claimed = new Set<string>();
   private running = false;
   private loop: Promise<void> | undefined;
   private readonly inProgress = new Set<string>();
@@ -70,7 +90,7 @@ export class Reviewer {
   private readonly chatted = new Set<string>();
 
   constructor(private readonly options: ReviewerOptions) {
-    this.chatter = new Chatter(options.apiUrl, options.reviewerKey);
+    this.chatter = new Chatter(options.apiUrl, options.reviewerKey, options.mcp, options.random);
   }
 
   start(): void {
@@ -98,6 +118,8 @@ export class Reviewer {
           void task.finally(() => tasks.delete(task));
         }
         await this.answerExpired();
+        await this.decideFromMessages();
+        await this.options.tasker?.reviewPending();
       } catch (error) {
         this.count('harness', errorMessage(error));
       }
@@ -120,7 +142,10 @@ export class Reviewer {
       cursor = result.body.nextCursor;
       if (!cursor) break;
     }
-    for (const item of items) if (this.options.kindOf(item.runId) === 'human_expire') this.leftToExpire.set(item.runId, item.reviewId);
+    for (const item of items) {
+      this.runOfReview.set(item.reviewId, item.runId);
+      if (this.options.kindOf(item.runId) === 'human_expire') this.leftToExpire.set(item.runId, item.reviewId);
+    }
     const mine = items.filter((item) => this.options.kindOf(item.runId) !== 'human_expire');
     this.workLeft = mine.length;
     return mine;
@@ -131,10 +156,45 @@ export class Reviewer {
    * look at what failed first, so a retry does not land inside the same few-second outage).
    */
   private readyToDecide(item: PendingItem): boolean {
-    const [base, spread] = item.checkpoint === 'error_recovery' ? [2000, 2000] : [300, 1200];
+    const [base, spread] = this.options.kindOf(item.runId) === 'human_sla' ? [9000, 4000] : item.checkpoint === 'error_recovery' ? [2000, 2000] : [300, 1200];
     const seen = this.firstSeen.get(item.reviewId) ?? { at: Date.now(), thinkMs: base + this.options.random() * spread };
     this.firstSeen.set(item.reviewId, seen);
     return Date.now() - seen.at >= seen.thinkMs;
+  }
+
+  /**
+   * Slack clicks and email links for the waiting messages that arrived; a review is decidable from a message when
+   * its run is a payload review's kind (human, human_sla), never one left to expire.
+   */
+  private async decideFromMessages(): Promise<void> {
+    const messages = this.options.messages;
+    if (!messages) return;
+    await messages.deciders.work(messages.receivers.handles, (reviewId) => {
+      const runId = this.runOfReview.get(reviewId);
+      if (!runId) return undefined;
+      const kind = this.options.kindOf(runId);
+      return kind === 'human' || kind === 'human_sla';
+    });
+  }
+
+  /**
+   * Some reviews are claimed before they are decided (a claim must never block its holder, nor survive a
+   * restart as a lock nobody holds); a third of those are released again and decided at a later poll.
+   * Returns true when the review is left for later.
+   */
+  private async claimFirst(item: PendingItem): Promise<boolean> {
+    if (this.claimed.has(item.reviewId) || this.options.random() >= 0.15) return false;
+    this.claimed.add(item.reviewId);
+    const claim = await callApi(this.options.apiUrl, this.options.reviewerKey, 'POST', `/api/reviews/${item.reviewId}/claim`, { ttlSeconds: 60 });
+    this.countClaim(`claim → ${claim.status || 'no answer'}`);
+    if (!claim.ok || this.options.random() >= 0.33) return false;
+    const release = await callApi(this.options.apiUrl, this.options.reviewerKey, 'DELETE', `/api/reviews/${item.reviewId}/claim`);
+    this.countClaim(`release → ${release.status || 'no answer'}`);
+    return true;
+  }
+
+  private countClaim(key: string): void {
+    this.stats.claims.set(key, (this.stats.claims.get(key) ?? 0) + 1);
   }
 
   /** A chat user answers a review that already expired: the reply must start one new run, once. */
@@ -176,13 +236,15 @@ export class Reviewer {
     if (review.checkpoint === 'error_recovery' && past.includes(`${key}→retry`) && !this.stats.sameReviewAgain.has(item.runId)) this.stats.sameReviewAgain.set(item.runId, [...past, key]);
     const chat = await this.chatFirst(item, review);
     if (chat === 'done') return;
+    if (chat === 'no' && (await this.claimFirst(item))) return;
     const { action, edits } = chat === 'race' ? { action: 'approve' as const, edits: undefined } : this.choose(review, past);
     const body = { reviewId: review.reviewId, action, ...(review.payloadHash ? { payloadHash: review.payloadHash } : {}), ...(edits ? { edits } : {}), reason: 'chaos reviewer' };
+    const overMcp = this.options.mcp !== undefined && review.payloadHash !== undefined && this.options.random() < 0.25;
     const [result] = await Promise.all([
-      callApi(this.options.apiUrl, this.options.reviewerKey, 'POST', `/api/runs/${item.runId}/decision`, body),
+      overMcp ? this.decideOverMcp(body) : callApi(this.options.apiUrl, this.options.reviewerKey, 'POST', `/api/runs/${item.runId}/decision`, body),
       chat === 'race' ? this.chatter.reply(item.runId, item.reviewId, 'clear') : undefined,
     ]);
-    this.stats.attempts.push({ reviewId: review.reviewId, channel: 'http', status: result.status || undefined });
+    this.stats.attempts.push({ reviewId: review.reviewId, channel: overMcp ? 'mcp' : 'http', status: result.status || undefined });
     if (result.ok) {
       this.history.set(item.runId, [...past, `${key}→${action}`]);
       this.stats.decisions.set(`${key} → ${action}`, (this.stats.decisions.get(`${key} → ${action}`) ?? 0) + 1);
@@ -197,6 +259,14 @@ export class Reviewer {
       this.history.set(item.runId, [...past, `refused:${result.code}`]);
       log(`reviewer: ${action} on run ${item.runId} refused: ${result.status} ${result.code} ${result.detail.slice(0, 160)}`);
     }
+  }
+
+  /** record_decision over MCP, answered like the HTTP call (the tool result mapped to its status). */
+  private async decideOverMcp(body: { reviewId: string; action: string; payloadHash?: string; edits?: Record<string, unknown>; reason: string }) {
+    const answer = await (this.options.mcp as McpClient).call('record_decision', body);
+    const status = answer.status;
+    if (status >= 200 && status < 300) return { ok: true as const, status, body: answer.result ?? {} };
+    return { ok: false as const, status, code: String(answer.result?.code ?? `MCP_${status}`), detail: String(answer.result?.message ?? '') };
   }
 
   private choose(review: ReviewDetail['review'], past: string[]): { action: 'approve' | 'edit' | 'reject' | 'retry'; edits?: Record<string, unknown> } {

@@ -12,6 +12,7 @@ import {
   notificationsMissingCheck,
   notificationsTwiceChecks,
   repliesAppliedTwiceCheck,
+  slaStepsTwiceCheck,
   type AppliedDecision,
   type AppliedReply,
   type DecisionAttempt,
@@ -19,6 +20,7 @@ import {
   type OwedNotification,
   type ReceivedNotification,
   type SentReply,
+  type SlaStepRecord,
   type VerdictLine,
 } from './verdicts.ts';
 
@@ -55,6 +57,8 @@ export interface ChannelRecords {
   replies?: { sent: SentReply[]; applied: AppliedReply[] };
   notifications?: { channels: string[]; received: ReceivedNotification[]; owed: OwedNotification[] };
   followers?: { log: FollowerLog; truth: string[]; fromStart: boolean }[];
+  /** Reviews whose policy has an SLA: their reminder and escalation steps, as recorded. */
+  slaSteps?: SlaStepRecord[];
 }
 
 export function verdictLines(verdict: Verdict, records: ChannelRecords): VerdictLine[] {
@@ -66,28 +70,56 @@ export function verdictLines(verdict: Verdict, records: ChannelRecords): Verdict
     ...(replies ? [repliesAppliedTwiceCheck(replies.sent, replies.applied)] : []),
     ...(notifications ? [...notificationsTwiceChecks(notifications.channels, notifications.received), notificationsMissingCheck(notifications.owed, notifications.received)] : []),
     ...(followers ? [followerEventsCheck(followers)] : []),
+    ...(records.slaSteps ? [slaStepsTwiceCheck(records.slaSteps, notifications?.received ?? [])] : []),
   ];
 }
 
 /**
- * What the run owed each channel: every delivery its ledger says was sent (a send the receiver never saw is
- * missing), and for every review that expired untouched, its waiting and expired announcements (it was still
- * waiting when those jobs ran, whatever the faults did to the queue), and its near-expiry warning when the
- * waiting notice went out before the warning's time (a later one schedules no warning, by design).
+ * What the run owed each channel:
+ *   - every delivery its ledger says was sent (a send the receiver never saw is missing);
+ *   - for every review that expired untouched, its expired notice on every channel (the expiry, or the
+ *     reconciler's restore of a lost notice, sends it whatever the faults did);
+ *   - and its waiting and near-expiry notices on every channel, when the job ran while the review still waited:
+ *     the ledger holds a delivery of that event on some channel. A channel missing from the ledger then was
+ *     skipped. A channel whose delivery is `failed` (the receiver refused it, and the retry found the review
+ *     expired: a "still waiting" after the expiry would be wrong) is not owed; `overtaken` counts those.
+ * A job that ran only after the expiry (a loaded worker, a delayed job late) sends nothing, by design.
  */
-export async function owedNotifications(pool: pg.Pool, tenantId: string, channels: readonly string[], events: readonly string[]): Promise<OwedNotification[]> {
+export async function owedNotifications(pool: pg.Pool, tenantId: string, channels: readonly string[], events: readonly string[]): Promise<{ owed: OwedNotification[]; overtaken: number }> {
   const sent = await pool.query<{ subject_id: string; event: string; channel: string }>(
     "select subject_id, event, channel from notification_deliveries where tenant_id = $1 and status = 'sent'", [tenantId],
   );
-  const expired = await pool.query<{ review_id: string; warned_in_time: boolean }>(
-    `select d.review_id::text,
-       coalesce((select min(n.created_at) from notification_deliveries n where n.subject_id = d.review_id::text and n.event = 'waiting')
-         < (d.review->>'expiresAt')::timestamptz - make_interval(secs => s.near_expiry_seconds), false) as warned_in_time
-     from decisions d join notification_settings s on s.tenant_id = d.tenant_id
-     where d.tenant_id = $1 and d.parsed->>'status' = 'expired'`, [tenantId],
+  const expired = await pool.query<{ review_id: string; event: string; ran: boolean; refused: string[] }>(
+    `select d.review_id::text, e.event,
+       exists (select 1 from notification_deliveries n where n.subject_id = d.review_id::text and n.event = e.event) as ran,
+       array(select n.channel from notification_deliveries n where n.subject_id = d.review_id::text and n.event = e.event and n.status = 'failed') as refused
+     from decisions d cross join unnest($2::text[]) as e(event)
+     where d.tenant_id = $1 and d.parsed->>'status' = 'expired'`, [tenantId, [...events]],
   );
-  return [
-    ...sent.rows.map((r) => ({ subject: r.subject_id, event: r.event, channels: [r.channel] })),
-    ...expired.rows.flatMap((r) => events.filter((e) => e !== 'expiring' || r.warned_in_time).map((event) => ({ subject: r.review_id, event, channels }))),
-  ];
+  const owedOf = (r: (typeof expired.rows)[number]) => (r.event === 'expired' ? channels : r.ran ? channels.filter((c) => !r.refused.includes(c)) : []);
+  return {
+    owed: [
+      // A person's own email (`email:<reviewer id>`) arrives at the email receiver, as that recipient's copy.
+      ...sent.rows.map((r) => {
+        const [channel, recipient] = r.channel.split(':') as [string, string | undefined];
+        return { subject: r.subject_id, event: r.event, channels: [channel], ...(recipient ? { recipient } : {}) };
+      }),
+      ...expired.rows.map((r) => ({ subject: r.review_id, event: r.event, channels: owedOf(r) })).filter((o) => o.channels.length > 0),
+    ],
+    overtaken: expired.rows.reduce((n, r) => n + (r.event === 'expired' ? 0 : r.refused.length), 0),
+  };
+}
+
+/** Every reminder and escalation the reviews went through (`review.reminded`, `review.escalated` events). */
+export async function slaSteps(pool: pg.Pool, tenantId: string): Promise<SlaStepRecord[]> {
+  const { rows } = await pool.query<{ review_id: string; type: string }>(
+    "select data->>'reviewId' as review_id, type from run_events where tenant_id = $1 and type in ('review.reminded', 'review.escalated')", [tenantId],
+  );
+  return rows.map((r) => ({ reviewId: r.review_id, step: r.type === 'review.reminded' ? 'reminded' : 'escalated' }));
+}
+
+/** Review tasks as decisions: a task reviewed (approved or rejected) is one final decision on `task:<id>`. */
+export async function appliedTaskReviews(pool: pg.Pool, tenantId: string): Promise<AppliedDecision[]> {
+  const { rows } = await pool.query<{ id: string }>("select id::text from tasks where tenant_id = $1 and status <> 'pending'", [tenantId]);
+  return rows.map((r) => ({ id: r.id, reviewId: `task:${r.id}`, final: true }));
 }

@@ -120,6 +120,13 @@ export interface ReceivedNotification {
   subject: string;
   event: string;
   messageId?: string;
+  /** A person's own copy (an email with their decision links): its own delivery, owed and counted apart. */
+  recipient?: string;
+}
+
+/** What must arrive once: the subject's event on a channel, to one recipient when it is a person's own copy. */
+function deliveryKey(n: { subject: string; event: string; recipient?: string }): string {
+  return `${n.subject} ${n.event}${n.recipient ? ` to ${n.recipient}` : ''}`;
 }
 
 /**
@@ -130,11 +137,11 @@ export function notificationsTwiceChecks(channels: readonly string[], received: 
   return channels.map((channel) => {
     const mine = received.filter((r) => r.channel === channel);
     const violations: string[] = [];
-    for (const [key, copies] of groupBy(mine, (r) => `${r.subject} ${r.event}`)) {
+    for (const [key, copies] of groupBy(mine, deliveryKey)) {
       if (copies.length > 1) violations.push(`${channel}: ${key} received ${copies.length} times`);
     }
     for (const [messageId, copies] of groupBy(mine.filter((r) => r.messageId), (r) => r.messageId as string)) {
-      const keys = new Set(copies.map((c) => `${c.subject} ${c.event}`));
+      const keys = new Set(copies.map(deliveryKey));
       // Already counted above when the copies share a subject and event.
       if (copies.length > 1 && keys.size > 1) violations.push(`${channel}: Message-ID ${messageId} received ${copies.length} times`);
     }
@@ -147,12 +154,35 @@ export interface OwedNotification {
   subject: string;
   event: string;
   channels: readonly string[];
+  recipient?: string;
 }
 
 export function notificationsMissingCheck(owed: readonly OwedNotification[], received: readonly ReceivedNotification[]): VerdictLine {
-  const got = new Set(received.map((r) => `${r.channel} ${r.subject} ${r.event}`));
-  const violations = owed.flatMap((o) => o.channels.filter((c) => !got.has(`${c} ${o.subject} ${o.event}`)).map((c) => `${c}: ${o.event} for ${o.subject} never arrived`));
+  const got = new Set(received.map((r) => `${r.channel} ${deliveryKey(r)}`));
+  const violations = owed.flatMap((o) => o.channels.filter((c) => !got.has(`${c} ${deliveryKey(o)}`)).map((c) => `${c}: ${o.event} for ${o.subject}${o.recipient ? ` to ${o.recipient}` : ''} never arrived`));
   return line('notifications missing', violations);
+}
+
+/** A review's SLA step as the run recorded it (a `review.reminded` / `review.escalated` event). */
+export interface SlaStepRecord {
+  reviewId: string;
+  step: 'reminded' | 'escalated';
+}
+
+/**
+ * Each review reminded at most once and escalated at most once, whatever was killed while its timer fired: in
+ * the run's events, and at every receiver (one copy per channel and recipient).
+ */
+export function slaStepsTwiceCheck(steps: readonly SlaStepRecord[], received: readonly ReceivedNotification[]): VerdictLine {
+  const violations: string[] = [];
+  for (const [key, rows] of groupBy(steps, (s) => `${s.reviewId} ${s.step}`)) {
+    if (rows.length > 1) violations.push(`review ${key.replace(' ', ': ')} ${rows.length} times in its events`);
+  }
+  const told = received.filter((r) => r.event === 'reminded' || r.event === 'escalated');
+  for (const [key, copies] of groupBy(told, (r) => `${r.channel} ${deliveryKey(r)}`)) {
+    if (copies.length > 1) violations.push(`${key.replace(' ', ': ')} received ${copies.length} times`);
+  }
+  return line('reminders or escalations sent twice', violations);
 }
 
 /** One follower of one stream (a run's events, the review feed): the event ids it was handed, in order. */

@@ -130,14 +130,31 @@ const SAME: Readonly<Record<string, string>> = {
   final: 'last', styles: 'style', masks: 'mask', faces: 'face', references: 'reference', characters: 'character',
 };
 
-/** The role words of a file field: its name's words, and those of a description of at most three such words. */
-function fieldConcepts(field: FieldSpec): Set<string> {
-  const own = (text: string) =>
-    (identifierWords(text).match(/[\p{L}]+/gu) ?? []).map((word) => SAME[word] ?? word).filter((word) => !KIND_WORDS.has(word) && word.length > 1);
-  const concepts = new Set(own(field.name));
-  const described = own(field.description ?? '');
-  if (described.length > 0 && described.length <= 3) for (const word of described) concepts.add(word);
-  return concepts;
+function roleWordsOf(text: string): string[] {
+  return (identifierWords(text).match(/[\p{L}]+/gu) ?? []).map((word) => SAME[word] ?? word).filter((word) => !KIND_WORDS.has(word) && word.length > 1);
+}
+
+/**
+ * The role words of each file field: its name's words, and those of a description of at most three such words,
+ * but not a word another field is named for (`subject_image`, "the image to transfer the material to", is not
+ * the material).
+ */
+function fieldConcepts(fields: readonly FieldSpec[]): Map<string, Set<string>> {
+  const named = new Map(fields.map((field) => [field.name, new Set(roleWordsOf(field.name))]));
+  return new Map(
+    fields.map((field) => {
+      const concepts = new Set(named.get(field.name));
+      const described = roleWordsOf(field.description ?? '');
+      const others = (word: string) => fields.some((other) => other !== field && named.get(other.name)?.has(word));
+      if (described.length > 0 && described.length <= 3) for (const word of described) if (!others(word)) concepts.add(word);
+      return [field.name, concepts];
+    }),
+  );
+}
+
+/** Every role word of a file field's description, however long: read only when no field's name holds the role. */
+function describedConcepts(field: FieldSpec): Set<string> {
+  return new Set(roleWordsOf(field.description ?? ''));
 }
 
 /** The kind of file an ordinal's noun names, from the words right after (or, in Arabic and Hebrew, before) it. */
@@ -240,7 +257,8 @@ export function linkAttachments(
   const lower = text.toLowerCase();
   const names = namePointers(text, attachments);
   const { pointers, roles } = mentions(lower, kinds, names);
-  const concepts = new Map(fields.map((field) => [field.name, fieldConcepts(field)]));
+  const concepts = fieldConcepts(fields);
+  const described = new Map(fields.map((field) => [field.name, describedConcepts(field)]));
   const proposals: AttachmentLink[] = [];
   for (const sentence of pieces(lower, SENTENCE_END, 0)) {
     const inSentence = (span: Span) => span.start >= sentence.start && span.end <= sentence.start + sentence.text.length;
@@ -248,10 +266,10 @@ export function linkAttachments(
     fromTo(pointers.filter(inSentence), concepts, { lower, text }, proposals, linked);
     for (const clause of pieces(sentence.text, CLAUSE_END, sentence.start)) {
       const inClause = (span: Span) => span.start >= clause.start && span.end <= clause.start + clause.text.length;
-      pair(pointers.filter(inClause), roles.filter(inClause), concepts, { lower, text }, proposals, linked, false);
+      pair(pointers.filter(inClause), roles.filter(inClause), concepts, { lower, text, described }, proposals, linked, false);
     }
     const left = (span: Span) => inSentence(span) && !linked.has(span);
-    pair(pointers.filter(left), roles.filter(left), concepts, { lower, text }, proposals, linked, true);
+    pair(pointers.filter(left), roles.filter(left), concepts, { lower, text, described }, proposals, linked, true);
   }
   return consistent(proposals);
 }
@@ -262,6 +280,7 @@ function mentions(text: string, kinds: readonly MediaKind[], names: readonly Poi
   const roles: Role[] = [];
   const pointers: Pointer[] = [...names];
   for (const { concept, pattern } of role) for (const span of matchesOf(pattern, text)) roles.push({ ...span, concept });
+  roles.push(...compoundRoles(text, roles));
   for (const { key, pattern } of ordinal) {
     for (const span of matchesOf(pattern, text)) {
       // `a 10 second clip`: a number before it makes it a length, not which one.
@@ -281,6 +300,39 @@ function mentions(text: string, kinds: readonly MediaKind[], names: readonly Poi
   const beats = (b: Span, a: Span) => b.end - b.start > a.end - a.start || (b.end - b.start === a.end - a.start && isPointer.has(b) && !isPointer.has(a));
   const dropped = new Set<Span>(all.filter((a) => all.some((b) => a !== b && a.start < b.end && b.start < a.end && beats(b, a))));
   return { pointers: pointers.filter((span) => !dropped.has(span)), roles: roles.filter((span) => !dropped.has(span)) };
+}
+
+/** The role a whole word names, if any (`ziel` → target). */
+function roleOfWord(word: string): string | undefined {
+  return words().role.find((entry) => isListed(entry.pattern, word))?.concept;
+}
+
+/**
+ * Role words inside a compound (`Zielstimme`: target + voice, `Referenzbild`: reference + image, `Anfangsbild`):
+ * a word written as a role word, a joining `s`/`n`/`en`/`es` or none, and a role, kind or frame word. Each role part
+ * is a role of the whole word.
+ */
+function compoundRoles(text: string, found: readonly Role[]): Role[] {
+  const { kind, frame } = words();
+  const out: Role[] = [];
+  for (const match of text.matchAll(/[\p{Script=Latin}]{6,}/gu)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    if (found.some((role) => role.start < end && start < role.end)) continue;
+    const word = match[0];
+    for (let cut = 3; cut <= word.length - 3; cut += 1) {
+      const tail = word.slice(cut);
+      const tailRole = roleOfWord(tail);
+      if (tailRole === undefined && !kind.some((entry) => isListed(entry.pattern, tail)) && !isListed(frame, tail)) continue;
+      const head = word.slice(0, cut);
+      const headRole = [head, head.replace(/(?:es|en|s|n)$/u, '')].map(roleOfWord).find((concept) => concept !== undefined);
+      if (headRole === undefined) continue;
+      out.push({ start, end, concept: headRole });
+      if (tailRole !== undefined) out.push({ start, end, concept: tailRole });
+      break;
+    }
+  }
+  return out;
 }
 
 /** The one field a clause's role words name: the one holding the most of them, alone. */
@@ -303,15 +355,17 @@ function pair(
   pointers: readonly Pointer[],
   roles: readonly Role[],
   concepts: ReadonlyMap<string, ReadonlySet<string>>,
-  { lower, text }: { lower: string; text: string },
+  { lower, text, described }: { lower: string; text: string; described: ReadonlyMap<string, ReadonlySet<string>> },
   out: AttachmentLink[],
   linked: Set<Span>,
   sentenceLevel: boolean,
 ): void {
-  const useful = roles.filter((role) => namedField([role], concepts) !== undefined || [...concepts.values()].some((own) => own.has(role.concept)));
+  // A role no field's name holds may still be in one field's description alone (`voice`: "the voice the result will have").
+  const name = (said: readonly Role[]) => namedField(said, concepts) ?? (said.some((role) => [...concepts.values()].some((own) => own.has(role.concept))) ? undefined : namedField(said, described));
+  const useful = roles.filter((role) => name([role]) !== undefined || [...concepts.values()].some((own) => own.has(role.concept)));
   if (pointers.length === 0 || useful.length === 0) return;
   const files = new Set(pointers.map((pointer) => pointer.attachment));
-  const field = namedField(useful, concepts);
+  const field = name(useful);
   if (files.size === 1 && field !== undefined) {
     const pointer = pointers[0] as Pointer;
     out.push({ attachment: pointer.attachment, field, phrase: phraseOf(text, [...pointers, ...useful]) });
@@ -321,7 +375,7 @@ function pair(
   if (sentenceLevel) return;
   // Several files in one clause: each role word goes with the file its linking words join it to.
   for (const role of useful) {
-    const own = namedField([role], concepts);
+    const own = name([role]);
     if (own === undefined) continue;
     const joined = pointers.filter((pointer) => tight(lower, pointer, role));
     const nearest = joined.sort((a, b) => distance(a, role) - distance(b, role));

@@ -84,13 +84,14 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   const candidates = withoutTranslationTarget(RULES.flatMap((rule) => rule(context)), context);
   const breaks = clauseBreaks(text);
   const byStart = new SpanIndex(candidates);
+  const ownBreaks = ownClauseBreaks(text, breaks, candidates);
   // Quoted text and text to show (`a sign that reads PNG ONLY`) are the picture's words, never settings.
   const quoted = [...quotedSpans(text), ...shownTextSpans(text)];
   // A web address is a file's name, whole (`…/logo.png` is no output format).
   const addresses = webAddressSpans(text);
   const inAddress = (span: Span) => addresses.some((address) => address.start <= span.start && span.end <= address.end);
   const eligible = candidates.filter(
-    (candidate) => !insideQuotes(candidate, quoted) && !inAddress(candidate) && !isAskedAbout(text, candidate.start) && (!candidate.needsOwnClause || inOwnClause(text, breaks, candidate, byStart)),
+    (candidate) => !insideQuotes(candidate, quoted) && !inAddress(candidate) && !isAskedAbout(text, candidate.start) && (!candidate.needsOwnClause || inOwnClause(text, ownBreaks, candidate, byStart)),
   );
   const accepted = addCaptures(context, breaks, resolveOverlaps(eligible));
   const cuts: Span[] = accepted.filter((directive) => !directive.keepInPrompt).map(({ start, end }) => ({ start, end }));
@@ -321,6 +322,17 @@ function promptLabel(text: string, field: FieldSpec | undefined): Span | null {
 
 /** Clause separators, the Arabic and East Asian commas and semicolons included. */
 const CLAUSE_BREAK = /[,;|\n()،؛、，；。]|[.!?](?=\s|$)/gu;
+/** A colon not inside a ratio or a time (`make it widescreen: a desert highway`; not `16:9`, `10:30`). */
+const COLON = /(?<!\d)[:：](?!\d)/gu;
+
+/**
+ * Where a phrase that needs a clause of its own may end: the clause separators, and a colon that introduces what
+ * follows, unless it joins a field's name to its value inside a candidate phrase (`aspect ratio: wide`).
+ */
+function ownClauseBreaks(text: string, breaks: readonly number[], candidates: readonly Directive[]): number[] {
+  const colons = [...text.matchAll(COLON)].map((match) => match.index).filter((at) => !candidates.some((candidate) => candidate.start < at && at < candidate.end));
+  return [...breaks, ...colons].sort((a, b) => a - b);
+}
 
 /**
  * True when, apart from other candidate phrases and filler words, the directive is alone in its clause

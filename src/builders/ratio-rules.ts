@@ -22,9 +22,17 @@ const RATIO_LEAD = /(?:^|[^\p{L}\p{N}_])(in|at|as|ratio|widescreen|portrait|land
 let ratioLeads: RegExp | undefined;
 function otherRatioLead(before: string): boolean {
   const words = readingWords().lists;
-  ratioLeads ??= new RegExp(`${anyWordPattern([...words.resolutionLeads, ...words.portrait, ...words.landscape, ...words.widescreen, ...words.square])}\\s*$`, 'iu');
+  ratioLeads ??= new RegExp(`${anyWordPattern([...words.resolutionLeads, ...words.portrait, ...words.landscape, ...words.widescreen, ...words.ultrawide, ...words.square])}\\s*$`, 'iu');
   return ratioLeads.test(before);
 }
+
+/**
+ * After a led ratio, a conjunction (`in 16:9 and four variants`, `vertical 9:16 e em jpg`, `16:9にして`) joins the
+ * next request: the ratio still ends its phrase. Hebrew and Arabic write `and` onto the next word (`ובפורמט`).
+ */
+const JOINS_NEXT_SETTING = /^\s*(?:(?:and|y|e|et|und|и)\s|[\u05D5\u0648](?=\p{L})|に)/u;
+/** `16:9にして`, `16:9に変更`: Japanese says "make it" after the value, which leads it as well as `in 16:9` does. */
+const MADE_SO = /^\s*に(?:して|する|変更|変えて)/u;
 
 /**
  * A plain-string field has no options to check a bare ratio against, so only ratios image tools commonly
@@ -50,7 +58,8 @@ export function ratioRule(context: RuleContext): Directive[] {
     if (value === undefined || !endsToken(context.text, end)) continue;
     const before = windowBefore(context.text, match.index);
     const lead = RATIO_LEAD.exec(before);
-    const led = (lead !== null || otherRatioLead(before)) && clauseEndsAt(context.text, end);
+    const after = context.text.slice(end);
+    const led = ((lead !== null || otherRatioLead(before)) && (clauseEndsAt(context.text, end) || JOINS_NEXT_SETTING.test(after))) || MADE_SO.test(after);
     const start = led && lead !== null && lead[1]?.toLowerCase() === 'ratio' ? match.index - (before.length - before.toLowerCase().lastIndexOf('ratio')) : match.index;
     const ratio = makeDirective(context.text, start, end, 'loose', 'ratio', [{ field: field.name, value, fit: 'ok' }]);
     found.push({ ...ratio, needsOwnClause: !led });

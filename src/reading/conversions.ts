@@ -172,10 +172,10 @@ const count: Conversion = {
 
 // ---- aspect ----------------------------------------------------------------------------------------------------
 
-export type Orientation = 'portrait' | 'landscape' | 'widescreen' | 'square';
-const ORIENTATIONS: readonly Orientation[] = ['portrait', 'landscape', 'widescreen', 'square'];
+export type Orientation = 'portrait' | 'landscape' | 'widescreen' | 'square' | 'ultrawide';
+const ORIENTATIONS: readonly Orientation[] = ['portrait', 'landscape', 'widescreen', 'square', 'ultrawide'];
 /** The ratio each word stands for when the field takes any ratio (width over height). */
-const ORIENTATION_RATIO: Record<Orientation, [number, number]> = { portrait: [9, 16], landscape: [16, 9], widescreen: [16, 9], square: [1, 1] };
+const ORIENTATION_RATIO: Record<Orientation, [number, number]> = { portrait: [9, 16], landscape: [16, 9], widescreen: [16, 9], square: [1, 1], ultrawide: [21, 9] };
 
 export function orientationOf(word: string): Orientation | undefined {
   const folded = foldWord(word);

@@ -16,6 +16,7 @@ import {
   formatPattern,
   KNOWN_FORMATS,
   languagePattern,
+  orientationOf,
   resolutionPattern,
   switchPattern,
   timeUnitPattern,
@@ -294,9 +295,12 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
     case 'aspect_word': {
       const noun = foldWord(groups.noun ?? '');
       const genre = words.aspectGenres.includes(foldWord(groups.word ?? ''));
-      if (noun !== '' && (words.orientationNouns.includes(noun) || !genre)) return true;
+      // `a square photo`, `una foto cuadrada`: beside what is made, `square` is its shape (the town square is a
+      // thing, never made); a `portrait photo` may still be the genre.
+      const shapeBeside = !genre || orientationOf(groups.word ?? '') === 'square';
+      if (noun !== '' && (words.orientationNouns.includes(noun) || shapeBeside)) return true;
       // `un video vertical`, `une photo carrée`: where the adjective follows what is made, the noun before it.
-      if (!genre && precededBy(text, start, words.mediaNouns)) return true;
+      if (shapeBeside && precededBy(text, start, words.mediaNouns)) return true;
       // A phrase (`phone wallpaper`, `обои на телефон`) or a word of a script without spaces (`縦長`) says it alone.
       const written = foldWord(groups.word ?? '');
       if (!genre && (written.includes(' ') || isUnspaced(written))) return true;

@@ -25,6 +25,8 @@ export interface LanguageWords {
   landscape: string[];
   widescreen: string[];
   square: string[];
+  /** Wider than widescreen (`ultra wide`, `ultra ancha`): 21:9. */
+  ultrawide: string[];
   /** Words after an aspect word that make it the picture's shape (`vertical format`). */
   orientationNouns: string[];
   /** What is made (`video`, `image`): after an aspect word that is not also a genre, the shape too. */
@@ -64,7 +66,7 @@ export interface LanguageWords {
 }
 
 export const WORD_LIST_KEYS = [
-  'seconds', 'minutes', 'halfTrails', 'frames', 'images', 'portrait', 'landscape', 'widescreen', 'square', 'orientationNouns',
+  'seconds', 'minutes', 'halfTrails', 'frames', 'images', 'portrait', 'landscape', 'widescreen', 'square', 'ultrawide', 'orientationNouns',
   'mediaNouns', 'aspectGenres', 'countTrails', 'negation', 'affirmation', 'off', 'on', 'languageLeads', 'languageTrails', 'formatLeads', 'formatTrails',
   'resolutionLeads', 'filler', 'textLeads', 'questionLeads', 'selectLeads', 'selectTrails',
 ] as const;

@@ -110,6 +110,34 @@ describe('links between the words and the attachments', () => {
     expect(links(frames, unnamed(2), 'the second image to the first, please')).toEqual({});
   });
 
+  it('reads role words inside a compound, and a role only a field\'s description holds', () => {
+    const voices = [
+      field('source_audio', 'audio_input', { description: 'Source audio - the words that the resulting audio will speak' }),
+      field('reference_audio', 'audio_input', { description: 'Reference audio - the voice that the resulting audio will have' }),
+    ];
+    expect(placed(voices, unnamed(2, 'audio/wav'), 'meine Aufnahme ist die zweite Datei, die Zielstimme die erste')).toEqual({
+      source_audio: 'https://files.test/u/2',
+      reference_audio: 'https://files.test/u/1',
+    });
+    expect(links(frames, unnamed(2), 'das zweite Foto ist das Startbild')).toEqual({ first_image: 1 });
+    expect(links(frames, unnamed(2), 'die erste Datei ist das Endbild')).toEqual({ last_image: 0 });
+    expect(links(styleTransfer, unnamed(2), 'die zweite ist das Stilbild')).toEqual({ style_image: 1 });
+    // A long word that only begins like a role word is no role.
+    expect(links(frames, unnamed(2), 'the second image is a startling ending')).toEqual({ last_image: 1 });
+  });
+
+  it('joins a role to the file it comes from', () => {
+    const material = [
+      field('subject_image', 'image_input', { description: 'Subject image to transfer the material to' }),
+      field('material_image', 'image_input', { description: 'Material to transfer to the input image' }),
+    ];
+    expect(placed(material, unnamed(2), 'Übertrage das Material aus dem zweiten Foto auf die Vase im ersten')).toEqual({
+      subject_image: 'https://files.test/u/1',
+      material_image: 'https://files.test/u/2',
+    });
+    expect(links(styleTransfer, unnamed(2), 'take the style from the second image')).toEqual({ style_image: 1 });
+  });
+
   it('links nothing it cannot tell: one file, a length, a role no field has, two files for one field', () => {
     expect(links(frames, unnamed(1), 'use the first image as the end frame')).toEqual({});
     expect(links(inpaint, unnamed(2), 'a 10 second clip of the mask being lifted')).toEqual({});

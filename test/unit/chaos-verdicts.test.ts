@@ -12,9 +12,11 @@ import {
   notificationsTwiceChecks,
   renderVerdictLines,
   repliesAppliedTwiceCheck,
+  slaStepsTwiceCheck,
   verdictPassed,
   type ReceivedNotification,
 } from '../../chaos/verdicts.ts';
+import { fromEmail, fromSlack, fromWebhook } from '../../chaos/receivers.ts';
 
 describe('lost and executed twice', () => {
   it('counts missing and stuck runs, and doubled runs, with examples', () => {
@@ -127,5 +129,49 @@ describe('the printed verdict', () => {
     expect(renderVerdictLines(lines)).toBe('lost: 0\nexecuted twice: 1\n    e.g. run r3: twice');
     expect(verdictPassed(lines)).toBe(false);
     expect(verdictPassed(lines.slice(0, 1))).toBe(true);
+  });
+});
+
+describe("a person's own email copy", () => {
+  const copy = (recipient: string): ReceivedNotification => ({ channel: 'email', subject: 'v1', event: 'waiting', messageId: `<review.v1.waiting.${recipient}@vetted>`, recipient });
+
+  it('is read from its Message-ID with the recipient, and reminders and escalations are read too', () => {
+    expect(fromEmail('Message-ID: <review.v1.waiting.rv_ada@vetted>\r\n\r\nhello')).toEqual(copy('rv_ada'));
+    expect(fromEmail('Message-ID: <review.v1.reminded@vetted>\r\n')).toMatchObject({ subject: 'v1', event: 'reminded' });
+    expect(fromEmail('Message-ID: <review.v1.reminded@vetted>\r\n')?.recipient).toBeUndefined();
+    expect(fromWebhook(JSON.stringify({ id: 'review.v1.escalated' }))).toEqual({ channel: 'webhook', subject: 'v1', event: 'escalated' });
+    expect(fromSlack(JSON.stringify({ text: 'Review escalated: payload review <http://c/reviews/v1|Open>' }))).toEqual({ channel: 'slack', subject: 'v1', event: 'escalated' });
+  });
+
+  it('two recipients of one event are two deliveries; one recipient twice is a double', () => {
+    expect(notificationsTwiceChecks(['email'], [copy('rv_ada'), copy('rv_grace')])[0]?.count).toBe(0);
+    const doubled = notificationsTwiceChecks(['email'], [copy('rv_ada'), copy('rv_grace'), copy('rv_ada')])[0];
+    expect(doubled?.count).toBe(1);
+    expect(doubled?.examples[0]).toContain('to rv_ada');
+  });
+
+  it("is owed to its recipient: the tenant's copy does not stand in for it", () => {
+    const owed = [{ subject: 'v1', event: 'waiting', channels: ['email'], recipient: 'rv_grace' }];
+    expect(notificationsMissingCheck(owed, [copy('rv_grace')]).count).toBe(0);
+    const tenantCopy: ReceivedNotification = { channel: 'email', subject: 'v1', event: 'waiting', messageId: '<review.v1.waiting@vetted>' };
+    expect(notificationsMissingCheck(owed, [tenantCopy, copy('rv_ada')]).examples).toEqual(['email: waiting for v1 to rv_grace never arrived']);
+  });
+});
+
+describe('reminders or escalations sent twice', () => {
+  const reminded = (channel: string): ReceivedNotification => ({ channel, subject: 'v1', event: 'reminded' });
+
+  it('passes one reminder and one escalation per review, once per channel', () => {
+    const steps = [{ reviewId: 'v1', step: 'reminded' as const }, { reviewId: 'v1', step: 'escalated' as const }];
+    expect(slaStepsTwiceCheck(steps, [reminded('slack'), reminded('webhook'), { channel: 'slack', subject: 'v1', event: 'escalated' }]).count).toBe(0);
+  });
+
+  it('catches a review reminded twice in its events, and a reminder a channel got twice', () => {
+    const twice = slaStepsTwiceCheck([{ reviewId: 'v1', step: 'reminded' }, { reviewId: 'v1', step: 'reminded' }], []);
+    expect(twice.count).toBe(1);
+    expect(twice.examples[0]).toContain('2 times in its events');
+    const received = slaStepsTwiceCheck([{ reviewId: 'v1', step: 'reminded' }], [reminded('slack'), reminded('slack')]);
+    expect(received.count).toBe(1);
+    expect(received.examples[0]).toContain('slack');
   });
 });
