@@ -61,6 +61,8 @@ export const ENV_SCHEMA = {
     FAL_BASE_URL: { type: 'string', pattern: '^https?://' },
     VETTED_FAL_POLL_MS: { type: 'integer', minimum: 10, default: 1000 },
     VETTED_FAL_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: 600000 },
+    VETTED_FAL_WEBHOOK_URL: { type: 'string', pattern: '^https?://' },
+    VETTED_FAL_JWKS_URL: { type: 'string', pattern: '^https?://', default: 'https://rest.alpha.fal.ai/.well-known/jwks.json' },
     REPLICATE_API_TOKEN: { type: 'string', minLength: 1 },
     REPLICATE_BASE_URL: { type: 'string', pattern: '^https?://' },
     VETTED_REPLICATE_POLL_MS: { type: 'integer', minimum: 10, default: 1000 },

@@ -137,8 +137,11 @@ export interface Config {
   dataKeys: { current?: { id: string; key: string }; previous: { id: string; key: string }[] };
   /** OpenTelemetry: spans go to OTLP/HTTP at `<otlpEndpoint>/v1/traces` when it is set (src/observability/tracing.ts). */
   tracing: { otlpEndpoint?: string; serviceName: string };
-  /** The fal provider, enabled by FAL_KEY (src/adapters/fal). */
-  fal: { apiKey?: string; baseUrl?: string; pollIntervalMs: number; timeoutMs: number };
+  /**
+   * The fal provider, enabled by FAL_KEY (src/adapters/fal). `webhookUrl`: where fal POSTs when a request is
+   * done (unset = poll only); `jwksUrl`: fal's webhook signing keys, which every delivery is checked against.
+   */
+  fal: { apiKey?: string; baseUrl?: string; pollIntervalMs: number; timeoutMs: number; webhookUrl?: string; jwksUrl: string };
   replicate: {
     apiToken?: string;
     baseUrl?: string;
@@ -258,7 +261,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     production: str('NODE_ENV') === 'production' || bool('VETTED_PRODUCTION'),
     dataKeys: dataKeysFrom(str('VETTED_DATA_KEY'), String(e.VETTED_DATA_KEY_ID), str('VETTED_DATA_KEYS_PREVIOUS')),
     tracing: { otlpEndpoint: str('OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: String(e.OTEL_SERVICE_NAME) },
-    fal: { apiKey: str('FAL_KEY'), baseUrl: str('FAL_BASE_URL'), pollIntervalMs: num('VETTED_FAL_POLL_MS'), timeoutMs: num('VETTED_FAL_TIMEOUT_MS') },
+    fal: {
+      apiKey: str('FAL_KEY'),
+      baseUrl: str('FAL_BASE_URL'),
+      pollIntervalMs: num('VETTED_FAL_POLL_MS'),
+      timeoutMs: num('VETTED_FAL_TIMEOUT_MS'),
+      webhookUrl: str('VETTED_FAL_WEBHOOK_URL'),
+      jwksUrl: String(e.VETTED_FAL_JWKS_URL),
+    },
     replicate: {
       apiToken: str('REPLICATE_API_TOKEN'),
       baseUrl: str('REPLICATE_BASE_URL'),

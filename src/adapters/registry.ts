@@ -96,7 +96,7 @@ function configuredAdapters(config: Config): ConfiguredAdapters {
     });
   }
   if (config.fal.apiKey) {
-    providers.fal = createFalProvider({ apiKey: config.fal.apiKey, baseUrl: config.fal.baseUrl, pollIntervalMs: config.fal.pollIntervalMs, timeoutMs: config.fal.timeoutMs });
+    providers.fal = createFalProvider({ ...config.fal, apiKey: config.fal.apiKey });
   }
   if (config.anthropic.apiKey) {
     providers.anthropic = createAnthropicProvider({ apiKey: config.anthropic.apiKey, baseUrl: config.anthropic.baseUrl, timeoutMs: config.anthropic.timeoutMs, maxRetries: config.anthropic.maxRetries });

@@ -28,6 +28,8 @@ const DESCRIPTIONS: Partial<Record<keyof typeof ENV_SCHEMA.properties, string>> 
   FAL_BASE_URL: "where fal queue requests go instead of https://queue.fal.run (a proxy, tests)",
   VETTED_FAL_POLL_MS: 'poll interval while a fal request runs',
   VETTED_FAL_TIMEOUT_MS: 'how long to wait for a fal request before canceling it',
+  VETTED_FAL_WEBHOOK_URL: 'public URL of POST /api/webhooks/fal; fal requests are submitted with it (unset = poll only)',
+  VETTED_FAL_JWKS_URL: "where fal's webhook signing keys (JWKS) are read; every fal webhook is checked against them",
   REPLICATE_API_TOKEN: 'enables the replicate provider',
   REPLICATE_BASE_URL: 'Replicate API base URL (tests, gateways)',
   REPLICATE_WEBHOOK_SECRET: "Replicate's webhook signing secret; deliveries to /api/webhooks/replicate are verified with it",

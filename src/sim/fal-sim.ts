@@ -6,12 +6,17 @@
  *   GET  /{owner}/{alias}/requests/{id}/status        IN_QUEUE → IN_PROGRESS → COMPLETED
  *   GET  /{owner}/{alias}/requests/{id}               the result: { images: [{ url }], seed, prompt }
  *   PUT  /{owner}/{alias}/requests/{id}/cancel        cancel a request that has not completed
+ *   GET  /.well-known/jwks.json                       the public keys its webhooks are signed with
  *
+ * A submission with `?fal_webhook=<url>` (the client's `webhookUrl`) gets a webhook there when it completes,
+ * signed as fal signs them (fal-webhook-signer.ts); `complete(id)` completes a request at once and awaits
+ * that delivery, so a test can end a wait by webhook alone.
  * fal reads status, result and cancel under the endpoint's first two segments (fal-ai/flux for
  * fal-ai/flux/dev), as the client sends them. An input with `"sim:fail"` in its prompt ends in a 422 result.
  * `submitted()` is the log of submissions, so tests can prove a run was never executed twice.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createFalWebhookSigner, type FalWebhookHeaders } from './fal-webhook-signer.ts';
 import { createSimApp, listen, type SimListenOptions } from './http.ts';
 
 export interface FalSimOptions extends SimListenOptions {
@@ -27,6 +32,14 @@ export interface FalSubmission {
   input: Record<string, unknown>;
   status: 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'CANCELLED';
   polls: number;
+  webhookUrl?: string;
+}
+
+/** A webhook the sim sent, and what the receiver answered (0: it could not be reached). */
+export interface FalWebhookSent {
+  requestId: string;
+  url: string;
+  status: number;
 }
 
 export interface FalSim {
@@ -35,8 +48,19 @@ export interface FalSim {
   submitted(): FalSubmission[];
   /** The next `count` submissions answer `status` and queue nothing. */
   failNextSubmits(count: number, status: number): void;
+  /** fal's JWKS here (stands for https://rest.alpha.fal.ai/.well-known/jwks.json). */
+  readonly jwksUrl: string;
+  /** Completes a request now; with a webhook URL, sends the signed webhook and answers how it went. */
+  complete(requestId: string): Promise<FalWebhookSent | undefined>;
+  /** Webhook headers signed with the sim's current key (for tests that send deliveries themselves). */
+  signWebhook(requestId: string, body: string, timestampSeconds?: number): FalWebhookHeaders;
+  /** Signs with a new key from now on, still publishing the old one. */
+  rotateWebhookKey(): void;
+  webhooksSent(): FalWebhookSent[];
   close(): Promise<void>;
 }
+
+const JWKS_PATH = '/.well-known/jwks.json';
 
 export async function startFalSim(options: FalSimOptions = {}): Promise<FalSim> {
   const app = createSimApp();
@@ -45,9 +69,11 @@ export async function startFalSim(options: FalSimOptions = {}): Promise<FalSim> 
   let failing = { count: 0, status: 503 };
   let next = 0;
   let origin = '';
+  const signer = createFalWebhookSigner();
+  const sent: FalWebhookSent[] = [];
 
   app.addHook('onRequest', async (request, reply) => {
-    if (options.apiKey === undefined) return;
+    if (options.apiKey === undefined || request.url === JWKS_PATH) return;
     if (request.headers.authorization !== `Key ${options.apiKey}`) await reply.code(401).send({ detail: 'Invalid key' });
   });
 
@@ -65,7 +91,10 @@ export async function startFalSim(options: FalSimOptions = {}): Promise<FalSim> 
     next += 1;
     const requestId = `sim-fal-${next.toString().padStart(6, '0')}`;
     const input = (request.body ?? {}) as Record<string, unknown>;
-    requests.set(requestId, { requestId, endpoint, input, status: pollsToComplete === 0 ? 'COMPLETED' : 'IN_QUEUE', polls: 0 });
+    const webhookUrl = (request.query as { fal_webhook?: string }).fal_webhook;
+    const entry: FalSubmission = { requestId, endpoint, input, status: 'IN_QUEUE', polls: 0, ...(webhookUrl ? { webhookUrl } : {}) };
+    requests.set(requestId, entry);
+    if (pollsToComplete === 0) void completed(entry);
     return { request_id: requestId, status: 'IN_QUEUE', queue_position: 0, ...urls(endpoint, requestId) };
   });
 
@@ -75,12 +104,17 @@ export async function startFalSim(options: FalSimOptions = {}): Promise<FalSim> 
     return found;
   };
 
+  app.get(JWKS_PATH, async () => signer.jwks());
+
   app.get('/:owner/:alias/requests/:id/status', async (request, reply) => {
     const found = find(request, reply);
     if (!found) return reply;
     if (found.status === 'IN_QUEUE' || found.status === 'IN_PROGRESS') {
       found.polls += 1;
-      found.status = found.polls >= pollsToComplete ? 'COMPLETED' : 'IN_PROGRESS';
+      if (found.polls >= pollsToComplete) void completed(found);
+      else found.status = 'IN_PROGRESS';
+    } else if (found.status === 'COMPLETED') {
+      found.polls += 1;
     }
     return { status: found.status === 'CANCELLED' ? 'COMPLETED' : found.status, request_id: found.requestId, ...urls(found.endpoint, found.requestId) };
   });
@@ -90,10 +124,31 @@ export async function startFalSim(options: FalSimOptions = {}): Promise<FalSim> 
     if (!found) return reply;
     if (found.status === 'CANCELLED') return reply.code(400).send({ detail: 'Request was cancelled' });
     if (found.status !== 'COMPLETED') return reply.code(400).send({ detail: 'Request is still in progress' });
-    const prompt = typeof found.input.prompt === 'string' ? found.input.prompt : '';
-    if (prompt.includes('sim:fail')) return reply.code(422).send({ detail: [{ loc: ['body', 'prompt'], msg: 'sim: the model refused the prompt', type: 'value_error' }] });
-    return { images: [{ url: `${origin}/files/${found.requestId}.png`, width: 1024, height: 768, content_type: 'image/png' }], seed: 42, prompt };
+    const outcome = resultOf(found);
+    return outcome.ok ? outcome.result : reply.code(422).send(outcome.error);
   });
+
+  const resultOf = (found: FalSubmission) => {
+    const prompt = typeof found.input.prompt === 'string' ? found.input.prompt : '';
+    if (prompt.includes('sim:fail')) return { ok: false as const, error: { detail: [{ loc: ['body', 'prompt'], msg: 'sim: the model refused the prompt', type: 'value_error' }] } };
+    return { ok: true as const, result: { images: [{ url: `${origin}/files/${found.requestId}.png`, width: 1024, height: 768, content_type: 'image/png' }], seed: 42, prompt } };
+  };
+
+  /** Marks the request done and, when it asked for one, POSTs fal's signed webhook (its body as fal sends it). */
+  const completed = async (found: FalSubmission): Promise<FalWebhookSent | undefined> => {
+    found.status = 'COMPLETED';
+    if (!found.webhookUrl) return undefined;
+    const outcome = resultOf(found);
+    const body = JSON.stringify({
+      request_id: found.requestId, gateway_request_id: found.requestId,
+      ...(outcome.ok ? { status: 'OK', payload: outcome.result } : { status: 'ERROR', error: 'Invalid status code: 422', payload: outcome.error }),
+    });
+    const headers = { 'content-type': 'application/json', ...signer.sign(found.requestId, body) };
+    const status = await fetch(found.webhookUrl, { method: 'POST', headers, body }).then((response) => response.status, () => 0);
+    const delivery = { requestId: found.requestId, url: found.webhookUrl, status };
+    sent.push(delivery);
+    return delivery;
+  };
 
   app.put('/:owner/:alias/requests/:id/cancel', async (request, reply) => {
     const found = find(request, reply);
@@ -110,6 +165,15 @@ export async function startFalSim(options: FalSimOptions = {}): Promise<FalSim> 
     failNextSubmits(count, status) {
       failing = { count, status };
     },
+    jwksUrl: `${origin}${JWKS_PATH}`,
+    async complete(requestId) {
+      const found = requests.get(requestId);
+      if (!found) throw new Error(`the fal sim has no request ${requestId}`);
+      return completed(found);
+    },
+    signWebhook: (requestId, body, timestampSeconds) => signer.sign(requestId, body, timestampSeconds),
+    rotateWebhookKey: () => signer.rotate(),
+    webhooksSent: () => [...sent],
     close: () => app.close(),
   };
 }

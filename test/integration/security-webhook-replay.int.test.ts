@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.ts';
-import type { WebhookReceiver } from '../../src/adapters/replicate/webhook-waiters.ts';
+import type { WebhookReceiver } from '../../src/adapters/webhook-waiters.ts';
 import { startSimServers, type SimServers } from '../../src/sim/index.ts';
 import { createTestSystem, type TestSystem } from '../support/test-system.ts';
 

@@ -2,7 +2,8 @@
  * The picture's shape said in plain words: `square` beside what is made, `ultra wide` (21:9), a desktop
  * wallpaper (widescreen), a written ratio led by a word and followed by another request (`en 16:9 y cuatro
  * variantes`, `16:9にして`), and a colon that ends a clause (`make it widescreen: a desert highway`). A ratio or a
- * shape word that is the picture's content stays content.
+ * shape word that is the picture's content stays content. Also: a count after a word
+ * for "now" in a later turn (`עכשיו ארבע גרסאות`).
  */
 import { describe, expect, it } from 'vitest';
 import type { FieldRole, FieldSpec, FieldType, ModelSchema } from '../../src/generated/contracts.ts';
@@ -72,5 +73,20 @@ describe('shape words and ratios that are content stay content', () => {
     'the meeting is at 10:30: bring the slides',
   ])('%s', (text) => {
     expect(aspectOf(text)).toBeUndefined();
+  });
+});
+
+describe('a count after a word for "now" in a later turn', () => {
+  it.each([
+    ['now 4 images', 4],
+    ['עכשיו ארבע גרסאות, seed 613', 4],
+    ['الآن أربع نسخ، والبذرة 786', 4],
+    ['теперь три варианта', 3],
+  ])('%s', (text, count) => {
+    expect(scanPromptDirectives(text, MODEL).values.find((value) => value.field === 'num_outputs')?.value).toBe(count);
+  });
+
+  it('a number of things in the description stays content', () => {
+    expect(scanPromptDirectives('now 4 images hang on the wall of a gallery in the painting', MODEL).values.find((value) => value.field === 'num_outputs')).toBeUndefined();
   });
 });

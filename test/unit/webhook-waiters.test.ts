@@ -1,6 +1,6 @@
-/** Webhook wake-ups for a waiting Replicate execution (src/adapters/replicate/webhook-waiters.ts), on fake timers. */
+/** Webhook wake-ups for a waiting Replicate execution (src/adapters/webhook-waiters.ts), on fake timers. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createWebhookWaiters } from '../../src/adapters/replicate/webhook-waiters.ts';
+import { createWebhookWaiters } from '../../src/adapters/webhook-waiters.ts';
 
 const HOUR = 3_600_000;
 

@@ -5,12 +5,16 @@
  * submission that may have reached fal is never repeated (submit-guard.ts stops the client's own retries).
  *
  * The handle the ledger keeps is `<endpoint>/requests/<request id>`, so resume and cancel know the endpoint.
+ * With `webhookUrl` set, each submission asks fal to POST there when the request is done; a delivery that
+ * fal signed (fal-webhooks.ts) ends the sleep between two status reads early.
  */
 import { ApiError, createFalClient, type FalClient } from '@fal-ai/client';
 import { VettedError } from '../../errors.ts';
 import type { ExecutionResult } from '../../generated/contracts.ts';
 import type { ExecutionHandle, ExecutionRequest, ModelProvider } from '../../ports.ts';
 import { ProviderNotStartedError } from '../../stages/executor.ts';
+import { createFalWebhooks, type FalWebhooks } from './fal-webhooks.ts';
+import { createJwksKeys, FAL_DEFAULT_JWKS_URL } from './jwks-keys.ts';
 import { guardedFetch, SubmitUncertainError } from './submit-guard.ts';
 
 export const FAL_PROVIDER_NAME = 'fal';
@@ -22,7 +26,14 @@ export interface FalConfig {
   baseUrl?: string;
   pollIntervalMs: number;
   timeoutMs: number;
+  /** Where fal should POST when a request is done (the public URL of `POST /api/webhooks/fal`); unset = poll only. */
+  webhookUrl?: string;
+  /** fal's webhook signing keys (default https://rest.alpha.fal.ai/.well-known/jwks.json). */
+  jwksUrl?: string;
 }
+
+/** The fal provider: a ModelProvider that also takes fal's signed webhooks. */
+export type FalProvider = ModelProvider & { readonly webhooks: FalWebhooks };
 
 export function createFalClientFor(config: FalConfig): FalClient {
   const base = config.baseUrl?.replace(/\/$/, '');
@@ -33,14 +44,16 @@ export function createFalClientFor(config: FalConfig): FalClient {
   });
 }
 
-export function createFalProvider(config: FalConfig, client: FalClient = createFalClientFor(config)): ModelProvider {
-  const wait = (handle: ExecutionHandle, signal?: AbortSignal) => waitForResult(client, parseHandle(handle), config, signal);
+export function createFalProvider(config: FalConfig, client: FalClient = createFalClientFor(config)): FalProvider {
+  const webhooks = createFalWebhooks(createJwksKeys({ url: config.jwksUrl ?? FAL_DEFAULT_JWKS_URL }));
+  const wait = (handle: ExecutionHandle, signal?: AbortSignal) => waitForResult(client, parseHandle(handle), { ...config, webhooks }, signal);
   return {
     name: FAL_PROVIDER_NAME,
     sideEffectFree: false,
+    webhooks,
     async execute(request, onStarted) {
       const endpoint = endpointOf(request);
-      const submitted = await submit(client, endpoint, request);
+      const submitted = await submit(client, endpoint, request, config.webhookUrl);
       const handle = { predictionId: `${endpoint}/requests/${submitted}` };
       await onStarted(handle);
       return wait(handle, request.signal);
@@ -62,9 +75,9 @@ function endpointOf(request: ExecutionRequest): string {
   return request.model;
 }
 
-async function submit(client: FalClient, endpoint: string, request: ExecutionRequest): Promise<string> {
+async function submit(client: FalClient, endpoint: string, request: ExecutionRequest, webhookUrl: string | undefined): Promise<string> {
   try {
-    const queued = await client.queue.submit(endpoint, { input: request.payload, abortSignal: request.signal });
+    const queued = await client.queue.submit(endpoint, { input: request.payload, abortSignal: request.signal, ...(webhookUrl ? { webhookUrl } : {}) });
     return queued.request_id;
   } catch (error) {
     throw submitFailure(error, endpoint);
@@ -86,7 +99,12 @@ function submitFailure(error: unknown, endpoint: string): unknown {
   return new ProviderNotStartedError('PROVIDER_UNAVAILABLE', `fal could not be reached, nothing was queued: ${describe(error)}`);
 }
 
-async function waitForResult(client: FalClient, target: { endpoint: string; requestId: string }, config: FalConfig, signal?: AbortSignal): Promise<ExecutionResult> {
+async function waitForResult(
+  client: FalClient,
+  target: { endpoint: string; requestId: string },
+  config: FalConfig & { webhooks: FalWebhooks },
+  signal?: AbortSignal,
+): Promise<ExecutionResult> {
   const base = { provider: FAL_PROVIDER_NAME, predictionId: `${target.endpoint}/requests/${target.requestId}` };
   const deadline = Date.now() + config.timeoutMs;
   for (;;) {
@@ -98,7 +116,8 @@ async function waitForResult(client: FalClient, target: { endpoint: string; requ
       const action = canceled ? 'it was canceled' : 'canceling it failed, check it on fal';
       return { ...base, status: 'failed', output: null, error: `timed out after ${config.timeoutMs} ms waiting for fal request ${target.requestId}; ${action}` };
     }
-    await sleep(config.pollIntervalMs, signal);
+    // A signed webhook for this request ends the sleep early; an abort ends it too, and the loop's check throws.
+    await config.webhooks.sleep(target.requestId, config.pollIntervalMs, signal);
   }
 }
 
@@ -121,14 +140,4 @@ function parseHandle(handle: ExecutionHandle): { endpoint: string; requestId: st
 function describe(error: unknown): string {
   if (error instanceof ApiError) return `${error.status} ${typeof error.body === 'object' ? JSON.stringify(error.body) : String(error.message)}`.slice(0, 500);
   return error instanceof Error ? error.message : String(error);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    }, { once: true });
-  });
 }

@@ -11,7 +11,7 @@ import { VettedError } from '../../errors.ts';
 import type { ExecutionResult } from '../../generated/contracts.ts';
 import { classifyReplicateError, describeFailure } from './api-errors.ts';
 import { REPLICATE_PROVIDER_NAME, timedOutResult, toExecutionResult } from './prediction-result.ts';
-import type { WebhookWaiters } from './webhook-waiters.ts';
+import type { WebhookWaiters } from '../webhook-waiters.ts';
 
 export interface WaitOptions {
   pollIntervalMs: number;

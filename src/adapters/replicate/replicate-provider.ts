@@ -21,7 +21,7 @@ import { classifyReplicateError, describeFailure } from './api-errors.ts';
 import { createReplicateClient, type ReplicateConfig } from './client.ts';
 import { REPLICATE_PROVIDER_NAME, toExecutionResult } from './prediction-result.ts';
 import { waitForPrediction } from './prediction-wait.ts';
-import { createWebhookWaiters, type WebhookReceiver, type WebhookWaiters } from './webhook-waiters.ts';
+import { createWebhookWaiters, type WebhookReceiver, type WebhookWaiters } from '../webhook-waiters.ts';
 
 export { REPLICATE_PROVIDER_NAME } from './prediction-result.ts';
 

@@ -934,6 +934,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/fal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * fal request webhooks (wake the waiting execution early)
+         * @description Sent by fal when a queued request is done (the fal provider submits with VETTED_FAL_WEBHOOK_URL). The X-Fal-Webhook-Request-Id, -User-Id, -Timestamp and -Signature headers must carry an ED25519 signature, by one of the keys fal publishes at VETTED_FAL_JWKS_URL, of the request id, user id, timestamp and the SHA-256 hex of the body, and a timestamp within 5 minutes of the server clock: otherwise 401 and nothing happens. Only the body's request_id is read; the outcome is fetched from fal.
+         */
+        post: operations["receiveFalWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/replicate": {
         parameters: {
             query?: never;
@@ -4406,6 +4426,53 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receiveFalWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-fal-webhook-request-id"?: string;
+                "x-fal-webhook-user-id"?: string;
+                "x-fal-webhook-timestamp"?: string;
+                "x-fal-webhook-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "request_id": "024ca5b1-45d3-4afd-883e-ad3abe2a1c4d",
+                 *       "status": "OK"
+                 *     }
+                 */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description What the delivery did: woke the execution waiting on the prediction, found none waiting here, or ignored it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "woken" | "not_waiting" | "ignored";
+                        predictionId?: string;
+                        waiters?: number;
+                        reason?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,7 +1,7 @@
 /**
  * Webhooks shorten the wait; they never replace the poll. A waiting execution sleeps between polls in
- * {@link WebhookWaiters.sleep}; a Replicate webhook for its prediction wakes it early, and it then reads the
- * prediction from the API like any other poll.
+ * {@link WebhookWaiters.sleep}; a provider's webhook for its prediction (Replicate) or request (fal) wakes it
+ * early, and it then reads the outcome from the API like any other poll.
  *
  * Why the body is only a wake-up call: the route that receives it is public, so its content is not trusted.
  * A forged webhook costs one extra GET and changes nothing; the outcome always comes from the API.
@@ -10,10 +10,11 @@
  * (the secret is `GET /v1/webhooks/default/secret`), then call
  * `handleReplicateWebhook(system.adapters.provider('replicate'), body)` (src/provider-webhooks.ts) and answer 200 whatever it returns:
  * a webhook for a prediction waited on by another process is normal (that process polls), not an error.
- * Set VETTED_REPLICATE_WEBHOOK_URL to the route's public URL so predictions are created with it.
+ * Set VETTED_REPLICATE_WEBHOOK_URL to the route's public URL so predictions are created with it. fal's
+ * deliveries are checked inside the fal provider (src/adapters/fal/fal-webhooks.ts) before they reach here.
  */
 import { LRUCache } from 'lru-cache';
-import type { WebhookDelivery } from '../../provider-webhooks.ts';
+import type { WebhookDelivery } from '../provider-webhooks.ts';
 
 export interface WebhookWaiters {
   /** Resolves after `ms`, or earlier when a webhook names the prediction or the signal aborts. */
@@ -30,7 +31,10 @@ export interface WebhookWaiters {
 const EARLY_WAKE_TTL_MS = 60_000;
 const EARLY_WAKE_MAX = 10_000;
 
-export function createWebhookWaiters(): WebhookWaiters {
+/**
+ * @param idOf reads the id a delivery names (a Replicate prediction's `id` by default; fal's `request_id`)
+ */
+export function createWebhookWaiters(idOf: (body: unknown) => string | undefined = predictionIdOf): WebhookWaiters {
   const waiters = new Map<string, Set<() => void>>();
   // Date.now rather than performance.now: the same clock as the sleep's timers (and the tests' fake ones).
   const earlyWakes = new LRUCache<string, true>({ max: EARLY_WAKE_MAX, ttl: EARLY_WAKE_TTL_MS, perf: { now: () => Date.now() } });
@@ -60,7 +64,7 @@ export function createWebhookWaiters(): WebhookWaiters {
       });
     },
     deliver(body) {
-      const predictionId = predictionIdOf(body);
+      const predictionId = idOf(body);
       if (predictionId === undefined) return { status: 'ignored', reason: 'the body names no prediction id' };
       const set = waiters.get(predictionId);
       if (!set || set.size === 0) {
@@ -74,13 +78,18 @@ export function createWebhookWaiters(): WebhookWaiters {
   };
 }
 
-/** A provider that can take webhooks (the replicate provider). */
+/** A provider that can take webhooks (the replicate and fal providers). */
 export interface WebhookReceiver {
   readonly webhooks: WebhookWaiters;
 }
 
 function predictionIdOf(body: unknown): string | undefined {
+  return stringField(body, 'id');
+}
+
+/** A non-empty string member of a JSON object body, or undefined. */
+export function stringField(body: unknown, name: string): string | undefined {
   if (body === null || typeof body !== 'object') return undefined;
-  const id = (body as { id?: unknown }).id;
-  return typeof id === 'string' && id !== '' ? id : undefined;
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
