@@ -1,6 +1,6 @@
 /**
  * The audit chain's record, as an export carries it, and its hash. The database computes each hash when the
- * record is written (the trigger in drizzle/0012_audit_chain.sql); this module computes the same from an
+ * record is written (vetted_audit_write in drizzle/0015_audit_task_reviews.sql); this module computes the same from an
  * exported record, so `vetted audit verify` needs nothing but the file.
  *
  * hash = sha256 hex of the JSON array text (no spaces) of

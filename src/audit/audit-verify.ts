@@ -74,8 +74,8 @@ function fromCsv(line: string): AuditRecord | null {
   return asRecord({ ...raw, seq: Number(raw.seq), override: raw.override === 'true' ? true : raw.override === 'false' ? false : raw.override });
 }
 
-const TEXT_FIELDS = ['at', 'tenantId', 'runId', 'type', 'actor', 'action', 'prevHash', 'hash'] as const;
-const NULLABLE_FIELDS = ['reviewId', 'payloadHash', 'target'] as const;
+const TEXT_FIELDS = ['at', 'tenantId', 'type', 'actor', 'action', 'prevHash', 'hash'] as const;
+const NULLABLE_FIELDS = ['runId', 'reviewId', 'payloadHash', 'target'] as const;
 
 function asRecord(raw: Record<string, unknown>): AuditRecord | null {
   if (typeof raw !== 'object' || raw === null || !Number.isSafeInteger(raw.seq) || typeof raw.override !== 'boolean') return null;

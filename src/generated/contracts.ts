@@ -1724,7 +1724,10 @@ export interface AuditRecord {
   seq: number;
   at: string;
   tenantId: string;
-  runId: string;
+  /**
+   * The run; null for a review task's record (task.reviewed), whose task id is reviewId.
+   */
+  runId: string | null;
   reviewId: string | null;
   /**
    * What happened: review.raised, review.decided, review.expired, …

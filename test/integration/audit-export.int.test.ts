@@ -4,6 +4,7 @@
  * says the chain is intact and names the first record edited, removed or swapped; a retention purge leaves it
  * intact.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { startMcpHttpServer } from '../../api/mcp-app.ts';
 import { createVettedClient, type AuditRecord as ClientAuditRecord } from '../../clients/typescript/src/index.ts';
 import { recordHash, type AuditRecord } from '../../src/audit/audit-record.ts';
 import { purgeExpiredDocuments } from '../../src/retention/purge.ts';
+import { registerTaskType } from '../../src/tasks/task-types.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
 import { connectHttp } from '../support/mcp.ts';
 import { runCli } from '../support/cli-process.ts';
@@ -180,5 +182,41 @@ describe('audit export', () => {
     const since = await api.call('GET', '/api/audit?since=yesterday');
     expect(since.statusCode).toBe(400);
     expect(since.body).toContain('since');
+  });
+
+  it('chains review-task decisions too: one decided by the routing policy at submission, one by a person; verify covers them', async () => {
+    await registerTaskType(api.system.tasks, 't1', JSON.parse(readFileSync('examples/task-types/lgv-troubleshooting.task-type.json', 'utf8')));
+    const submit = async (file: string) => {
+      const response = await api.call('POST', '/api/tasks', { key: api.keys.submitter, body: JSON.parse(readFileSync(`examples/tasks/${file}`, 'utf8')) });
+      expect(response.statusCode, response.body).toBe(201);
+      return json<{ id: string; status: string }>(response);
+    };
+    const routine = await submit('lgv-battery-routine.json');
+    expect(routine.status).toBe('approved');
+    const fault = await submit('lgv-drive-fault.json');
+    expect(fault.status).toBe('pending');
+    const before = lines((await api.call('GET', '/api/audit')).body).map((line) => JSON.parse(line) as AuditRecord);
+    expect(before.filter((record) => record.reviewId === fault.id)).toEqual([]);
+    const reviewed = await api.call('POST', `/api/tasks/${fault.id}/review`, { key: api.keys.reviewer, body: { decision: 'rejected', notes: 'check the drive logs first', operator: { name: 'Grace Hopper', role: 'reviewer' } } });
+    expect(reviewed.statusCode, reviewed.body).toBe(200);
+    expect((await api.call('POST', `/api/tasks/${fault.id}/review`, { key: api.keys.reviewer, body: { decision: 'approved', notes: 'again', operator: { name: 'Grace Hopper', role: 'reviewer' } } })).statusCode).toBe(409);
+
+    const records = lines((await api.call('GET', '/api/audit')).body).map((line) => JSON.parse(line) as AuditRecord);
+    const taskRecords = records.filter((record) => record.type === 'task.reviewed');
+    expect(taskRecords.map(({ reviewId, runId, action, actor }) => ({ reviewId, runId, action, actor }))).toEqual([
+      { reviewId: routine.id, runId: null, action: 'approve', actor: 'policy:auto_approve' },
+      { reviewId: fault.id, runId: null, action: 'reject', actor: expect.stringMatching(/^key:/) },
+    ]);
+    expect(records.map((record) => record.seq)).toEqual(records.map((_, i) => i + 1));
+    const file = path.join(home, 'with-tasks.ndjson');
+    await writeFile(file, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
+    expect((await cli(['audit', 'verify', file])).stdout.trim()).toBe(`chain intact, ${records.length} records`);
+    const csvFile = path.join(home, 'with-tasks.csv');
+    await writeFile(csvFile, (await api.call('GET', '/api/audit?format=csv')).body);
+    expect((await cli(['audit', 'verify', csvFile])).stdout.trim()).toBe(`chain intact, ${records.length} records`);
+    const altered = records.map((record) => (record.reviewId === fault.id ? { ...record, action: 'approve' } : record));
+    await writeFile(file, altered.map((record) => JSON.stringify(record)).join('\n') + '\n');
+    const caught = await cli(['audit', 'verify', file]);
+    expect(caught.code).toBe(1);
   });
 });

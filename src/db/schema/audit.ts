@@ -1,8 +1,9 @@
 /**
  * The audit chain: one row per review event a tenant's auditor may ask about (a review raised, claimed,
  * released, assigned, reminded, escalated, decided, overridden, answered in words, expired or cancelled), each
- * carrying the hash of the tenant's record before it. A trigger on run_events writes the rows as the events
- * commit (migration 0012), so the chain is computed once, when the event is written, and never again.
+ * carrying the hash of the tenant's record before it, and one per review task decided (by a person, or by the
+ * routing policy at submission). Triggers on run_events and tasks write the rows as they commit (migrations 0012
+ * and 0015), so the chain is computed once, when the event is written, and never again.
  *
  * Only the skeleton is kept (ids, who, when, what, the payload hash): no free text, so the retention purge has
  * nothing to remove here and the chain survives it unchanged. src/audit/audit-record.ts says how a hash is made.
@@ -17,7 +18,9 @@ export const auditRecords = pgTable(
     seq: bigint({ mode: 'number' }).notNull(),
     /** The event's time, to the millisecond (the hash covers it as ISO 8601 text). */
     at: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
-    runId: uuid().notNull(),
+    /** The run; null for a review task's record (its task id is reviewId: a task is not a run). */
+    runId: uuid(),
+    /** The review, or the review task. */
     reviewId: uuid(),
     /** The run event's type (review.decided, run.expired, …). */
     type: text().notNull(),
