@@ -6,6 +6,8 @@
  */
 import { overlaps, type Directive, type RuleContext } from './directive-types.ts';
 import { identifierWords, phrasePattern } from './field-vocabulary.ts';
+import { findNamedValues, type NamedValue } from './partial-names.ts';
+import { aloneInClause } from './reading-rule.ts';
 
 const FLAG = /(?<![\p{L}\p{N}_-])--([\p{L}][\p{L}\p{N}_-]*)/gu;
 const NEGATIVE_LABEL = /(?<![\p{L}\p{N}_-])negative[\s_-]*prompt\s*[:=]/iu;
@@ -29,9 +31,38 @@ export interface Leftover {
   note: string;
 }
 
-/** One leftover each: unknown `--flags`, an unplaceable negative prompt, and settings naming no input. */
+/**
+ * One leftover each: unknown `--flags`, an unplaceable negative prompt, settings naming no input, and a setting
+ * name with its value (`quality 90`, `100 epochs`) that nothing placed.
+ */
 export function findLeftovers(text: string, accepted: readonly Directive[], context: RuleContext): Leftover[] {
-  return [...flagLeftovers(text, accepted, context), ...negativePromptLeftovers(text, context), ...unknownSettingLeftovers(text, accepted, context)];
+  const named = [...flagLeftovers(text, accepted, context), ...negativePromptLeftovers(text, context), ...unknownSettingLeftovers(text, accepted, context)];
+  const reported = named.map(({ phrase }) => phrase);
+  return [...named, ...namedValueLeftovers(text, accepted, context).filter((leftover) => !reported.some((phrase) => phrase.includes(leftover.phrase) || leftover.phrase.includes(phrase)))];
+}
+
+/**
+ * `quality 90`, `noise level 25`, `100 epochs` alone in a clause that no rule placed: a setting asked for by
+ * its name. Reported whether the model has no such input, several it could be, or one the value does not fit.
+ */
+function namedValueLeftovers(text: string, accepted: readonly Directive[], context: RuleContext): Leftover[] {
+  const found: Leftover[] = [];
+  for (const named of findNamedValues(text, context.typedFields)) {
+    if (accepted.some((taken) => overlaps(taken, named)) || !(named.assigned || aloneInClause(text, named, accepted))) continue;
+    // `--seed=42` is noted once, as a flag.
+    if (text.slice(Math.max(0, named.start - 2), named.start) === '--') continue;
+    const reason = namedValueReason(named);
+    found.push({ phrase: named.phrase, reason, note: `"${named.phrase}" was not placed: ${reason}; left in the prompt` });
+  }
+  return found;
+}
+
+function namedValueReason(named: NamedValue): string {
+  const [field, ...others] = named.fields;
+  if (field === undefined) return 'it names no input of this model';
+  if (others.length > 0) return `it could name ${named.fields.map(({ name }) => name).join(' or ')}`;
+  if (named.value === undefined) return `it is not a value ${field.name} takes`;
+  return named.value.fit === 'not_an_option' ? `it is not one of the ${field.name} options` : `it is outside the ${field.name} range`;
 }
 
 function flagLeftovers(text: string, accepted: readonly Directive[], context: RuleContext): Leftover[] {

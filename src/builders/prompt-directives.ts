@@ -16,6 +16,7 @@ import {
 } from './directive-rules.ts';
 import { findInstructionLead } from './instruction-prefix.ts';
 import { findLeftovers } from './leftover-notes.ts';
+import { partialNameRule } from './partial-names.ts';
 import { countRule, multipleRule, scaleRule, stepsRule, toggleRule, translateRule, translateSwitch, translationTarget } from './phrase-rules.ts';
 import { findRequestPhrases, requestTableRule, unplacedReason } from './request-table.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
@@ -73,7 +74,7 @@ export interface DirectiveScan {
  */
 const NEVER_FROM_TEXT = new Set<FieldRole>(['secret', 'system_prompt']);
 
-const RULES = [namedValueRule, namedRatioRule, sizeRule, wordSizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, multipleRule, translateRule, requestTableRule, readingRule];
+const RULES = [namedValueRule, namedRatioRule, sizeRule, wordSizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, multipleRule, translateRule, requestTableRule, readingRule, partialNameRule];
 
 /**
  * Scans the prompt for explicit values for the schema's fields. Never reads secrets, system prompts or file
@@ -117,7 +118,9 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
     .map((found) => ({ phrase: found.phrase, reason: unplacedReason(found, readable) }))
     .concat(leftovers.map(({ phrase, reason }) => ({ phrase, reason })))
     .concat(settings.unused)
-    .concat(lead?.unused ?? []);
+    .concat(lead?.unused ?? [])
+    // `100 epochs` is a setting's name with its value and a number of a unit: said once, reported once.
+    .filter((item, index, all) => all.findIndex((other) => other.phrase === item.phrase) === index);
   return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, unused, keptInText: settings.keptInText, notes };
 }
 

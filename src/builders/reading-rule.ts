@@ -124,7 +124,8 @@ function choosesOption(phrase: SettingPhrase, phrases: readonly SettingPhrase[])
 
 const CLAUSE_BREAK = /[,;|\n()。、，；،؛]|[.!?](?=\s|$)/gu;
 
-function aloneInClause(text: string, phrase: Span, accepted: readonly Span[]): boolean {
+/** True when, apart from the accepted phrases and filler words, the phrase is all its clause holds. */
+export function aloneInClause(text: string, phrase: Span, accepted: readonly Span[]): boolean {
   let from = 0;
   let to = text.length;
   for (const match of text.matchAll(CLAUSE_BREAK)) {

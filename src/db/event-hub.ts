@@ -34,10 +34,23 @@ const NEWEST_EVENTS = {
   text: 'select run_id, max(id)::text as newest from run_events where run_id = any($1::uuid[]) group by run_id',
 };
 
+/**
+ * The writing transactions running now in this database, as full (epoch-carrying) ids, and the snapshot's xmin.
+ * Not the snapshot's own list: it names every database's transactions (ids are the server's), so a long one
+ * elsewhere on a shared server held every stream until it ended; and it leaves out those whose id is at or
+ * above its xmax (begun after the newest commit), which can still hold a lower event id. pg_stat_activity
+ * names each running transaction's 32-bit id and its database; the id is widened against the snapshot's xmax,
+ * which it lies within 2^31 of.
+ */
 const TRANSACTIONS = {
   name: 'vetted_hub_transactions',
   // A comma-separated list, not an array: the embedded store's pool hands arrays back as text.
-  text: "select pg_snapshot_xmin(s)::text as xmin, coalesce((select string_agg(x::text, ',') from pg_snapshot_xip(s) x), '') as running from pg_current_snapshot() s",
+  text: `with snap as (select pg_snapshot_xmin(s)::text::bigint as xmin, pg_snapshot_xmax(s)::text::bigint as xmax from pg_current_snapshot() s)
+    select snap.xmin::text as xmin, coalesce((
+      select string_agg((snap.xmax - (((snap.xmax % 4294967296) - a.backend_xid::text::bigint + 6442450944) % 4294967296 - 2147483648))::text, ',')
+      from pg_stat_activity a where a.datname = current_database() and a.backend_xid is not null
+    ), '') as running
+    from snap`,
 };
 
 /** Where a hub reads events: its own connection to the server, or the embedded store's pool (PGlite has no server). */

@@ -218,7 +218,11 @@ interface Span {
   end: number;
 }
 
-/** From each text-to-show lead (`that reads`, `con el texto`) to the end of its clause: words to show, not settings. */
+/**
+ * From each text-to-show lead (`that reads`, `con el texto`) to the end of its clause: words to show, not settings.
+ * A comma ends it (`a flyer that says INSERT COIN, aspect ratio 2:3`) unless it stands between digits (`1,000
+ * likes`); text to show with a comma of its own is quoted, and quotes are kept whole by the caller.
+ */
 export function shownTextSpans(text: string): Span[] {
   const leads = readingWords().lists.textLeads;
   if (leads.length === 0) return [];
@@ -226,7 +230,7 @@ export function shownTextSpans(text: string): Span[] {
   for (const match of text.matchAll(edgePattern('text-leads', () => anyWord(leads), 'giu'))) {
     const from = match.index + match[0].length;
     const rest = text.slice(from);
-    const stop = /[;|\n]|[.!?](?=\s|$)/u.exec(rest);
+    const stop = /,(?!\d)|[;|\n،؛、，；]|[.!?](?=\s|$)/u.exec(rest);
     spans.push({ start: from, end: stop ? from + stop.index : text.length });
   }
   return spans;

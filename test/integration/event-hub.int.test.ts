@@ -1,10 +1,12 @@
 /**
  * The event hub on real PostgreSQL: a subscriber is woken after its run gets an event by the hub's own poll
  * (the subscribers' fallback poll is set longer than the test), only its own run wakes it, and unsubscribing
- * stops the wakes.
+ * stops the wakes; the running transactions it reports are this database's only.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventHub, EVENT_POLL_MS, type EventHub } from '../../src/db/event-hub.ts';
+import { ADMIN_URL } from '../support/databases.ts';
 import { registerExamples, submit } from '../support/pipeline.ts';
 import { createTestSystem, type TestSystem } from '../support/test-system.ts';
 
@@ -65,5 +67,33 @@ describe('event hub', () => {
     await system.store.appendEvent(watched, { type: 'run.requeued', actor: 'test', data: {} });
     await new Promise((resolve) => setTimeout(resolve, EVENT_POLL_MS * 3));
     expect(wakes.filter((at) => at > afterUnsubscribe)).toEqual([]);
+  });
+});
+
+describe('running transactions', () => {
+  /** A client inside a writing transaction (one with an id), and that id. */
+  async function openWritingTransaction(url: string): Promise<{ client: pg.Client; xid: bigint }> {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query('begin');
+    const { rows } = await client.query<{ xid: string }>('select pg_current_xact_id()::text as xid');
+    return { client, xid: BigInt(rows[0]!.xid) };
+  }
+
+  it("lists this database's writing transactions and not another database's, which cannot hold one of its event ids", async () => {
+    const elsewhere = await openWritingTransaction(ADMIN_URL);
+    const here = await openWritingTransaction(system.config.databaseUrl);
+    try {
+      const snapshot = await hub.transactions();
+      expect(snapshot.running).toContain(here.xid);
+      expect(snapshot.running).not.toContain(elsewhere.xid);
+      expect(snapshot.xmin).toBeLessThanOrEqual(elsewhere.xid);
+    } finally {
+      for (const { client } of [elsewhere, here]) {
+        await client.query('rollback');
+        await client.end();
+      }
+    }
+    expect(await hub.transactions()).toMatchObject({ running: expect.not.arrayContaining([here.xid]) });
   });
 });

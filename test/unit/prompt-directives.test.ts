@@ -145,6 +145,13 @@ describe('width and height', () => {
     expect(valuesOf('a 27" monitor, width 768, on a 32" desk')).toEqual({ width: 768 });
   });
 
+  it('ends text to show at a comma, so the settings after it are read (`that says INSERT COIN, 16:9`)', () => {
+    expect(valuesOf('a retro arcade flyer that says INSERT COIN, aspect ratio 16:9, seed 7')).toEqual({ aspect_ratio: '16:9', seed: 7 });
+    // A comma between digits is the number's: the text to show goes on.
+    expect(valuesOf('a banner that reads 1,000 followers 4 images')).toEqual({});
+    expect(valuesOf('a sign that says OPEN 16:9')).toEqual({});
+  });
+
   it('reads the size of the picture itself (`a 1024x768 image of a cat`)', () => {
     expect(valuesOf('a 1024x768 image of a cat')).toEqual({ width: 1024, height: 768 });
     expect(valuesOf('make a 768x1024 picture of a dog')).toEqual({ width: 768, height: 1024 });
@@ -494,8 +501,18 @@ describe('conflicts and leftovers', () => {
       expect(result.notes).toEqual([`"${phrase}" names no input of this model; left in the prompt`]);
     });
 
-    it.each(['a castle, mood: calm', 'a seed of doubt, 30 steps', 'a castle, seed 42', 'a castle, width=512'])('says nothing about %j', (text) => {
+    it.each(['a castle, mood: calm', 'a seed of doubt, at dawn', 'a castle, width=512'])('says nothing about %j', (text) => {
       expect(scan(text, NO_SEED).notes).toEqual([]);
+    });
+
+    it.each([
+      ['a castle, seed 42', 'seed 42'],
+      ['a seed of doubt, 30 steps', '30 steps'],
+    ])('notes a setting named with its value alone in its clause: %j', (text, phrase) => {
+      const result = scan(text, NO_SEED);
+      expect(result.values).toEqual([]);
+      expect(result.notes).toEqual([`"${phrase}" was not placed: it names no input of this model; left in the prompt`]);
+      expect(result.unused).toEqual([{ phrase, reason: 'it names no input of this model' }]);
     });
 
     it('notes a --flag once, as a flag', () => {
