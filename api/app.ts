@@ -32,6 +32,8 @@ import { registerProviderWebhookRoutes } from './routes/provider-webhooks.ts';
 import { registerReviewFormRoutes } from './routes/review-form.ts';
 import { registerReportRoutes } from './routes/reports.ts';
 import { registerReviewRoutes, registerReviewTeamRoutes } from './routes/reviews.ts';
+import { registerReviewerRoutes } from './routes/reviewers.ts';
+import { registerRetentionRoutes } from './routes/retention.ts';
 import { registerRunRoutes } from './routes/runs.ts';
 import { registerShadowRoutes } from './routes/shadow.ts';
 import { registerSlackInteractionRoutes } from './routes/slack-interactions.ts';
@@ -91,7 +93,9 @@ export async function buildApp(system: System, options: AppOptions = {}): Promis
   registerTaskRoutes(app, system);
   registerAuditRoutes(app, system);
   registerNotificationRoutes(app, system);
+  registerRetentionRoutes(app, system);
   registerKeyRoutes(app, system, forgetVerifiedKeys);
+  registerReviewerRoutes(app, system, forgetVerifiedKeys);
   registerPolicyRoutes(app, system);
   registerSystemRoutes(app, system);
   await registerProviderWebhookRoutes(app, system);

@@ -188,6 +188,62 @@ export const reviewerView = {
   properties: { id: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, team: { type: ['string', 'null'] }, available: { type: 'boolean' } },
 } as const;
 
+/** GET /api/reviewers: how people are reached (tenantId, slackUserId, email, createdAt) only for a holder of reviewers:manage. */
+export const reviewerListItem = {
+  type: 'object',
+  required: reviewerView.required,
+  properties: {
+    ...reviewerView.properties,
+    tenantId: { type: 'string', description: 'With reviewers:manage only' },
+    slackUserId: { type: ['string', 'null'], description: 'With reviewers:manage only' },
+    email: { type: ['string', 'null'], description: 'With reviewers:manage only' },
+    createdAt: { type: 'string', format: 'date-time', description: 'With reviewers:manage only' },
+  },
+} as const;
+
+/** A person as a holder of reviewers:manage sees them: how they are reached too (GET/POST/DELETE /api/reviewers). */
+export const reviewerAdminView = {
+  type: 'object',
+  required: ['id', 'tenantId', 'name', 'role', 'team', 'available', 'slackUserId', 'email', 'createdAt'],
+  properties: {
+    id: { type: 'string' }, tenantId: { type: 'string' }, name: { type: 'string' }, role: { type: 'string', enum: ['submitter', 'reviewer', 'admin'] },
+    team: { type: ['string', 'null'] }, available: { type: 'boolean' },
+    slackUserId: { type: ['string', 'null'], description: 'Their Slack user id: their clicks on Slack buttons decide as them' },
+    email: { type: ['string', 'null'], description: 'Where waiting-review emails with decision links signed for them go' },
+    createdAt: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+export const newReviewerBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'role'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200, description: 'Their name, as the audit trail shows it' },
+    role: { type: 'string', enum: ['submitter', 'reviewer', 'admin'], description: 'What a key given to them may do' },
+    team: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$', description: 'The team whose queue they work (policy.team routes reviews to it)' },
+    slackUserId: { type: 'string', pattern: '^[UW][A-Z0-9]{2,20}$', description: 'Their Slack user id (U…): their clicks on Approve and Reject in Slack decide as them' },
+    email: { type: 'string', minLength: 3, maxLength: 255, pattern: '^[^\\s@<>"]{1,64}@[^\\s@<>"]{1,190}$', description: 'Their address: a waiting-review email to it carries decision links signed for them' },
+    tenantId: { type: 'string', maxLength: 64, description: "Optional; when given it must be the caller's tenant (people are always added to it)" },
+  },
+  examples: [{ name: 'Ada Lovelace', role: 'reviewer', team: 'ops', email: 'ada@example.com' }],
+} as const;
+
+export const reviewerRemoved = {
+  type: 'object',
+  required: ['reviewer', 'revokedKeys'],
+  properties: {
+    reviewer: reviewerAdminView,
+    revokedKeys: { type: 'array', items: { type: 'string' }, description: 'The ids of their keys this revoked' },
+  },
+} as const;
+
+export const reviewersQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { tenantId: { type: 'string', maxLength: 64, description: "Optional; when given it must be the caller's tenant" } },
+} as const;
+
 export const reviewerIdParams = {
   type: 'object',
   required: ['reviewerId'],
@@ -512,6 +568,28 @@ export const notificationSettingsView = {
     nearExpirySeconds: { type: 'integer' }, events: { type: 'array', items: ref('notification-settings', '#/definitions/NotificationEvent') },
     updatedBy: { type: ['string', 'null'] }, updatedAt: { type: ['string', 'null'] },
   },
+} as const;
+
+export const retentionView = {
+  type: 'object',
+  required: ['tenantId', 'documentsDays', 'maskPii', 'updatedBy', 'updatedAt'],
+  properties: {
+    tenantId: { type: 'string' },
+    documentsDays: { type: ['integer', 'null'], description: 'Documents of runs that ended more than this many days ago are purged; null keeps them forever' },
+    maskPii: { type: 'boolean', description: 'Email addresses and phone numbers in the prompt and conversation of new requests are masked' },
+    updatedBy: { type: ['string', 'null'] }, updatedAt: { type: ['string', 'null'] },
+  },
+} as const;
+
+export const retentionChangeBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    documentsDays: { type: ['integer', 'null'], minimum: 1, maximum: 36500, description: 'Days after a run ends before its documents are purged; null keeps them forever' },
+    maskPii: { type: 'boolean', description: 'Mask email addresses and phone numbers in stored text of new requests' },
+  },
+  examples: [{ documentsDays: 30 }, { documentsDays: null, maskPii: true }],
 } as const;
 
 /** A key's id: the public part of `vt_<id>.<secret>`. */

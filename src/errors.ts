@@ -28,6 +28,7 @@ export const ERROR_CATALOGUE = {
   REQUEST_KEY_REUSED: { status: 409, retryable: false, title: 'The requestKey was first used for a different request' },
   TASK_ALREADY_REVIEWED: { status: 409, retryable: false, title: 'The task was reviewed already; a review is never overwritten' },
   SCHEMA_CHANGED: { status: 409, retryable: false, title: "The model's schema changed while the run was parked; a new review was raised" },
+  REVIEWER_HAS_REVIEWS: { status: 409, retryable: false, title: 'The person still has pending reviews assigned' },
   LAST_ADMIN_KEY: { status: 409, retryable: false, title: "The tenant's last admin key cannot be revoked" },
   BLOCKING_ISSUES: { status: 422, retryable: false, title: 'The payload still has blocking issues' },
   EDIT_INVALID: { status: 400, retryable: false, title: 'An edit is not valid for this model' },

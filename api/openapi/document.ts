@@ -25,6 +25,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   system: 'Health, readiness, providers, metrics and provider webhooks',
   audit: "The tenant's hash-chained audit records, for an auditor to verify",
   keys: "The tenant's API keys (admin): create one (its secret shown once), list them, revoke one",
+  settings: "The tenant's retention (admin): how long run documents are kept, and PII masking of stored text",
 };
 
 /**

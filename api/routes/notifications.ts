@@ -29,4 +29,19 @@ export function registerNotificationRoutes(app: FastifyInstance, system: System)
     const caller = principal(request);
     return saveNotificationSettings(system, caller.tenantId, request.body, actorOf(caller), 'replace');
   });
+
+  app.patch<{ Body: Record<string, unknown> }>('/api/notification-settings', {
+    config: { permission: 'settings:manage' },
+    schema: {
+      operationId: 'changeNotificationSettings',
+      tags: ['notifications'],
+      summary: 'Change the notification settings given (the others keep their value; null turns a channel off)',
+      description: 'The same rules as PUT for what is given. `vetted notifications set` goes through this while `vetted api --embedded` holds the store.',
+      body: ref('notification-settings'),
+      response: { 200: notificationSettingsView, ...commonErrors },
+    },
+  }, async (request) => {
+    const caller = principal(request);
+    return saveNotificationSettings(system, caller.tenantId, request.body, actorOf(caller), 'merge');
+  });
 }

@@ -189,17 +189,6 @@ export function registerReviewTeamRoutes(app: FastifyInstance, system: System): 
     return { results: await decideMany(system, { tenantId: caller.tenantId, actor, items: request.body.items }) };
   });
 
-  app.get('/api/reviewers', {
-    config: { permission: 'reviews:read' },
-    schema: {
-      operationId: 'listReviewers', tags: ['reviews'], summary: "The tenant's people: who reviews can be assigned to, and who is away",
-      response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: reviewerView } } }, ...commonErrors },
-    },
-  }, async (request) => {
-    const rows = await system.reviewers.list(principal(request).tenantId);
-    return { items: rows.map(reviewerOf) };
-  });
-
   app.put<{ Params: { reviewerId: string }; Body: { available: boolean } }>('/api/reviewers/:reviewerId/availability', {
     config: { permission: 'reviews:read' },
     schema: {

@@ -34,7 +34,9 @@ export type Permission =
   /** Replay a proposed policy over the tenant's stored runs (POST /api/policies/preview): reads every run's gate inputs. */
   | 'policies:preview'
   /** Create, list and revoke the tenant's API keys (POST/GET/DELETE /api/keys): whoever holds it can mint an admin key. */
-  | 'keys:manage';
+  | 'keys:manage'
+  /** Add and remove the tenant's people, and see how they are reached (POST/DELETE /api/reviewers, emails and Slack ids in GET). */
+  | 'reviewers:manage';
 
 /** What each role may do. `override` (approve over blocking issues) and `reviews:assign` are granted per key, or to admins. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
@@ -42,7 +44,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   reviewer: ['runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'reviews:change_model', 'shadow:read', 'tasks:read', 'tasks:review', 'policies:preview'],
   admin: [
     'runs:create', 'runs:read', 'runs:control', 'reviews:read', 'reviews:decide', 'reviews:reply', 'reviews:change_model', 'reviews:assign', 'override', 'shadow:read',
-    'tasks:create', 'tasks:read', 'tasks:review', 'settings:manage', 'policies:preview', 'audit:read', 'keys:manage',
+    'tasks:create', 'tasks:read', 'tasks:review', 'settings:manage', 'policies:preview', 'audit:read', 'keys:manage', 'reviewers:manage',
   ],
 };
 

@@ -48,8 +48,8 @@ export async function createKeyFor(stores: KeyAdminStores, caller: Principal, bo
     throw new VettedError('INVALID_REQUEST', `A key is created for the caller's own tenant (${caller.tenantId}), not ${body.tenantId}`, { field: 'tenantId' });
   }
   const reviewer = body.reviewerId === undefined ? undefined : await stores.reviewers.get(body.reviewerId);
-  // Another tenant's reviewer is answered as missing: ids of other tenants are not confirmed.
-  if (body.reviewerId !== undefined && reviewer?.tenantId !== caller.tenantId) {
+  // Another tenant's reviewer is answered as missing: ids of other tenants are not confirmed; a removed person has no keys.
+  if (body.reviewerId !== undefined && (reviewer?.tenantId !== caller.tenantId || reviewer.removedAt)) {
     throw new VettedError('INVALID_REQUEST', `reviewerId ${body.reviewerId}: the tenant has no such reviewer (see \`vetted reviewers list\`)`, { field: 'reviewerId' });
   }
   const role = body.role ?? reviewer?.role;

@@ -23,6 +23,11 @@ export interface ReviewerRow {
   /** When auto-assignment last gave them a review (round robin goes to whoever waited longest). */
   lastAssignedAt: Date | null;
   createdAt: Date;
+  /**
+   * When they were removed from the tenant: the row stays, so the audit trail still names who decided, but they
+   * are no longer listed, assigned, reachable (their Slack id and email are cleared) or able to use a key.
+   */
+  removedAt: Date | null;
 }
 
 export interface ApiKeyRow {

@@ -1,11 +1,12 @@
 /** Reviewers: the people who decide, with a name, a role and a team. Their keys are API keys with a reviewer id. */
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { ROLES } from '../auth/api-keys.ts';
+import type { Removal } from '../auth/reviewer-admin.ts';
 import { VettedError } from '../errors.ts';
 import { assertTenantId } from '../tenants.ts';
 import type { Db } from './client.ts';
-import { reviewers, type Role, type ReviewerRow } from './schema/index.ts';
+import { apiKeys, reviewers, type Role, type ReviewerRow } from './schema/index.ts';
 
 export interface NewReviewer {
   tenantId: string;
@@ -63,14 +64,40 @@ export function createReviewersRepository(db: Db) {
       return rows.length === 1 ? rows[0] : undefined;
     },
 
-    /** Marks the tenant's reviewer (un)available for auto-assignment; undefined when the tenant has no such reviewer. */
+    /** Marks the tenant's reviewer (un)available for auto-assignment; undefined when the tenant has no such (present) reviewer. */
     async setAvailable(tenantId: string, id: string, available: boolean): Promise<ReviewerRow | undefined> {
-      const [row] = await db.update(reviewers).set({ available }).where(and(eq(reviewers.tenantId, tenantId), eq(reviewers.id, id))).returning();
+      const [row] = await db.update(reviewers).set({ available }).where(and(eq(reviewers.tenantId, tenantId), eq(reviewers.id, id), isNull(reviewers.removedAt))).returning();
       return row;
     },
 
+    /** The people of one tenant (or of every tenant), by name; removed people are not listed. */
     async list(tenantId?: string): Promise<ReviewerRow[]> {
-      return db.select().from(reviewers).where(tenantId === undefined ? undefined : eq(reviewers.tenantId, tenantId)).orderBy(asc(reviewers.tenantId), asc(reviewers.name));
+      const present = isNull(reviewers.removedAt);
+      return db.select().from(reviewers).where(tenantId === undefined ? present : and(eq(reviewers.tenantId, tenantId), present)).orderBy(asc(reviewers.tenantId), asc(reviewers.name));
+    },
+
+    /**
+     * Removes the tenant's person in one transaction: their keys are revoked, their Slack id and email cleared
+     * (nothing reaches them or is decided as them again), and the row stays so the audit trail keeps their name.
+     * Refused while reviews are assigned to them (reassign those first), and when one of their keys is the
+     * tenant's last admin key in force (the tenant's admin keys are locked in id order, as a key revocation does).
+     */
+    async remove(tenantId: string, id: string): Promise<Removal> {
+      return db.transaction(async (tx) => {
+        const [person] = await tx.select().from(reviewers).where(and(eq(reviewers.tenantId, tenantId), eq(reviewers.id, id), isNull(reviewers.removedAt))).for('update');
+        if (!person) return { kind: 'missing' };
+        const assigned = await tx.execute<{ n: number }>(sql`
+          select count(*)::int as n from runs where tenant_id = ${tenantId} and assigned_to = ${id} and pending_review_id is not null`);
+        const reviews = Number(assigned.rows[0]?.n ?? 0);
+        if (reviews > 0) return { kind: 'assigned', reviews };
+        const admins = await tx.execute<{ id: string; reviewer_id: string | null }>(sql`
+          select id, reviewer_id from api_keys where tenant_id = ${tenantId} and role = 'admin' and revoked_at is null order by id for update`);
+        const theirs = admins.rows.filter((key) => key.reviewer_id === id);
+        if (theirs.length > 0 && theirs.length === admins.rows.length) return { kind: 'last-admin', keyId: theirs[0]!.id };
+        const revoked = await tx.update(apiKeys).set({ revokedAt: new Date() }).where(and(eq(apiKeys.reviewerId, id), isNull(apiKeys.revokedAt))).returning({ id: apiKeys.id });
+        const [row] = await tx.update(reviewers).set({ removedAt: new Date(), available: false, slackUserId: null, email: null }).where(eq(reviewers.id, id)).returning();
+        return { kind: 'removed', row: row!, revokedKeys: revoked.map((key) => key.id) };
+      });
     },
   };
 }

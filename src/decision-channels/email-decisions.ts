@@ -115,7 +115,8 @@ async function checkedLink(system: System, token: string): Promise<LinkAnswer<Li
   if (check.kind === 'invalid') return { result: check, reviewId: null };
   if (check.kind === 'expired') return { result: { kind: 'expired', at: new Date(check.claims.expiresAt * 1000) }, reviewId: check.claims.reviewId };
   const person = await system.reviewers.get(check.claims.reviewerId);
-  if (!person) return { result: { kind: 'unknown_person' }, reviewId: check.claims.reviewId };
+  // A removed person's links decide nothing any more.
+  if (!person || person.removedAt) return { result: { kind: 'unknown_person' }, reviewId: check.claims.reviewId };
   return { claims: check.claims, person };
 }
 

@@ -68,7 +68,7 @@ export async function setAvailability(deps: { reviewers: AssignablePeople }, cal
 async function assertAssignable(deps: AssignmentDeps, tenantId: string, reviewerId: string): Promise<void> {
   if (!REVIEWER_ID.test(reviewerId)) throw new VettedError('INVALID_REQUEST', 'reviewer must be a reviewer id such as rv_0a1b2c3d4e5f (see `vetted reviewers list`)', { field: 'reviewer' });
   const person = await deps.reviewers.get(reviewerId);
-  if (!person || person.tenantId !== tenantId) throw new VettedError('REVIEWER_NOT_FOUND', `The tenant has no reviewer ${reviewerId}`, { field: 'reviewer' });
+  if (!person || person.tenantId !== tenantId || person.removedAt) throw new VettedError('REVIEWER_NOT_FOUND', `The tenant has no reviewer ${reviewerId}`, { field: 'reviewer' });
   if (person.role === 'submitter') throw new VettedError('INVALID_REQUEST', `${person.name} is a submitter and cannot decide reviews`, { field: 'reviewer' });
   if (!person.available) throw new VettedError('INVALID_REQUEST', `${person.name} is marked unavailable`, { field: 'reviewer' });
 }

@@ -61,7 +61,7 @@ describe('decision link tokens', () => {
 
 describe('who gets decision links', () => {
   const person = (id: string, role: ReviewerRow['role'], email: string | null, team: string | null = null): ReviewerRow =>
-    ({ id, tenantId: 't1', name: id, role, team, slackUserId: null, email, available: true, lastAssignedAt: null, createdAt: new Date(NOW_MS) });
+    ({ id, tenantId: 't1', name: id, role, team, slackUserId: null, email, available: true, lastAssignedAt: null, createdAt: new Date(NOW_MS), removedAt: null });
   const people = [person('rv_ada', 'reviewer', 'ada@example.com', 'ops'), person('rv_sub', 'submitter', 'sub@example.com'), person('rv_nomail', 'reviewer', null), person('rv_boss', 'admin', 'ops@example.com')];
   const binding = { tenantId: 't1', reviewId: CLAIMS.reviewId, payloadHash: CLAIMS.payloadHash, canApprove: true };
   const review = { binding, runId: CLAIMS.runId, expiresAt: new Date(NOW_MS + 3_600_000).toISOString() };

@@ -7,8 +7,8 @@ import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { ROLE_PERMISSIONS, type Principal } from '../../auth/api-keys.ts';
 import { VettedError } from '../../errors.ts';
-import { action, withSystem } from '../action.ts';
-import { apiClientFor, withApiOptions, type ThroughApiOptions } from '../through-api.ts';
+import { action } from '../action.ts';
+import { apiClientFor, onStore, withApiOptions, type ThroughApiOptions } from '../through-api.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REVIEWER_ID = /^rv_[a-z0-9]{12}$/;
@@ -35,7 +35,7 @@ export function registerAssignCommands(program: Command): void {
         const answer = await api.post<{ assignedTo: string | null }>(`/api/reviews/${reviewId}/assign`, { reviewer: to, ...(options.reason ? { reason: options.reason } : {}) });
         return console.log(`review ${reviewId} is assigned to ${answer.assignedTo ?? 'nobody'}`);
       }
-      await withSystem(async (system) => {
+      await onStore(async (system) => {
         const { runOfPendingReview } = await import('../../review/claims.ts');
         const { assignReview } = await import('../../review/assignment.ts');
         const run = await runOfPendingReview(system, reviewId);
@@ -62,11 +62,11 @@ export function registerAvailabilityCommands(reviewers: Command): void {
           const row = await api.put<{ name: string; available: boolean }>(`/api/reviewers/${reviewerId}/availability`, { available });
           return console.log(`${row.name} is ${row.available ? 'available' : 'unavailable'}`);
         }
-        await withSystem(async (system) => {
+        await onStore(async (system) => {
           const person = await system.reviewers.get(reviewerId);
-          if (!person) throw new VettedError('REVIEWER_NOT_FOUND', `No reviewer ${reviewerId} (see \`vetted reviewers list\`)`, { field: 'reviewerId' });
-          const row = await system.reviewers.setAvailable(person.tenantId, reviewerId, available);
-          console.log(`${row?.name ?? reviewerId} is ${available ? 'available' : 'unavailable'}`);
+          const row = person && (await system.reviewers.setAvailable(person.tenantId, reviewerId, available));
+          if (!row) throw new VettedError('REVIEWER_NOT_FOUND', `No reviewer ${reviewerId} (see \`vetted reviewers list\`)`, { field: 'reviewerId' });
+          console.log(`${row.name} is ${available ? 'available' : 'unavailable'}`);
         });
       }),
     );

@@ -7,7 +7,7 @@ import type { Decision, RunStatus } from '../../generated/contracts.ts';
 import { TRANSITIONS } from '../../run-states.ts';
 import { isPlainObject } from '../../stages/example-quarantine.ts';
 import { action, withSystem } from '../action.ts';
-import { apiClientFor, withApiOptions, type ApiClient, type ThroughApiOptions } from '../through-api.ts';
+import { apiClientFor, onStore, withApiOptions, type ApiClient, type ThroughApiOptions } from '../through-api.ts';
 import { bindDecision } from '../decision-binding.ts';
 import { parseChoice, parseInteger, parseTenant } from '../option-parsers.ts';
 import { inFile, printJson, readJsonFile } from '../io.ts';
@@ -62,7 +62,7 @@ export function registerRunCommands(program: Command): void {
       const limit = parseInteger('--limit', options.limit, { min: 1, max: MAX_LIMIT });
       const api = await apiClientFor(options);
       if (api) return printRuns(await recentRunsThroughApi(api, options.status, limit));
-      await withSystem(async (system) => {
+      await onStore(async (system) => {
         const rows = await system.store.list({ kind: 'recent', statuses, limit });
         printRuns(rows.map((r) => ({ id: r.id, status: r.status, stage: r.stage, model: r.model, createdAt: r.createdAt.toISOString() })));
       });
@@ -78,7 +78,7 @@ export function registerRunCommands(program: Command): void {
     action(async (id: string, options: { events?: boolean } & ThroughApiOptions) => {
       const api = await apiClientFor(options);
       if (api) return printJson(await runThroughApi(api, assertRunId(id), options.events === true));
-      await withSystem(async (system) => {
+      await onStore(async (system) => {
         const row = await system.store.get(assertRunId(id));
         if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${id}`, { field: 'id' });
         const events = options.events ? (await system.store.events(row.id)).map((e) => ({ ...e, id: String(e.id) })) : undefined;
@@ -116,7 +116,7 @@ export function registerRunCommands(program: Command): void {
         const { route, run } = await decideThroughApi(api, runId, options.review, decision);
         return console.log(`${route}: run ${run.id} is now ${run.status}`);
       }
-      await withSystem(async (system) => {
+      await onStore(async (system) => {
         const run = await system.store.get(runId);
         if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${runId}`, { field: 'runId' });
         const reviewId = options.review ?? run.pendingReview?.reviewId;
@@ -129,30 +129,57 @@ export function registerRunCommands(program: Command): void {
     }),
   );
 
-  program
-    .command('reply <runId> <text>')
-    .description("Answer a parked run's question in words, as its person would (\"yes\", \"2\", \"yes, but 16:9\", \"never mind\"); prints how it was read and what happened")
-    .option('--review <id>', "the review being answered (default: the run's pending review)")
-    .option('--locale <tag>', 'the language of the reply (BCP 47, e.g. he)')
-    .action(
-      action(async (runId: string, text: string, options: { review?: string; locale?: string }) => {
-        await withSystem(async (system) => {
-          const run = await system.store.get(assertRunId(runId));
-          if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${runId}`, { field: 'runId' });
-          if (options.review !== undefined && !UUID.test(options.review)) throw new VettedError('INVALID_ID', `--review "${options.review}" is not a review id (a UUID)`, { field: 'review' });
-          const reviewId = options.review ?? run.pendingReview?.reviewId;
-          if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} is ${run.status}, with no pending review to answer`, { field: 'runId' });
-          const body = { reviewId, text, ...(options.locale ? { locale: options.locale } : {}) };
-          const { reply } = await import('../../review/reply-service.ts');
-          const result = await reply(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: false }, replier: 'reviewer' });
-          printJson({
-            outcome: result.outcome, route: result.route, run: { id: result.run.id, status: result.run.status },
-            ...(result.newRun ? { newRun: { id: result.newRun.id, status: result.newRun.status } } : {}),
-            ...(result.ask ? { ask: result.ask } : {}),
-          });
-        });
-      }),
-    );
+  withApiOptions(
+    program
+      .command('reply <runId> <text>')
+      .description("Answer a parked run's question in words, as its person would (\"yes\", \"2\", \"yes, but 16:9\", \"never mind\"); prints how it was read and what happened")
+      .option('--review <id>', "the review being answered (default: the run's pending review)")
+      .option('--locale <tag>', 'the language of the reply (BCP 47, e.g. he)'),
+  ).action(
+    action(async (runId: string, text: string, options: { review?: string; locale?: string } & ThroughApiOptions) => {
+      assertRunId(runId);
+      if (options.review !== undefined && !UUID.test(options.review)) throw new VettedError('INVALID_ID', `--review "${options.review}" is not a review id (a UUID)`, { field: 'review' });
+      const api = await apiClientFor(options);
+      if (api) {
+        const run: { status: string; pendingReview?: { reviewId: string } | null } = await api.get(`/api/runs/${runId}`);
+        const body = { reviewId: reviewToAnswer(runId, run, options.review), text, ...(options.locale ? { locale: options.locale } : {}) };
+        return printReply(await api.post<ReplyLine>(`/api/runs/${runId}/reply`, body));
+      }
+      await onStore(async (system) => {
+        const run = await system.store.get(runId);
+        if (!run) throw new VettedError('RUN_NOT_FOUND', `No run ${runId}`, { field: 'runId' });
+        const body = { reviewId: reviewToAnswer(runId, run, options.review), text, ...(options.locale ? { locale: options.locale } : {}) };
+        const { reply } = await import('../../review/reply-service.ts');
+        printReply(await reply(system, { runId, body, actor: { id: `cli:${userInfo().username}`, canOverride: false }, replier: 'reviewer' }));
+      });
+    }),
+  );
+}
+
+/** What a reply came to, as the store's reply service and the API's answer both carry it. */
+interface ReplyLine {
+  outcome: { layer: string; decision: string; parsed?: unknown } | null;
+  route: string;
+  run: { id: string; status: string };
+  newRun?: { id: string; status: string };
+  ask?: string;
+}
+
+function reviewToAnswer(runId: string, run: { status: string; pendingReview?: { reviewId: string } | null }, given: string | undefined): string {
+  const reviewId = given ?? run.pendingReview?.reviewId;
+  if (!reviewId) throw new VettedError('RUN_STATE_CONFLICT', `run ${runId} is ${run.status}, with no pending review to answer`, { field: 'runId' });
+  return reviewId;
+}
+
+/** How the reply was read (as the API shows it: layer, decision, what was parsed) and what happened. */
+function printReply(result: ReplyLine): void {
+  const { outcome } = result;
+  printJson({
+    outcome: outcome && { layer: outcome.layer, decision: outcome.decision, ...(outcome.parsed ? { parsed: outcome.parsed } : {}) },
+    route: result.route, run: { id: result.run.id, status: result.run.status },
+    ...(result.newRun ? { newRun: { id: result.newRun.id, status: result.newRun.status } } : {}),
+    ...(result.ask ? { ask: result.ask } : {}),
+  });
 }
 
 interface DecideOptions extends ThroughApiOptions {

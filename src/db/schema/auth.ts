@@ -26,6 +26,8 @@ export const reviewers = pgTable(
     /** When auto-assignment last gave them a review (round robin: whoever waited longest is next). */
     lastAssignedAt: timestamp({ withTimezone: true, mode: 'date' }),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Set when the person is removed: the row stays for the audit trail's names. */
+    removedAt: timestamp({ withTimezone: true, mode: 'date' }),
   },
   (t) => [
     index('reviewers_tenant_idx').on(t.tenantId, t.name),

@@ -155,7 +155,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the notification settings given (the others keep their value; null turns a channel off)
+         * @description The same rules as PUT for what is given. `vetted notifications set` goes through this while `vetted api --embedded` holds the store.
+         *
+         *     Needs an API key with the `settings:manage` permission.
+         */
+        patch: operations["changeNotificationSettings"];
         trace?: never;
     };
     "/api/policies/preview": {
@@ -240,6 +246,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's tenant's retention: documentsDays (null: kept forever) and maskPii; the defaults where none is set
+         * @description Needs an API key with the `settings:manage` permission.
+         */
+        get: operations["getRetention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the retention settings given (the others keep their value)
+         * @description documentsDays: the documents of runs that ended more than this many days ago are purged (the audit trail stays); null keeps them forever. maskPii: mask email addresses and phone numbers in the prompt and conversation of new requests.
+         *
+         *     Needs an API key with the `settings:manage` permission.
+         */
+        patch: operations["changeRetention"];
+        trace?: never;
+    };
     "/api/reviewers": {
         parameters: {
             query?: never;
@@ -248,13 +280,43 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The tenant's people: who reviews can be assigned to, and who is away
-         * @description Needs an API key with the `reviews:read` permission.
+         * The tenant's people, by name: who reviews can be assigned to, and who is away
+         * @description Removed people are not listed. A key with reviewers:manage (admin) also sees tenantId, slackUserId, email and createdAt.
+         *
+         *     Needs an API key with the `reviews:read` permission.
          */
         get: operations["listReviewers"];
         put?: never;
-        post?: never;
+        /**
+         * Add a person to the caller's tenant (admin); give them a key with POST /api/keys {reviewerId}
+         * @description A Slack user id already another person of the tenant is 400 naming slackUserId.
+         *
+         *     Needs an API key with the `reviewers:manage` permission.
+         */
+        post: operations["addReviewer"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviewers/{reviewerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a person of the tenant (admin): their keys are revoked, their Slack id and email cleared; decisions they made keep their name
+         * @description Refused while pending reviews are assigned to them (409 REVIEWER_HAS_REVIEWS: reassign those first), and when one of their keys is the tenant's last admin key in force (409 LAST_ADMIN_KEY). Their keys stop working at once on this API process, within 10 seconds on others.
+         *
+         *     Needs an API key with the `reviewers:manage` permission.
+         */
+        delete: operations["removeReviewer"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1842,7 +1904,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Problem; code RUN_STATE_CONFLICT or REVIEW_STALE or PAYLOAD_HASH_MISMATCH or DECISION_CONFLICT or ASSIGNMENT_CONFLICT or REVIEW_CLAIMED or REQUEST_KEY_REUSED or TASK_ALREADY_REVIEWED or SCHEMA_CHANGED or LAST_ADMIN_KEY or EXECUTION_UNCERTAIN */
+        /** @description Problem; code RUN_STATE_CONFLICT or REVIEW_STALE or PAYLOAD_HASH_MISMATCH or DECISION_CONFLICT or ASSIGNMENT_CONFLICT or REVIEW_CLAIMED or REQUEST_KEY_REUSED or TASK_ALREADY_REVIEWED or SCHEMA_CHANGED or REVIEWER_HAS_REVIEWS or LAST_ADMIN_KEY or EXECUTION_UNCERTAIN */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -2272,6 +2334,46 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    changeNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationSettings"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        slackWebhookUrl: string | null;
+                        email: string | null;
+                        webhookUrl: string | null;
+                        nearExpirySeconds: number;
+                        events: components["schemas"]["NotificationEvent"][];
+                        updatedBy: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     previewPolicy: {
         parameters: {
             query?: never;
@@ -2500,9 +2602,91 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    listReviewers: {
+    getRetention: {
         parameters: {
             query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenantId: string;
+                        /** @description Documents of runs that ended more than this many days ago are purged; null keeps them forever */
+                        documentsDays: number | null;
+                        /** @description Email addresses and phone numbers in the prompt and conversation of new requests are masked */
+                        maskPii: boolean;
+                        updatedBy: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Days after a run ends before its documents are purged; null keeps them forever */
+                    documentsDays?: number | null;
+                    /** @description Mask email addresses and phone numbers in stored text of new requests */
+                    maskPii?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenantId: string;
+                        /** @description Documents of runs that ended more than this many days ago are purged; null keeps them forever */
+                        documentsDays: number | null;
+                        /** @description Email addresses and phone numbers in the prompt and conversation of new requests are masked */
+                        maskPii: boolean;
+                        updatedBy: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listReviewers: {
+        parameters: {
+            query?: {
+                /** @description Optional; when given it must be the caller's tenant */
+                tenantId?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2522,6 +2706,17 @@ export interface operations {
                             role: string;
                             team: string | null;
                             available: boolean;
+                            /** @description With reviewers:manage only */
+                            tenantId?: string;
+                            /** @description With reviewers:manage only */
+                            slackUserId?: string | null;
+                            /** @description With reviewers:manage only */
+                            email?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description With reviewers:manage only
+                             */
+                            createdAt?: string;
                         }[];
                     };
                 };
@@ -2530,6 +2725,119 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addReviewer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Their name, as the audit trail shows it */
+                    name: string;
+                    /**
+                     * @description What a key given to them may do
+                     * @enum {string}
+                     */
+                    role: "submitter" | "reviewer" | "admin";
+                    /** @description The team whose queue they work (policy.team routes reviews to it) */
+                    team?: string;
+                    /** @description Their Slack user id (U…): their clicks on Approve and Reject in Slack decide as them */
+                    slackUserId?: string;
+                    /** @description Their address: a waiting-review email to it carries decision links signed for them */
+                    email?: string;
+                    /** @description Optional; when given it must be the caller's tenant (people are always added to it) */
+                    tenantId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        tenantId: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "submitter" | "reviewer" | "admin";
+                        team: string | null;
+                        available: boolean;
+                        /** @description Their Slack user id: their clicks on Slack buttons decide as them */
+                        slackUserId: string | null;
+                        /** @description Where waiting-review emails with decision links signed for them go */
+                        email: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeReviewer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A reviewer id (rv_…) */
+                reviewerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        reviewer: {
+                            id: string;
+                            tenantId: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "submitter" | "reviewer" | "admin";
+                            team: string | null;
+                            available: boolean;
+                            /** @description Their Slack user id: their clicks on Slack buttons decide as them */
+                            slackUserId: string | null;
+                            /** @description Where waiting-review emails with decision links signed for them go */
+                            email: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        /** @description The ids of their keys this revoked */
+                        revokedKeys: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
