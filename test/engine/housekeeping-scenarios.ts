@@ -2,8 +2,9 @@
  * The housekeeping a deployment does on its own, written once and run on both engines that carry work: the
  * queued one (PostgreSQL, BullMQ workers with their maintenance schedule) and the embedded one (PGlite, the
  * in-process runner with its timers). The reconciler gives a run whose job was lost a new visit, the retention
- * purge empties the documents of old runs, and a review's channels hear "waiting", "nears expiry" and
- * "expired" in that order, once each. Each runs on its schedule, as configured by HOUSEKEEPING_ENV.
+ * purge empties the documents of old runs, a review's channels hear "waiting", "nears expiry" and
+ * "expired" in that order, once each, and a review's SLA reminds, then escalates. Each runs on its schedule,
+ * as configured by HOUSEKEEPING_ENV.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -95,6 +96,16 @@ export function housekeepingScenarios(name: string, open: (env: Record<string, s
         'notification.review.expiring',
         'notification.review.expired',
       ]);
+    }, 60_000);
+
+    it("a review's SLA reminds, then escalates, on the timers each engine keeps: once each, in order", async () => {
+      const sla = { remindAfterSeconds: 1, escalateAfterSeconds: 2, escalateTo: { reviewers: ['rv-lead'] } };
+      const run = await submit(system, { model: 'black-forest-labs/flux-schnell', prompt: 'a slow heron', policy: { mode: 'require_human', reviewTtlSeconds: 600, sla } });
+      await settle(system, run.id, ['awaiting_human']);
+      const reviewEvents = async () => (await system.store.events(run.id)).map((event) => event.type).filter((type) => type.startsWith('review.'));
+      await eventually(async () => ((await reviewEvents()).includes('review.escalated') ? true : undefined), 30_000, 'the escalation');
+      expect(await reviewEvents()).toEqual(['review.created', 'review.reminded', 'review.escalated']);
+      expect((await system.store.get(run.id))?.pendingReview?.sla).toMatchObject({ escalatesTo: { reviewers: ['rv-lead'] }, escalatedAt: expect.any(String) });
     }, 60_000);
 
     // Last: it moves the clock 8 days forward.
