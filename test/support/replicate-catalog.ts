@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { ModelSchema } from '../../src/generated/contracts.ts';
+import { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
 import { extractModelSchema } from '../../src/stages/schema-extractor/index.ts';
 import type { ExtractionResult } from '../../src/stages/schema-extractor/index.ts';
 
@@ -60,4 +62,20 @@ export function extractReplicateCatalog(): readonly ExtractedCatalogModel[] {
     }
   });
   return extracted;
+}
+
+/**
+ * Fills `schemas` and `quarantines` with the named catalog models (key → `owner/name`): each one's extracted
+ * schema, and its own example quarantined as in production, so a value read from the user is not taken for a leak.
+ * For tests that read requests against a few real models; throws naming a model the catalog lacks.
+ */
+export function loadCatalogModels<Key extends string>(models: Record<Key, string>, schemas: Map<Key, ModelSchema>, quarantines: Map<Key, ExampleQuarantine>): void {
+  const catalog = extractReplicateCatalog();
+  for (const [key, name] of Object.entries(models) as [Key, string][]) {
+    const entry = catalog.find((candidate) => candidate.name === name);
+    const schema = entry?.result?.modelSchema;
+    if (!entry || !schema) throw new Error(`${name} is not in the catalog`);
+    schemas.set(key, schema);
+    quarantines.set(key, ExampleQuarantine.fromExamples(entry.model.default_example?.input ?? {}));
+  }
 }

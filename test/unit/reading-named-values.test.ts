@@ -7,9 +7,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
 import type { CandidatePayload, ModelSchema, RequestBundle } from '../../src/generated/contracts.ts';
-import { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
+import type { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
 import { validatePayload } from '../../src/stages/validator/index.ts';
-import { extractReplicateCatalog } from '../support/replicate-catalog.ts';
+import { loadCatalogModels } from '../support/replicate-catalog.ts';
 
 const MODELS = {
   flux8: 'bytedance/hyper-flux-8step',
@@ -26,16 +26,7 @@ type Model = keyof typeof MODELS;
 const schemas = new Map<Model, ModelSchema>();
 const quarantines = new Map<Model, ExampleQuarantine>();
 
-beforeAll(() => {
-  const catalog = extractReplicateCatalog();
-  for (const [key, name] of Object.entries(MODELS) as [Model, string][]) {
-    const entry = catalog.find((candidate) => candidate.name === name);
-    const schema = entry?.result?.modelSchema;
-    if (!entry || !schema) throw new Error(`${name} is not in the catalog`);
-    schemas.set(key, schema);
-    quarantines.set(key, ExampleQuarantine.fromExamples(entry.model.default_example?.input ?? {}));
-  }
-}, 180_000);
+beforeAll(() => loadCatalogModels(MODELS, schemas, quarantines), 180_000);
 
 function bundleOf(prompt: string): RequestBundle {
   return { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };

@@ -9,25 +9,17 @@ import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
 import type { FieldSpec, ModelSchema, RequestBundle } from '../../src/generated/contracts.ts';
 import { deriveValue, READING_LANGUAGES, readSettings } from '../../src/reading/index.ts';
 import { conceptOption, optionFileProblem } from '../../src/reading/option-words.ts';
-import { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
+import type { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
 import { validatePayload } from '../../src/stages/validator/index.ts';
 import { fromPackageRoot } from '../../src/util/package-root.ts';
-import { extractReplicateCatalog } from '../support/replicate-catalog.ts';
+import { loadCatalogModels } from '../support/replicate-catalog.ts';
 
 const MODELS = { poster: 'ideogram-ai/ideogram-v2', icon: 'recraft-ai/recraft-v3', anime: 'cjwbw/animagine-xl-3.1' } as const;
 type Model = keyof typeof MODELS;
 const schemas = new Map<Model, ModelSchema>();
 const quarantines = new Map<Model, ExampleQuarantine>();
 
-beforeAll(() => {
-  const catalog = extractReplicateCatalog();
-  for (const [key, name] of Object.entries(MODELS) as [Model, string][]) {
-    const entry = catalog.find((candidate) => candidate.name === name);
-    if (!entry?.result) throw new Error(`${name} is not in the catalog`);
-    schemas.set(key, entry.result.modelSchema);
-    quarantines.set(key, ExampleQuarantine.fromExamples(entry.model.default_example?.input ?? {}));
-  }
-}, 180_000);
+beforeAll(() => loadCatalogModels(MODELS, schemas, quarantines), 180_000);
 
 function read(model: Model, text: string): Record<string, unknown> {
   const fields = (schemas.get(model) as ModelSchema).fields;

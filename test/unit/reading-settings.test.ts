@@ -7,9 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
 import type { CandidatePayload, FieldSpec, ModelSchema, RequestBundle } from '../../src/generated/contracts.ts';
 import { readSettings } from '../../src/reading/index.ts';
-import { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
+import type { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
 import { validatePayload } from '../../src/stages/validator/index.ts';
-import { extractReplicateCatalog } from '../support/replicate-catalog.ts';
+import { loadCatalogModels } from '../support/replicate-catalog.ts';
 
 const MODELS = {
   video: 'haiper-ai/haiper-video-2',
@@ -24,16 +24,7 @@ type Model = keyof typeof MODELS;
 const schemas = new Map<Model, ModelSchema>();
 /** Each model's own example, quarantined as in production: a value read from the user must not be flagged as a leak. */
 const quarantines = new Map<Model, ExampleQuarantine>();
-beforeAll(() => {
-  const catalog = extractReplicateCatalog();
-  for (const [key, name] of Object.entries(MODELS) as [Model, string][]) {
-    const entry = catalog.find((candidate) => candidate.name === name);
-    const schema = entry?.result?.modelSchema;
-    if (!entry || !schema) throw new Error(`${name} is not in the catalog`);
-    schemas.set(key, schema);
-    quarantines.set(key, ExampleQuarantine.fromExamples(entry.model.default_example?.input ?? {}));
-  }
-}, 180_000);
+beforeAll(() => loadCatalogModels(MODELS, schemas, quarantines), 180_000);
 
 function fieldsOf(model: Model): FieldSpec[] {
   return (schemas.get(model) as ModelSchema).fields;
