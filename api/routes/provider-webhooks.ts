@@ -38,6 +38,20 @@ const deliveryAnswer = {
   },
 } as const;
 
+/** The raw body parsed as the JSON object a provider sends. @throws VettedError INVALID_JSON, INVALID_REQUEST (field `body`) */
+function jsonObjectBody(raw: string, what: string): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new VettedError('INVALID_JSON', 'The webhook body is not valid JSON', { field: 'body' });
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new VettedError('INVALID_REQUEST', `The webhook body must be a JSON object (${what})`, { field: 'body' });
+  }
+  return body as Record<string, unknown>;
+}
+
 function header(value: string | string[] | undefined): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
 }
@@ -71,15 +85,7 @@ export async function registerProviderWebhookRoutes(app: FastifyInstance, system
         }, secret, system.clock.now().getTime());
         if (refusal) throw new VettedError('UNAUTHORIZED', `Webhook refused: ${refusal}`);
       }
-      let body: unknown;
-      try {
-        body = JSON.parse(request.body);
-      } catch {
-        throw new VettedError('INVALID_JSON', 'The webhook body is not valid JSON', { field: 'body' });
-      }
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new VettedError('INVALID_REQUEST', 'The webhook body must be a JSON object (a Replicate prediction)', { field: 'body' });
-      }
+      const body = jsonObjectBody(request.body, 'a Replicate prediction');
       const providers = system.adapters.providerNames();
       if (!providers.includes('replicate')) return reply.code(200).send({ status: 'ignored', reason: 'the replicate provider is not configured here' });
       return reply.code(200).send(handleReplicateWebhook(system.adapters.provider('replicate'), body));
@@ -98,7 +104,11 @@ export async function registerProviderWebhookRoutes(app: FastifyInstance, system
         openapi: { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'fal\'s webhook body: request_id, gateway_request_id, status, payload' }, example: { request_id: '024ca5b1-45d3-4afd-883e-ad3abe2a1c4d', status: 'OK' } } } } },
       },
     }, async (request, reply) => {
-      if (!system.adapters.providerNames().includes('fal')) return reply.code(200).send({ status: 'ignored', reason: 'the fal provider is not configured here' });
+      if (!system.adapters.providerNames().includes('fal')) {
+        // Nothing to verify against here, but a body that is not one fal could send is still refused as one.
+        jsonObjectBody(request.body, "fal's webhook body");
+        return reply.code(200).send({ status: 'ignored', reason: 'the fal provider is not configured here' });
+      }
       const delivery = {
         requestId: header(request.headers[FAL_WEBHOOK_HEADERS.requestId]),
         userId: header(request.headers[FAL_WEBHOOK_HEADERS.userId]),

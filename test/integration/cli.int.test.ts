@@ -337,6 +337,6 @@ describe('an unreachable backing service', () => {
   it('PostgreSQL refusing: exits 1 by itself naming DATABASE_URL', async () => {
     const result = await vetted(['runs'], { env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/vetted' } });
     expect(result.code).toBe(1);
-    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error \[SERVICE_UNAVAILABLE\]: PostgreSQL is not reachable .* or set DATABASE_URL$/)]);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error \[SERVICE_UNAVAILABLE\]: PostgreSQL is not reachable .* or set DATABASE_URL; or, while `vetted api --embedded` holds the store, give --data-dir <dir> or --api <url>/)]);
   });
 });

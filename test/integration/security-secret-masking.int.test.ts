@@ -141,6 +141,7 @@ describe('secret-role values on every read path', () => {
       ['queue_stats', {}],
       ['list_tasks', {}],
       ['get_task', { taskId: ids.taskId }],
+      ['export_audit', {}],
     ];
     const { tools } = await mcp.client.listTools();
     const reading = tools.filter((tool) => tool.annotations?.readOnlyHint === true).map((tool) => tool.name);
