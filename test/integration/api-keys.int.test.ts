@@ -134,6 +134,8 @@ describe('GET and DELETE /api/keys', () => {
       await holder.query('SELECT id FROM api_keys WHERE tenant_id = $1 FOR UPDATE', [tenantId]);
       const racing = Promise.all([api.system.apiKeys.revokeKeepingAnAdmin(a, tenantId), api.system.apiKeys.revokeKeepingAnAdmin(b, tenantId)]);
       await eventually(async () => {
+        // Inside a transaction PostgreSQL keeps the first pg_stat_activity read: drop it, or the poll never sees the waits.
+        await holder.query('SELECT pg_stat_clear_snapshot()');
         const { rows } = await holder.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE api_keys SET revoked_at%'");
         return rows[0]!.n >= 2 ? true : undefined;
       }, 30_000, 'both revocations to wait on the held rows');
