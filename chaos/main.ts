@@ -30,7 +30,8 @@ import { assertFreeSpace, CappedFile, SERVER_FOOTPRINT_BYTES } from './footprint
 import { KEPT_LOGS_PREFIX, removeLeftovers, WORK_DIR_PREFIX } from './leftovers.ts';
 import { runFaults, type FaultRecord } from './faults.ts';
 import { driveLoad, type Submission } from './load.ts';
-import { errorMessage, log, seededRandom, setLogSink } from './log.ts';
+import { errorMessage, log, seededRandom, setLogSink, waitUntil } from './log.ts';
+import { notificationsMissingCheck } from './verdicts.ts';
 import { planRequests, tagOf, type RequestKind } from './mix.ts';
 import { HELP, parseOptions, type ChaosOptions } from './options.ts';
 import { Fleet, FLEET_SIZE, READY_TIMEOUT_MS } from './processes.ts';
@@ -66,8 +67,10 @@ const ABORT_EXIT_MS = 150_000;
 /** One acknowledged run in this many gets an event-stream follower, up to MAX_FOLLOWERS streams in all. */
 const RUN_FOLLOWER_EVERY = 5;
 const MAX_FOLLOWERS = 24;
-/** After the truth is read, how long the followers get to receive the newest events. */
-const FOLLOWER_CATCH_UP_MS = 3000;
+/** After the truth is read, how long the followers get at most to receive the newest events (a loaded API is slow to send them). */
+const FOLLOWER_CATCH_UP_MS = 60_000;
+/** How long notices still on their way get to arrive before the missing ones are counted. */
+const NOTICE_WAIT_MS = 90_000;
 /** One acknowledged run in this many is joined by a review task. */
 const TASK_EVERY = 10;
 /** The Slack users of the tenant's reviewers (people.ts clicks as them). */
@@ -234,7 +237,7 @@ async function chaosRun(options: ChaosOptions, started: Started, guard: { watchd
   const harnessErrors = faults.filter((f) => f.error && /restart/.test(f.name)).map((f) => `${f.name} failed: ${f.error}`);
   const receivers = started.receivers as Receivers;
   const tasksMissing = await missingTasks(pool, tasker);
-  const owed = await owedNotifications(pool, TENANT, NOTIFICATION_CHANNELS, NOTIFIED_EVENTS);
+  const owed = await owedOnceDelivered(pool, receivers);
   log(`notices refused once and overtaken by their review's expiry (not owed): ${owed.overtaken}`);
   const lines = verdictLines({ ...verdict, missing: [...verdict.missing, ...tasksMissing] }, {
     decisions: {
@@ -262,6 +265,20 @@ async function chaosRun(options: ChaosOptions, started: Started, guard: { watchd
 
 function counts(map: ReadonlyMap<string, number>): string {
   return [...map].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+}
+
+/**
+ * What the run owes the receivers, once what is still on its way had time to arrive: a notice whose job waits
+ * in a retry's backoff, or one the reconciler is about to restore, arrives within NOTICE_WAIT_MS; a lost one
+ * never does, so waiting hides nothing.
+ */
+async function owedOnceDelivered(pool: pg.Pool, receivers: Receivers): Promise<Awaited<ReturnType<typeof owedNotifications>>> {
+  let owed = await owedNotifications(pool, TENANT, NOTIFICATION_CHANNELS, NOTIFIED_EVENTS);
+  await waitUntil(async () => {
+    owed = await owedNotifications(pool, TENANT, NOTIFICATION_CHANNELS, NOTIFIED_EVENTS);
+    return notificationsMissingCheck(owed.owed, receivers.received).count === 0;
+  }, NOTICE_WAIT_MS, 2000);
+  return owed;
 }
 
 /** Acknowledged review tasks that are not in PostgreSQL: as lost as a run would be. */

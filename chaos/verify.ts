@@ -25,6 +25,12 @@ import { countByProvider, type SimExecution } from './sim-executions.ts';
 const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'expired']);
 /** How long runs still in flight after the deadline are watched for any movement before they count as lost. */
 const STUCK_WINDOW_MS = 15_000;
+/**
+ * A run that looks stuck after one window is watched for more windows, up to this many in all: a reconciler
+ * pass on a loaded machine can take longer than one window to reach it. A lost run never moves, so watching
+ * longer hides nothing; a run that moves in any window was late, not lost.
+ */
+const STUCK_WINDOWS = 4;
 
 export interface RunFacts {
   id: string;
@@ -110,25 +116,32 @@ const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 
  *              it, which is what a lost run looks like (the reconciler should have requeued it in seconds).
  */
 export async function findStuck(pool: pg.Pool, queues: QueueSet, runIds: readonly string[]): Promise<{ stuck: string[]; unsettled: string[] }> {
-  const snapshot = async () => {
+  const snapshot = async (ids: readonly string[]) => {
     const { rows } = await pool.query<{ id: string; stage: StageName; attempt: number; mark: string }>(
       `select r.id, r.stage, r.attempt, r.status || ':' || r.attempt || ':' || r.updated_at::text || ':' || coalesce((select max(e.id) from run_events e where e.run_id = r.id), 0) as mark
        from runs r where r.id = any($1::uuid[]) and r.status in ('queued', 'extracting', 'assembling', 'building', 'validating', 'executing')`,
-      [runIds],
+      [ids],
     );
     return new Map(rows.map((r) => [r.id, r]));
   };
-  const before = await snapshot();
+  let before = await snapshot(runIds);
   if (before.size === 0) return { stuck: [], unsettled: [] };
   log(`verify: ${before.size} run(s) still in flight after the deadline; watching them for ${STUCK_WINDOW_MS / 1000} s`);
-  await sleep(STUCK_WINDOW_MS);
-  const after = await snapshot();
-  const stuck: string[] = [];
   const unsettled: string[] = [];
-  for (const [id, now] of after) {
-    const moved = before.get(id)?.mark !== now.mark;
-    const state = await queues.stages[now.stage].getJobState(stageJobId({ runId: id, stage: now.stage, attempt: now.attempt })).catch(() => 'unknown');
-    (moved || LIVE_JOB_STATES.has(state) ? unsettled : stuck).push(id);
+  let stuck: string[] = [];
+  for (let window = 1; window <= STUCK_WINDOWS; window++) {
+    await sleep(STUCK_WINDOW_MS);
+    // A run that settled (or parked) meanwhile is not in `after`: neither stuck nor unsettled.
+    const after = await snapshot([...before.keys()]);
+    stuck = [];
+    for (const [id, now] of after) {
+      const moved = before.get(id)?.mark !== now.mark;
+      const state = await queues.stages[now.stage].getJobState(stageJobId({ runId: id, stage: now.stage, attempt: now.attempt })).catch(() => 'unknown');
+      (moved || LIVE_JOB_STATES.has(state) ? unsettled : stuck).push(id);
+    }
+    if (stuck.length === 0 || window === STUCK_WINDOWS) break;
+    log(`verify: ${stuck.length} run(s) did not move and have no live job; watching them ${STUCK_WINDOW_MS / 1000} s more (window ${window + 1} of ${STUCK_WINDOWS})`);
+    before = new Map([...after].filter(([id]) => stuck.includes(id)));
   }
   return { stuck, unsettled };
 }

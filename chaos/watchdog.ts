@@ -38,8 +38,8 @@ const SERVICES_MS = 300_000;
 const SENDING_STRETCH = 6;
 /** On top of every phase: room for the unforeseen that is still progress. */
 const SLACK_MS = 300_000;
-/** After sending: the stuck-run watch, the followers' catch-up and verification, on a quiet machine. */
-const AFTER_SENDING_BASE_MS = 120_000;
+/** After sending: the stuck-run watch (up to 60 s), the followers' catch-up (60 s), notices on their way (90 s), verification. */
+const AFTER_SENDING_BASE_MS = 300_000;
 
 export function budgetsFor(input: BudgetInput): Budgets {
   return {
