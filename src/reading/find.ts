@@ -182,8 +182,9 @@ function isContent(kind: ConversionName, text: string, start: number, end: numbe
   const qualifies = !fillerWords().has(next) && !words.mediaNouns.includes(next) && !SMALL_WORDS_AFTER_LENGTH.has(next) && !words.countTrails.includes(next);
   // A length may qualify what is made through adjectives (`an 8 second ambient track`): it is content only
   // when no word for what is made follows in the next few words of its clause.
-  // `upscale to 4k`, `skaliere das Video auf 2k hoch`: after a lead the word is the resolution asked for.
-  if (kind === 'resolution_word') return qualifies && !resolutionLed(text, start, end, groups);
+  // `upscale to 4k`, `skaliere das Video auf 2k hoch`: after a lead the word is the resolution asked for; not after
+  // `a`, which leads it in Spanish and Portuguese but is the English article (`an ad for a 1080p television`).
+  if (kind === 'resolution_word') return qualifies && (/(?:^|\s)a\s+$/iu.test(text.slice(Math.max(0, start - 3), start)) || !resolutionLed(text, start, end, groups));
   // Only a unit in the form of an adjective (`a 30 minute pizza delivery`, Latin script, not plural) qualifies
   // what follows; `30 seconds slow piano` is a length said for itself, and so is a unit before a clitic
   // conjunction in other scripts (`45 ثانية وبصيغة mp3`).

@@ -132,6 +132,7 @@ describe('counts, lengths and resolutions written around what is made', () => {
     ['lcm', 'dos hermanos tristes de Sevilla mirando el mar', 'num_images'],
     ['lcm', 'an old man holding two photos of his son, collage style', 'num_images'],
     ['haiper', 'a video of a clock, four seconds before midnight', 'duration'],
+    ['haiper', 'a retro TV ad for a 1080p television, 1990s style', 'resolution'],
   ] as [Model, string, string][])('content stays content: %s: %s', (model, prompt, name) => {
     expect(placed(build(model, prompt))).not.toHaveProperty(name);
   });
