@@ -8,3 +8,4 @@ export { READING_LANGUAGES, readingWords, wordFileProblem, type ReadingLanguage 
 export { anyWord as anyWordPattern, isUnspaced } from './patterns.ts';
 export { decimalCommaPhrase, quantityWords } from './quantities.ts';
 export { DIGIT, foldDigits } from './numbers.ts';
+export { exclusionField, findExclusions, type Exclusion } from './exclusions.ts';
