@@ -322,7 +322,7 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       // The field named next to its option (`style: anime`, `estilo anime`, `בסגנון פיקסל ארט`), a switch word
       // before it (`sin magic prompt`), the option describing what is made (`реалистичное фото`), or picked out of
       // a set (`only the vocals`, `ボーカルだけ`); a bare option word counts only alone in its clause.
-      return groups.label !== undefined || groups.label2 !== undefined || groups.label3 !== undefined || groups.select !== undefined || groups.selectTrail !== undefined || describesWhatIsMade(groups);
+      return groups.label !== undefined || groups.label2 !== undefined || groups.label3 !== undefined || groups.select !== undefined || groups.selectTrail !== undefined || describesWhatIsMade(groups) || codeLike(groups.option3);
     case 'unit_number':
       return isFirmUnitNumber(groups, unitKeyOf(groups.unit ?? '') ?? '');
     case 'decimal_comma':
@@ -332,6 +332,15 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       // a bigger picture; alone (`a cat, 4x`) it counts only in a clause of its own.
       return enlargeVerbInClause(text, start, end);
   }
+}
+
+/**
+ * An option written the way only a schema writes it (`expert_ensemble_refiner`, `sdxl-1.0`, `v1.4`): no sentence
+ * holds it by chance, so it names its option wherever it stands.
+ */
+function codeLike(written: string | undefined): boolean {
+  if (written === undefined) return false;
+  return written.includes('_') || (/\p{L}/u.test(written) && /\p{N}/u.test(written) && /[-.]/.test(written) && written.length >= 4);
 }
 
 /**
