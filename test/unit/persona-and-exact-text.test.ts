@@ -37,13 +37,13 @@ function schemaOf(fields: FieldSpec[]): ModelSchema {
 const CHAT_MODEL = schemaOf([
   field('prompt', 'prompt', 'string', { required: true }),
   field('system_prompt', 'system_prompt', 'string'),
-  field('max_tokens', 'max_tokens', 'integer', { minimum: 1, maximum: 4096 }),
+  field('max_tokens', 'other', 'integer', { minimum: 1, maximum: 4096 }),
 ]);
-const PLAIN_CHAT_MODEL = schemaOf([field('prompt', 'prompt', 'string', { required: true }), field('max_tokens', 'max_tokens', 'integer')]);
+const PLAIN_CHAT_MODEL = schemaOf([field('prompt', 'prompt', 'string', { required: true }), field('max_tokens', 'other', 'integer')]);
 const SPEECH_MODEL = schemaOf([
   field('prompt', 'prompt', 'string'),
   field('text', 'prompt', 'string'),
-  field('temperature', 'temperature', 'number', { minimum: 0, maximum: 1 }),
+  field('temperature', 'other', 'number', { minimum: 0, maximum: 1 }),
 ]);
 
 function bundleOf(prompt: string): RequestBundle {
