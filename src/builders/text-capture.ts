@@ -1,8 +1,9 @@
 /**
  * Free text after an explicit label: `negative prompt: blurry, low quality`, `--no text, watermark`,
- * `style: watercolor`. Only labels count; nothing here guesses that words are "negative" from their meaning
- * (`without a hat` stays in the prompt). One opening needs no label: a request that casts the model in a role
- * (`Act as a sommelier. …`, persona-lead.ts) gives that sentence to the system prompt, when the model has one.
+ * `style: watercolor`. Only labels count here; a clause that leaves things out without a label (`…, nothing
+ * blurry`) is exclusion-rule.ts's, and a negation inside the description (`a man without a hat`) stays in the prompt.
+ * One opening needs no label: a request that casts the model in a role (`Act as a sommelier. …`, persona-lead.ts)
+ * gives that sentence to the system prompt, when the model has one.
  */
 import type { FieldSpec } from '../generated/contracts.ts';
 import type { Directive, DirectiveForm, RuleContext, Span } from './directive-types.ts';
