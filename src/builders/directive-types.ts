@@ -48,7 +48,7 @@ export interface RuleContext {
   readonly textFields: readonly FieldSpec[];
   /** Secret fields: a labelled value in the prompt is taken out of the prompt and never used. */
   readonly secretFields: readonly FieldSpec[];
-  /** System-prompt fields: filled only from text the user labels as the system prompt (`system prompt: …`). */
+  /** System-prompt fields: filled only from text the user labels as the system prompt (`system prompt: …`) or an opening role (`Act as a sommelier.`). */
   readonly systemFields: readonly FieldSpec[];
   readonly primary: ReadonlyMap<FieldRole, FieldSpec>;
   /**

@@ -6,8 +6,9 @@
  *  1. human edits (`bundle.humanEdits`), for fields the schema has;
  *  2. explicit values the user wrote, turn by turn with later turns winning (conversation-reading.ts,
  *     prompt-directives.ts), never into secret or file fields, and into a system prompt only from text the
- *     user labels as one (`system prompt: …`) or, failing that, from the conversation's system turns (the
- *     calling app's instructions; they never reach the user-prompt field);
+ *     user labels as one (`system prompt: …`), an opening sentence casting the model in a role (`Act as a
+ *     sommelier. …`) or, failing those, from the conversation's system turns (the calling app's instructions;
+ *     they never reach the user-prompt field);
  *  3. the user's subject (the turns' words minus the phrases consumed in 2) into the user-prompt field;
  *  4. attachments into file fields (attachment-matcher.ts);
  *  5. the schema's own defaults, except for secrets and except a non-empty default prompt.

@@ -54,22 +54,26 @@ function tidy(marked: string): string {
   const parts = marked.split(SEPARATOR);
   let result = '';
   let kept = 0;
+  let dropped = false;
   for (let i = 0; i < parts.length; i += 2) {
     let clause = parts[i] ?? '';
     const separator = parts[i - 1] ?? '';
     if (clause.includes(CUT)) {
       clause = clause.replace(DANGLING_BEFORE_CUT, CUT).replace(DANGLING_AFTER_CUT, CUT).replaceAll(CUT, ' ');
       if (isFillerOnly(clause)) {
-        // `What brand is this car? temperature 0.1`: the sentence before keeps its own `?` or `.`.
-        if (kept > 0 && SENTENCE_END.test(separator) && !SENDS_SENTENCE.test(result)) result += separator;
+        // `What brand is this car? temperature 0.1`: the sentence before keeps its own `?` or `.` (and all of `?!`).
+        if (kept > 0 && SENTENCE_END.test(separator) && (!dropped || !SENDS_SENTENCE.test(result))) result += separator;
+        dropped = true;
         continue;
       }
     }
     // The first clause kept needs no separator before it, even when the clauses before it were dropped; after a
-    // sentence's own end no other separator is needed.
-    const joint = kept === 0 ? '' : SENDS_SENTENCE.test(result) ? ' ' : separator;
+    // dropped clause, a sentence's own end needs no other separator. Between two clauses kept side by side the
+    // separator is the user's, as written (`0.999... equal` keeps its three dots).
+    const joint = kept === 0 ? '' : dropped && SENDS_SENTENCE.test(result) ? ' ' : separator;
     result += joint + clause;
     kept += 1;
+    dropped = false;
   }
   return normalizeSpacing(result);
 }

@@ -71,7 +71,8 @@ export interface DirectiveScan {
 
 /**
  * Roles the rules never read from the prompt's words: secrets come from people, files from attachments, and a
- * system prompt only from text the user labels as one (text-capture.ts), never from anything else.
+ * system prompt only from text the user labels as one or an opening sentence casting the model in a role
+ * (text-capture.ts), never from anything else.
  */
 const NEVER_FROM_TEXT = new Set<FieldRole>(['secret', 'system_prompt']);
 

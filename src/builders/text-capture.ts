@@ -2,11 +2,14 @@
  * Free text after an explicit label: `negative prompt: blurry, low quality`, `--no text, watermark`,
  * `style: watercolor`. Only labels count here; a clause that leaves things out without a label (`…, nothing
  * blurry`) is exclusion-rule.ts's, and a negation inside the description (`a man without a hat`) stays in the prompt.
+ * One opening needs no label: a request that casts the model in a role (`Act as a sommelier. …`, persona-lead.ts)
+ * gives that sentence to the system prompt, when the model has one.
  */
 import type { FieldSpec } from '../generated/contracts.ts';
 import type { Directive, DirectiveForm, RuleContext, Span } from './directive-types.ts';
 import { fieldNames, phrasePattern } from './field-vocabulary.ts';
 import { fieldPattern } from './pattern-cache.ts';
+import { findPersona } from './persona-lead.ts';
 
 /** A label found in the text, where its value would start and how to read it. */
 export interface CaptureLabel {
@@ -17,8 +20,13 @@ export interface CaptureLabel {
   form: DirectiveForm;
   /** Free-string fields stop at a comma; prompt-like text (negative prompts) runs to the end of the sentence. */
   stopAtComma: boolean;
+  /** Text the model takes as written (a prompt, a system prompt, words to speak) keeps its sentence's own stop. */
+  keepsStop: boolean;
   /** A secret written in the prompt: one token, cut from the prompt and never used as a value. */
   secret: boolean;
+  /** The opening sentence casting the model in a role: no label, the sentence (to `until`) is the value. */
+  persona?: boolean;
+  until?: number;
 }
 
 /** How users label a system prompt, besides the field's own name and title. */
@@ -42,17 +50,33 @@ export function findCaptureLabels(context: RuleContext): CaptureLabel[] {
     });
     if (!pattern) continue;
     const stopAtComma = field.role !== 'negative_prompt' && field.role !== 'prompt' && field.role !== 'system_prompt';
+    const keepsStop = field.role === 'prompt' || field.role === 'system_prompt';
     for (const match of context.text.matchAll(pattern)) {
-      labels.push({ field, start: match.index, valueStart: match.index + match[0].length, form: 'assign', stopAtComma, secret });
+      labels.push({ field, start: match.index, valueStart: match.index + match[0].length, form: 'assign', stopAtComma, keepsStop, secret });
     }
     if (field.role === 'negative_prompt' && isPrimary) {
       for (const match of context.text.matchAll(NEGATIVE_SWITCHES)) {
         const form: DirectiveForm = match[0].startsWith('--') ? 'assign' : 'loose';
-        labels.push({ field, start: match.index, valueStart: match.index + match[0].length, form, stopAtComma: false, secret: false });
+        labels.push({ field, start: match.index, valueStart: match.index + match[0].length, form, stopAtComma: false, keepsStop: false, secret: false });
       }
     }
   }
+  const persona = personaLabel(context);
+  if (persona) labels.push(persona);
   return labels.sort((a, b) => a.start - b.start || b.valueStart - a.valueStart);
+}
+
+/**
+ * `You are a pirate who speaks in rhyme. What is the sea?`: the role's sentence, for the primary system prompt.
+ * The sentence is the label and the value at once (nothing is cut before it); `loose`, so a labelled system
+ * prompt or any explicit phrase wins over it.
+ */
+function personaLabel(context: RuleContext): CaptureLabel | undefined {
+  const field = context.primary.get('system_prompt');
+  if (!field || !context.systemFields.includes(field)) return undefined;
+  const persona = findPersona(context.text);
+  if (!persona) return undefined;
+  return { field, start: persona.start, valueStart: persona.start, form: 'loose', stopAtComma: false, keepsStop: true, secret: false, persona: true, until: persona.end };
 }
 
 /**
@@ -68,7 +92,7 @@ export function captureText(text: string, label: CaptureLabel, boundaries: reado
     ({ value, end } = quoted);
     valueEnd = end;
   } else {
-    valueEnd = label.secret ? tokenEnd(text, label.valueStart) : stopAfter(text, label.valueStart, label.stopAtComma);
+    valueEnd = label.until ?? (label.secret ? tokenEnd(text, label.valueStart) : stopAfter(text, label.valueStart, label.stopAtComma, label.keepsStop));
     for (const boundary of boundaries) {
       if (boundary.start >= label.valueStart && boundary.start < valueEnd) valueEnd = boundary.start;
     }
@@ -83,7 +107,7 @@ export function captureText(text: string, label: CaptureLabel, boundaries: reado
     phrase: text.slice(label.start, end),
     form: label.form,
     values: label.secret ? [] : [{ field: label.field.name, value, fit: 'ok' }],
-    rule: label.secret ? 'secret' : 'text',
+    rule: label.secret ? 'secret' : label.persona ? 'persona' : 'text',
     ...(label.secret ? { withheld: label.field.name } : {}),
   };
 }
@@ -103,8 +127,11 @@ function tokenEnd(text: string, from: number): number {
   return match ? from + match.index : text.length;
 }
 
-function stopAfter(text: string, from: number, stopAtComma: boolean): number {
+/** Where the captured text ends; a sentence's own stop (`.`, `!`, `?`) stays with it when `keepsStop`. */
+function stopAfter(text: string, from: number, stopAtComma: boolean, keepsStop: boolean): number {
   const stop = stopAtComma ? /\n|[,;]|[.!?](?=\s|$)|\s--(?=\p{L})/u : /\n|[.!?](?=\s|$)|\s--(?=\p{L})/u;
   const match = stop.exec(text.slice(from));
-  return match ? from + match.index : text.length;
+  if (!match) return text.length;
+  const end = from + match.index;
+  return keepsStop && /^[.!?]$/u.test(match[0]) ? end + 1 : end;
 }

@@ -485,8 +485,11 @@ function writtenShape(shape: string, field: FieldSpec): Converted | undefined {
 
 // ---- options named by their field ------------------------------------------------------------------------------
 
-/** Trailing name words that say "which one", not what: `style_type` is the style, `magic_prompt_option` the magic prompt. */
-const GENERIC_TAIL = new Set(['type', 'option', 'options', 'mode', 'preset', 'selection', 'selector', 'choice', 'name', 'setting', 'kind', 'value']);
+/**
+ * Trailing name words that say "which one", not what: `style_type` is the style, `magic_prompt_option` the magic
+ * prompt, `seed_image_id` the seed image, `model_version` the model, `normalization_strategy` the normalization.
+ */
+const GENERIC_TAIL = new Set(['type', 'option', 'options', 'mode', 'preset', 'selection', 'selector', 'choice', 'name', 'setting', 'kind', 'value', 'id', 'version', 'strategy', 'method']);
 
 /** Every way the field is named: its name and title as words, and both without a generic last word. */
 export function fieldLabels(field: FieldSpec): string[] {

@@ -337,7 +337,7 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       // The field named next to its option (`style: anime`, `estilo anime`, `בסגנון פיקסל ארט`), a switch word
       // before it (`sin magic prompt`), the option describing what is made (`реалистичное фото`), or picked out of
       // a set (`only the vocals`, `ボーカルだけ`); a bare option word counts only alone in its clause.
-      return groups.label !== undefined || groups.label2 !== undefined || groups.label3 !== undefined || groups.select !== undefined || groups.selectTrail !== undefined || describesWhatIsMade(groups);
+      return groups.label !== undefined || groups.label2 !== undefined || groups.label3 !== undefined || groups.select !== undefined || groups.selectTrail !== undefined || describesWhatIsMade(groups) || codeLike(groups.option3);
     case 'unit_number':
       return isFirmUnitNumber(groups, unitKeyOf(groups.unit ?? '') ?? '');
     case 'decimal_comma':
@@ -371,6 +371,15 @@ const MADE_SO = /^\s*に(?:して|する|しよう|変更|変え|設定|アッ�
 
 function madeSo(text: string, end: number): boolean {
   return MADE_SO.test(text.slice(end, end + 20));
+}
+
+/**
+ * An option written the way only a schema writes it (`expert_ensemble_refiner`, `sdxl-1.0`, `v1.4`): no sentence
+ * holds it by chance, so it names its option wherever it stands.
+ */
+function codeLike(written: string | undefined): boolean {
+  if (written === undefined) return false;
+  return written.includes('_') || (/\p{L}/u.test(written) && /\p{N}/u.test(written) && /[-.]/.test(written) && written.length >= 4);
 }
 
 /**

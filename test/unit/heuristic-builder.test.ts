@@ -221,12 +221,15 @@ describe('the prompt', () => {
     expect(build(IMAGE_MODEL, bundleOf('a red fox', { conversation: [{ role: 'user', content: 'a red fox' }] })).provenance.prompt?.confidence).toBe(CONFIDENCE.promptVerbatim);
   });
 
-  it('fills a system prompt only from text the user labels as the system prompt, never from anything else', () => {
+  it('fills a system prompt from text the user labels as one, or from an opening sentence that casts the model in a role', () => {
     const labelled = build(IMAGE_MODEL, bundleOf('system prompt: you are a pirate. a cat'));
-    expect(labelled.payload).toMatchObject({ system_prompt: 'you are a pirate', prompt: 'a cat' });
-    expect(labelled.provenance.system_prompt).toMatchObject({ source: 'user_prompt', evidence: 'system prompt: you are a pirate' });
-    // Unlabelled, the same words are the request: the system prompt keeps its default.
-    for (const prompt of ['you are a pirate. a cat', 'a cat with a system prompt tattoo', 'prompt: you are a pirate']) {
+    expect(labelled.payload).toMatchObject({ system_prompt: 'you are a pirate.', prompt: 'a cat' });
+    expect(labelled.provenance.system_prompt).toMatchObject({ source: 'user_prompt', evidence: 'system prompt: you are a pirate.' });
+    const cast = build(IMAGE_MODEL, bundleOf('You are a pirate who talks in rhyme. Draw a cat'));
+    expect(cast.payload).toMatchObject({ system_prompt: 'You are a pirate who talks in rhyme.', prompt: 'Draw a cat' });
+    expect(cast.provenance.system_prompt).toMatchObject({ source: 'user_prompt', evidence: 'You are a pirate who talks in rhyme.' });
+    // Otherwise the same words are the request: the system prompt keeps its default.
+    for (const prompt of ['you are a pirate', 'a cat with a system prompt tattoo', 'prompt: you are a pirate. a cat', 'you are a pirate? a cat', 'you are right. a cat']) {
       const result = build(IMAGE_MODEL, bundleOf(prompt));
       expect(result.payload.system_prompt, prompt).toBe('You are an image model.');
       expect(result.provenance.system_prompt?.source, prompt).toBe('schema_default');
@@ -238,7 +241,7 @@ describe('the prompt', () => {
     const plain = build(AUDIO_MODEL, bundleOf('transcribe this meeting', { attachments: [talk] }));
     expect(plain.payload).not.toHaveProperty('initial_prompt');
     const labelled = build(AUDIO_MODEL, bundleOf('initial prompt: Anna, Bob and Carol. language: fr', { attachments: [talk] }));
-    expect(labelled.payload).toMatchObject({ initial_prompt: 'Anna, Bob and Carol', language: 'fr', audio: talk.url });
+    expect(labelled.payload).toMatchObject({ initial_prompt: 'Anna, Bob and Carol.', language: 'fr', audio: talk.url });
   });
 
   it("puts the request into the first numbered prompt (riffusion's prompt_a), never its sample default", () => {

@@ -364,7 +364,7 @@ describe('enums', () => {
       field('steps', 'steps', 'integer'),
     ]);
     expect(scan('a fox, negative prompt: blurry', choices).values).toEqual([]);
-    expect(valuesOf('custom prompt: a fox. prompt: a sad face', choices)).toEqual({ custom_prompt: 'a fox', prompt: 'a sad face' });
+    expect(valuesOf('custom prompt: a fox. prompt: a sad face', choices)).toEqual({ custom_prompt: 'a fox.', prompt: 'a sad face' });
     expect(valuesOf('refine steps 10, a fox', choices)).toEqual({});
     expect(valuesOf('inference steps 10, a fox', choices)).toEqual({ steps: 10 });
   });
@@ -445,7 +445,7 @@ describe('labelled text', () => {
 
   it('never fills secrets or files from the prompt, and a system prompt only from its label', () => {
     const values = valuesOf('system prompt: you are a pirate. api key: sk-123. image: https://x.test/a.png');
-    expect(values.system_prompt).toBe('you are a pirate');
+    expect(values.system_prompt).toBe('you are a pirate.');
     expect(valuesOf('you are a pirate, a system of rivers')).not.toHaveProperty('system_prompt');
     expect(values).not.toHaveProperty('api_key');
     expect(values).not.toHaveProperty('image');
