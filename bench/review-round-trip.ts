@@ -11,6 +11,7 @@
  * in every load phase. The bare version's worker runs in a child of its own.
  */
 import { createSystem, type System } from '../src/system.ts';
+import { STAGES, stageNamed, type StageName } from '../src/engine/stages.ts';
 import { stageQueueName } from '../src/queue/queues.ts';
 import { createApiClient, type ApiClient } from './api-client.ts';
 import { Cleanup } from './cleanup.ts';
@@ -49,7 +50,7 @@ const LISTING_QUERIES = [
 
 export const VETTED_REVIEW_DESCRIPTION = [
   'vetted: POST /api/runs (policy require_human); the pipeline runs extract → assemble → build → validate and',
-  '        parks the run (the validate job completing says so); GET /api/runs/:id reads reviewId + payloadHash;',
+  '        parks the run (the job that ran validate completing says so); GET /api/runs/:id reads reviewId + payloadHash;',
   '        POST /api/runs/:id/decision approves (one read, then one statement: compare-and-set on awaiting_human',
   '        + reviewId, the decision row, two events; then the execute job); execute (dry provider) completes it.',
 ];
@@ -124,7 +125,8 @@ async function startVettedStack(context: BenchContext, local: Cleanup): Promise<
   local.defer('close the API client', async () => client.close());
 
   const tracker = (queue: string) => createCompletionTracker(environment.redisUrl, prefix, queue);
-  const trackers = { parked: await tracker(stageQueueName('validate')), executed: await tracker(stageQueueName('execute')) };
+  const parkedQueue = stageQueueName(jobCarrying('validate', system.config.localStages));
+  const trackers = { parked: await tracker(parkedQueue), executed: await tracker(stageQueueName('execute')) };
   local.defer('close the review trackers', () => Promise.all([trackers.parked.close(), trackers.executed.close()]).then(() => undefined));
   return {
     system,
@@ -137,6 +139,21 @@ async function startVettedStack(context: BenchContext, local: Cleanup): Promise<
       await stopWorkers();
     },
   };
+}
+
+/**
+ * The stage whose job finishes a visit of `stage`: with local stages, the job of the first stage of the chain
+ * runs the rest in turn, so the validate visit that parks a run ends in the extract job, and only that queue
+ * says so. (Waiting on the validate queue then would wait for ever.)
+ */
+export function jobCarrying(stage: StageName, localStages: readonly StageName[]): StageName {
+  let carrier = stageNamed(stage);
+  while (localStages.includes(carrier.name)) {
+    const before = STAGES.find((candidate) => candidate.next === carrier.name);
+    if (!before) break;
+    carrier = before;
+  }
+  return carrier.name;
 }
 
 interface VettedFigures {

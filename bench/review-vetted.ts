@@ -3,8 +3,9 @@
  * with the stage workers in another child process, as `vetted api` and `vetted worker` would run:
  *
  *   park    POST /api/runs (policy require_human) → the pipeline runs extract … validate and parks the run;
- *           the driver learns it from the validate job's `completed` event (pushed, like every completion
- *           in the bench), then reads the review as a reviewer's client would: GET /api/runs/:id.
+ *           the driver learns it from the `completed` event of the job that ran the validate visit (the
+ *           extract job, with local stages; pushed, like every completion in the bench), then reads the
+ *           review as a reviewer's client would: GET /api/runs/:id.
  *   decide  POST /api/runs/:id/decision {reviewId, action: approve, payloadHash}.
  *   execute the execute stage runs (dry provider) and the run completes.
  *
@@ -51,7 +52,7 @@ export interface VettedReview {
 }
 
 interface Trackers {
-  /** `completed` on the validate queue: the run is parked (require_human parks at the gate). */
+  /** `completed` on the queue whose job ran the validate visit: the run is parked (require_human parks at the gate). */
   parked: CompletionTracker;
   /** `completed` on the execute queue. */
   executed: CompletionTracker;

@@ -6,7 +6,7 @@
  *   GET  /{owner}/{alias}/requests/{id}/status        IN_QUEUE → IN_PROGRESS → COMPLETED
  *   GET  /{owner}/{alias}/requests/{id}               the result: { images: [{ url }], seed, prompt }
  *   PUT  /{owner}/{alias}/requests/{id}/cancel        cancel a request that has not completed
- *   GET  /.well-known/jwks.json                       the public keys its webhooks are signed with
+ *   GET  /.well-known/jwks.json                       the public keys its webhooks are signed with (reads counted)
  *
  * A submission with `?fal_webhook=<url>` (the client's `webhookUrl`) gets a webhook there when it completes,
  * signed as fal signs them (fal-webhook-signer.ts); `complete(id)` completes a request at once and awaits
@@ -56,6 +56,10 @@ export interface FalSim {
   signWebhook(requestId: string, body: string, timestampSeconds?: number): FalWebhookHeaders;
   /** Signs with a new key from now on, still publishing the old one. */
   rotateWebhookKey(): void;
+  /** Publishes only the current key from now on: a signature by an older one no longer verifies. */
+  retireOldWebhookKeys(): void;
+  /** How many times the JWKS was read (a verifier's cache shows as few reads). */
+  jwksReads(): number;
   webhooksSent(): FalWebhookSent[];
   close(): Promise<void>;
 }
@@ -71,6 +75,7 @@ export async function startFalSim(options: FalSimOptions = {}): Promise<FalSim> 
   let origin = '';
   const signer = createFalWebhookSigner();
   const sent: FalWebhookSent[] = [];
+  let jwksReads = 0;
 
   app.addHook('onRequest', async (request, reply) => {
     if (options.apiKey === undefined || request.url === JWKS_PATH) return;
@@ -104,7 +109,10 @@ export async function startFalSim(options: FalSimOptions = {}): Promise<FalSim> 
     return found;
   };
 
-  app.get(JWKS_PATH, async () => signer.jwks());
+  app.get(JWKS_PATH, async () => {
+    jwksReads += 1;
+    return signer.jwks();
+  });
 
   app.get('/:owner/:alias/requests/:id/status', async (request, reply) => {
     const found = find(request, reply);
@@ -173,6 +181,8 @@ export async function startFalSim(options: FalSimOptions = {}): Promise<FalSim> 
     },
     signWebhook: (requestId, body, timestampSeconds) => signer.sign(requestId, body, timestampSeconds),
     rotateWebhookKey: () => signer.rotate(),
+    retireOldWebhookKeys: () => signer.retireOld(),
+    jwksReads: () => jwksReads,
     webhooksSent: () => [...sent],
     close: () => app.close(),
   };

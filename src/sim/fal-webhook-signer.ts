@@ -20,6 +20,8 @@ export interface FalWebhookSigner {
   sign(requestId: string, body: string, timestampSeconds?: number): FalWebhookHeaders;
   /** Signs with a new key from now on, still publishing the old ones (a key rotation). */
   rotate(): void;
+  /** Stops publishing every key but the current one (the end of a rotation). */
+  retireOld(): void;
 }
 
 export const SIM_FAL_USER_ID = 'sim-fal-user';
@@ -46,5 +48,8 @@ export function createFalWebhookSigner(): FalWebhookSigner {
       };
     },
     rotate: add,
+    retireOld: () => {
+      keys.splice(0, keys.length - 1);
+    },
   };
 }

@@ -14,10 +14,12 @@ import { startReplicateSim, type ReplicateSim, type ReplicateSimOptions } from '
 export { OPENAI_SIM_MARKERS, startOpenAiSim, type OpenAiSim, type OpenAiSimBehavior, type OpenAiSimOptions, type RecordedChatRequest } from './openai-sim.ts';
 export { REPLICATE_SIM_MARKERS, type CreatedPrediction, type PredictionOutcome } from './replicate-predictions.ts';
 export { startReplicateSim, type ReplicateSim, type ReplicateSimOptions, type SimRequest } from './replicate-sim.ts';
+export { startFalSim, type FalSim, type FalSimOptions, type FalSubmission } from './fal-sim.ts';
 
 /** Placeholder credentials for the sims: not secrets, but long enough that the redactor treats them as such. */
 export const SIM_OPENAI_API_KEY = 'sk-sim-local-not-a-secret';
 export const SIM_REPLICATE_API_TOKEN = 'r8_sim_local_not_a_secret';
+export const SIM_FAL_KEY = 'fal_sim_local_not_a_secret';
 
 export interface SimServersOptions {
   /**

@@ -50,12 +50,14 @@ export class ExampleQuarantine {
   /**
    * Quarantines an example object plus loose example values found elsewhere (schema `example` keywords).
    * Strings and numbers are kept as leaves; booleans and nulls carry no content and are not kept.
+   * @param assembled for a source with no example object of its own, the one its per-input examples make
+   *   (a provider document's); shown and used as `exampleInput()`, its leaves already among `extra`.
    */
-  static fromExamples(example: unknown, extra: QuarantinedValue[] = []): ExampleQuarantine {
+  static fromExamples(example: unknown, extra: QuarantinedValue[] = [], assembled?: Record<string, unknown>): ExampleQuarantine {
     const entries: QuarantinedValue[] = [];
     collectLeaves(example, '', 0, entries);
     for (const item of extra) collectLeaves(item.value, item.path, 0, entries);
-    const exampleObject = isPlainObject(example) ? example : {};
+    const exampleObject = isPlainObject(example) ? example : (assembled ?? {});
     return new ExampleQuarantine(dedupe(entries).slice(0, MAX_ENTRIES), exampleObject);
   }
 

@@ -2,7 +2,9 @@
  * fal's webhooks, checked as fal signs them: an ED25519 signature by a key fal publishes (here the local fal
  * server's JWKS) over the request id, user id, timestamp and the body's SHA-256. The execution polls once an
  * hour in this file, so only a webhook can end its wait: a signed one completes the run; a tampered, stale or
- * foreign-key one is refused with 401 and wakes nothing (the server counts every status read).
+ * foreign-key one is refused with 401 and wakes nothing (the server counts every status read). A key rotation
+ * is followed through the route: the keys are read on a clock of this file's own, so "a minute later" needs
+ * no waiting.
  */
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -10,6 +12,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.ts';
+import { createFalProvider } from '../../src/adapters/fal/fal-provider.ts';
+import { createJwksKeys } from '../../src/adapters/fal/jwks-keys.ts';
 import { startFalSim, type FalSim } from '../../src/sim/fal-sim.ts';
 import { startStageWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { settle, submit } from '../support/pipeline.ts';
@@ -21,6 +25,8 @@ let fal: FalSim;
 let system: TestSystem;
 let workers: RunningWorkers;
 let app: FastifyInstance;
+/** How far the JWKS cache's clock is ahead of the real one. */
+let keysClockAheadMs = 0;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -34,10 +40,13 @@ beforeAll(async () => {
   // Never completes by polling: only complete() (and its webhook) ends a request.
   fal = await startFalSim({ apiKey: KEY, pollsToComplete: 1_000_000 });
   const port = await freePort();
-  system = await createTestSystem({
-    FAL_KEY: KEY, FAL_BASE_URL: fal.baseUrl, VETTED_FAL_POLL_MS: '3600000',
-    VETTED_FAL_WEBHOOK_URL: `http://127.0.0.1:${port}/api/webhooks/fal`, VETTED_FAL_JWKS_URL: fal.jwksUrl,
-  });
+  const webhookUrl = `http://127.0.0.1:${port}/api/webhooks/fal`;
+  const falConfig = { apiKey: KEY, baseUrl: fal.baseUrl, pollIntervalMs: 3_600_000, timeoutMs: 600_000, webhookUrl, jwksUrl: fal.jwksUrl };
+  const keys = createJwksKeys({ url: fal.jwksUrl, now: () => Date.now() + keysClockAheadMs });
+  system = await createTestSystem(
+    { FAL_KEY: KEY, FAL_BASE_URL: fal.baseUrl, VETTED_FAL_POLL_MS: '3600000', VETTED_FAL_WEBHOOK_URL: webhookUrl, VETTED_FAL_JWKS_URL: fal.jwksUrl },
+    { adapters: { providers: { fal: createFalProvider(falConfig, undefined, keys) } } },
+  );
   app = await buildApp(system);
   await app.listen({ host: '127.0.0.1', port });
   workers = startStageWorkers(system);
@@ -119,5 +128,43 @@ describe('POST /api/webhooks/fal', () => {
     expect((await post(notJson, fal.signWebhook(requestId, notJson))).statusCode).toBe(400);
     await fal.complete(requestId);
     await eventually(async () => (fal.webhooksSent().some((sent) => sent.requestId === requestId && sent.status === 200) ? true : undefined));
+  });
+});
+
+describe('fal webhook key rotation, through the route', () => {
+  it('a delivery signed with the key fal rotates to is accepted after one JWKS re-read; the retired key is refused', async () => {
+    const { runId, requestId } = await waitingRun('a heron at low tide');
+    const stray = bodyFor('sim-fal-stray');
+    // Signed before the rotation, delivered after it.
+    const byOldKey = fal.signWebhook('sim-fal-stray', stray);
+
+    // An hour on, the cached keys are stale: the next delivery reads the JWKS, and the old key still verifies.
+    keysClockAheadMs += 61 * 60_000;
+    const readsBefore = fal.jwksReads();
+    expect((await post(stray, fal.signWebhook('sim-fal-stray', stray))).statusCode).toBe(200);
+    expect(fal.jwksReads()).toBe(readsBefore + 1);
+
+    fal.rotateWebhookKey();
+    fal.retireOldWebhookKeys();
+    // Within the minute after a read, a key the cache does not know is refused without asking fal again:
+    // forged deliveries cannot make Vetted hammer fal's JWKS (fal retries a refused delivery).
+    const tooSoon = await post(stray, fal.signWebhook('sim-fal-stray', stray));
+    expect(tooSoon.statusCode).toBe(401);
+    expect(tooSoon.json().detail).toContain("matches none of fal's published webhook keys");
+    expect(fal.jwksReads()).toBe(readsBefore + 1);
+
+    // A minute later, fal's own delivery signed with the new key makes the keys be read again and wakes the run.
+    keysClockAheadMs += 61_000;
+    expect(await fal.complete(requestId)).toMatchObject({ requestId, status: 200 });
+    expect(fal.jwksReads()).toBe(readsBefore + 2);
+    expect(await settle(system, runId)).toMatchObject({ status: 'completed', provider: 'fal', result: { status: 'succeeded' } });
+
+    // The retired key verifies nothing any more: not from the cache, nor after another read a minute later.
+    expect((await post(stray, byOldKey)).statusCode).toBe(401);
+    keysClockAheadMs += 61_000;
+    const afterRead = await post(stray, byOldKey);
+    expect(afterRead.statusCode).toBe(401);
+    expect(afterRead.json().detail).toContain("matches none of fal's published webhook keys");
+    expect(fal.jwksReads()).toBe(readsBefore + 3);
   });
 });

@@ -14,7 +14,7 @@ import type { ExecutionResult } from '../../generated/contracts.ts';
 import type { ExecutionHandle, ExecutionRequest, ModelProvider } from '../../ports.ts';
 import { ProviderNotStartedError } from '../../stages/executor.ts';
 import { createFalWebhooks, type FalWebhooks } from './fal-webhooks.ts';
-import { createJwksKeys, FAL_DEFAULT_JWKS_URL } from './jwks-keys.ts';
+import { createJwksKeys, FAL_DEFAULT_JWKS_URL, type FalSigningKeys } from './jwks-keys.ts';
 import { guardedFetch, SubmitUncertainError } from './submit-guard.ts';
 
 export const FAL_PROVIDER_NAME = 'fal';
@@ -44,8 +44,16 @@ export function createFalClientFor(config: FalConfig): FalClient {
   });
 }
 
-export function createFalProvider(config: FalConfig, client: FalClient = createFalClientFor(config)): FalProvider {
-  const webhooks = createFalWebhooks(createJwksKeys({ url: config.jwksUrl ?? FAL_DEFAULT_JWKS_URL }));
+/**
+ * @param signingKeys fal's webhook keys; by default read from `config.jwksUrl` on the real clock (a test
+ *   passes a set on a clock of its own, to see a rotation picked up without waiting a minute).
+ */
+export function createFalProvider(
+  config: FalConfig,
+  client: FalClient = createFalClientFor(config),
+  signingKeys: FalSigningKeys = createJwksKeys({ url: config.jwksUrl ?? FAL_DEFAULT_JWKS_URL }),
+): FalProvider {
+  const webhooks = createFalWebhooks(signingKeys);
   const wait = (handle: ExecutionHandle, signal?: AbortSignal) => waitForResult(client, parseHandle(handle), { ...config, webhooks }, signal);
   return {
     name: FAL_PROVIDER_NAME,

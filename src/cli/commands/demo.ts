@@ -2,6 +2,8 @@
  * `vetted demo`: the whole pipeline end to end on bundled Replicate models, with live progress. It starts
  * the HTTP API and the workers in this process, then behaves like its users: an upstream app submits
  * requests with a submitter key, and a reviewer resolves the runs that park, with a reviewer key.
+ * `--provider fal,openai` adds a model of each, read from the provider's published OpenAPI document and
+ * executed on a local server that speaks its API (demo/provider-sims.ts).
  */
 import { commandEnv, loadConfig, type Config } from '../../config.ts';
 import { redactUrlPassword } from '../../util/redact-url.ts';
@@ -17,7 +19,8 @@ import { createEmbeddedSystem } from '../../embedded/embedded-system.ts';
 import { readJsonFile } from '../io.ts';
 import { createApiClient, type ApiClient } from '../demo/api-client.ts';
 import { createProgressTracker } from '../demo/progress.ts';
-import { DEMO_MODELS, DEMO_REQUESTS, type DemoRun } from '../demo/scenario.ts';
+import { startProviderSims, type ProviderSims } from '../demo/provider-sims.ts';
+import { demoScript, type DemoModel, type DemoProvider, type DemoRequest, type DemoRun } from '../demo/scenario.ts';
 import { printSummary } from '../demo/summary.ts';
 import { VettedError } from '../../errors.ts';
 import { fromPackageRoot } from '../../util/package-root.ts';
@@ -25,32 +28,57 @@ import { fromPackageRoot } from '../../util/package-root.ts';
 const TENANT = 'demo';
 const DEADLINE_MS = 60_000;
 
+export interface DemoOptions {
+  sim?: boolean;
+  embedded?: boolean;
+  /** Providers whose sample model runs beside the Replicate ones, each on its local server. */
+  providers?: readonly DemoProvider[];
+}
+
 /** `vetted demo` (registered in demo-command.ts, which loads this module only when the demo runs). */
-export async function runDemo(options: { sim?: boolean; embedded?: boolean }): Promise<void> {
+export async function runDemo(options: DemoOptions): Promise<void> {
+  const providers = options.providers ?? [];
   const sims = options.sim ? await startSimServers({ replicate: { stepMs: 50 } }) : undefined;
+  let providerSims: ProviderSims | undefined;
   try {
+    providerSims = providers.length > 0 ? await startProviderSims(providers, sims) : undefined;
+    // The OpenAI key that enables the openai provider would also make the LLM builder the default; the
+    // offline builder stays, as the "expect" lines describe it, unless --sim asked for the LLM.
+    const pinned: Record<string, string> = providerSims && !sims ? { VETTED_BUILDER: 'heuristic' } : {};
     // The progress lines are the demo's output: JSON logs only from warn up, unless LOG_LEVEL asks for more.
-    await runDemoWith(loadConfig(commandEnv({ LOG_LEVEL: 'warn' }, sims?.env)), sims, options.embedded === true);
+    const config = loadConfig(commandEnv({ LOG_LEVEL: 'warn' }, { ...sims?.env, ...providerSims?.env, ...pinned }));
+    await runDemoWith(config, { sims, providerSims, providers, embedded: options.embedded === true });
   } finally {
+    await providerSims?.close();
     await sims?.close();
   }
 }
 
-async function runDemoWith(config: Config, sims: SimServers | undefined, embedded: boolean): Promise<void> {
+interface DemoSetting {
+  sims: SimServers | undefined;
+  providerSims: ProviderSims | undefined;
+  providers: readonly DemoProvider[];
+  embedded: boolean;
+}
+
+async function runDemoWith(config: Config, setting: DemoSetting): Promise<void> {
+  const { sims, providerSims } = setting;
+  const script = demoScript(setting.providers);
   console.log('Vetted demo: zero-trust payload assembly with human review');
   if (sims) {
     console.log(`  simulators: OpenAI-compatible ${sims.openai.baseUrl}, Replicate ${sims.replicate.baseUrl} (real SDKs, local servers)`);
     console.log('  (the "expect" lines describe the heuristic builder; the simulated LLM fills only prompts and attachments)');
   }
-  const { system, workers } = await startDemoSystem(config, embedded);
+  if (providerSims) console.log(`  provider simulators: ${providerSims.describe().join(', ')} (official SDKs, local servers; nothing is spent)`);
+  const { system, workers } = await startDemoSystem(config, setting.embedded);
   console.log(`  builder ${config.defaults.builder}, provider ${config.defaults.provider}`);
   const api = await startApiServer(system, { port: 0, host: '127.0.0.1' });
   try {
     console.log(`  API ${api.url} (OpenAPI at ${api.url}/openapi.json)\n`);
     const submitter = createApiClient(api.url, (await system.apiKeys.create({ tenantId: TENANT, role: 'submitter', label: 'demo app' })).key);
     const reviewer = createApiClient(api.url, (await system.apiKeys.create({ tenantId: TENANT, role: 'reviewer', label: 'demo reviewer' })).key);
-    await registerDemoModels(system);
-    const runs = await submitDemoRequests(submitter);
+    await registerDemoModels(system, script.models);
+    const runs = await submitDemoRequests(submitter, script.requests);
     const progress = createProgressTracker(submitter, runs);
     await progress.until((rows) => rows.every((r) => isTerminal(r.status) || r.status === 'awaiting_human'), DEADLINE_MS);
     await resolveParkedRuns(reviewer, runs);
@@ -65,6 +93,7 @@ async function runDemoWith(config: Config, sims: SimServers | undefined, embedde
       const created = sims.replicate.created().map((p) => p.id);
       console.log(`  the Replicate simulator saw ${created.length} predictions, ${created.length - new Set(created).size} of them twice.`);
     }
+    for (const line of providerSims?.tally() ?? []) console.log(`  ${line}`);
   } finally {
     await api.close();
     await workers?.close();
@@ -89,9 +118,9 @@ async function startDemoSystem(config: Config, embedded: boolean): Promise<{ sys
   return { system: await createEmbeddedSystem(config) };
 }
 
-async function registerDemoModels(system: System): Promise<void> {
+async function registerDemoModels(system: System, models: readonly DemoModel[]): Promise<void> {
   console.log('Registering the sample models (the SchemaExtractor strips their example values):');
-  for (const model of DEMO_MODELS) {
+  for (const model of models) {
     const source = await readJsonFile(fromPackageRoot(model.file), 'model file');
     const registered = await registerModel(system, { tenantId: TENANT, source, ref: model.ref });
     const quarantined = (await system.models.getQuarantine(registered.schemaKey)).size;
@@ -100,10 +129,10 @@ async function registerDemoModels(system: System): Promise<void> {
   console.log('');
 }
 
-async function submitDemoRequests(submitter: ApiClient): Promise<DemoRun[]> {
+async function submitDemoRequests(submitter: ApiClient, requests: readonly DemoRequest[]): Promise<DemoRun[]> {
   console.log('An upstream app submits requests (POST /api/runs):');
   const runs: DemoRun[] = [];
-  for (const [index, scenario] of DEMO_REQUESTS.entries()) {
+  for (const [index, scenario] of requests.entries()) {
     const { id } = await submitter.submit(scenario.request);
     runs.push({ index: index + 1, scenario, runId: id });
     console.log(`  [${index + 1}] ${scenario.label}\n      expect: ${scenario.expect}`);

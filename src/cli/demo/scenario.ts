@@ -81,6 +81,43 @@ export const DEMO_REQUESTS: readonly DemoRequest[] = [
   },
 ];
 
+/** Providers `vetted demo --provider` can add, each run on a local server that speaks its API. */
+export const DEMO_PROVIDERS = ['fal', 'openai'] as const;
+export type DemoProvider = (typeof DEMO_PROVIDERS)[number];
+
+/**
+ * One model and one request per provider, read from the published OpenAPI document the provider serves
+ * (examples/providers/): a fal endpoint that executes as asked, and an OpenAI operation whose required
+ * voice nobody gave, so it parks until the reviewer supplies one.
+ */
+export const PROVIDER_DEMOS: Readonly<Record<DemoProvider, { model: DemoModel; request: DemoRequest }>> = {
+  fal: {
+    model: { file: 'examples/providers/fal-flux-dev.provider.json' },
+    request: {
+      label: 'fal-ai/flux/dev on fal: text to image, from fal\'s OpenAPI document',
+      request: { model: 'fal-ai/flux/dev', prompt: 'a red fox curled up in fresh snow, 2 images, seed 7' },
+      expect: 'executes on fal: num_images and seed come from the user; the published example prompt is never used',
+      ends: 'completed',
+    },
+  },
+  openai: {
+    model: { file: 'examples/providers/openai-create-speech.provider.json' },
+    request: {
+      label: 'openai/createSpeech on OpenAI: text to speech, voice forgotten',
+      request: { model: 'openai/createSpeech', prompt: 'Read this aloud: the library opens at nine tomorrow.', edits: { model: 'tts-1' } },
+      resolution: { action: 'edit', edits: { voice: 'alloy' }, note: 'the reviewer picks a voice' },
+      expect: 'parks: the required voice is missing; after the edit it executes on OpenAI',
+      ends: 'completed',
+    },
+  },
+};
+
+/** The demo's models and requests: the Replicate ones, then one of each provider asked for. */
+export function demoScript(providers: readonly DemoProvider[]): { models: DemoModel[]; requests: DemoRequest[] } {
+  const added = DEMO_PROVIDERS.filter((name) => providers.includes(name)).map((name) => PROVIDER_DEMOS[name]);
+  return { models: [...DEMO_MODELS, ...added.map((demo) => demo.model)], requests: [...DEMO_REQUESTS, ...added.map((demo) => demo.request)] };
+}
+
 /** A submitted demo request and the run it became. */
 export interface DemoRun {
   index: number;

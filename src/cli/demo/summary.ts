@@ -9,7 +9,7 @@ export function printSummary(runs: readonly DemoRun[], rows: Map<string, Run>): 
     const row = rows.get(demoRun.runId);
     if (!row) continue;
     const ms = row.completedAt ? Date.parse(row.completedAt) - Date.parse(row.createdAt) : NaN;
-    console.log(`  [${demoRun.index}] ${row.status.padEnd(10)} ${String(Math.round(ms)).padStart(5)} ms  ${row.model}  run ${row.id}`);
+    console.log(`  [${demoRun.index}] ${row.status.padEnd(10)} ${String(Math.round(ms)).padStart(5)} ms  ${row.model} on ${row.provider}  run ${row.id}`);
     const payload = row.candidate?.payload as Record<string, unknown> | undefined;
     if (payload && row.status === 'completed') {
       const fromUser = Object.entries(row.candidate?.provenance ?? {})

@@ -29,3 +29,21 @@ function isExampleLike(node: JsonObject): boolean {
   if (typeof value !== 'string' || node.enum !== undefined || node.format !== undefined) return false;
   return value.trim().split(/\s+/).length >= MIN_WORDS;
 }
+
+/**
+ * The request a provider's playground fills in from its document: each input's own `example`, else the first of
+ * its `examples`, else its sample default. Provider documents publish no example request of their own, and
+ * this is what an integration that copied the published examples sent: shadow mode's V2 side merges it, the
+ * reviewer is shown it (labelled as never used). Its values are in the quarantine already.
+ */
+export function assembledExample(raw: Readonly<Record<string, unknown>>, sampleDefaults: readonly QuarantinedValue[]): Record<string, unknown> {
+  const example: Record<string, unknown> = {};
+  for (const [name, node] of Object.entries(raw)) {
+    const own = node !== null && typeof node === 'object' ? (node as JsonObject) : {};
+    const examples = Array.isArray(own.examples) ? own.examples : [];
+    const sample = sampleDefaults.find((entry) => entry.path === `#/${name}/default`)?.value;
+    const value = own.example !== undefined ? own.example : examples.length > 0 ? examples[0] : sample;
+    if (value !== undefined && value !== null) example[name] = structuredClone(value);
+  }
+  return example;
+}

@@ -11,7 +11,7 @@ import type { QuarantinedValue } from '../example-quarantine.ts';
 import type { FieldSpec, ModelSchema } from '../../generated/contracts.ts';
 import { canonicalHash } from '../../util/canonical-hash.ts';
 import { findUnstorableText } from '../../util/storable-text.ts';
-import { quarantineExampleDefaults } from './example-defaults.ts';
+import { assembledExample, quarantineExampleDefaults } from './example-defaults.ts';
 import { inferProperties } from './example-inference.ts';
 import { primaryPromptName } from './field-roles.ts';
 import { buildFieldSpecs, orderedNames } from './field-specs.ts';
@@ -46,6 +46,8 @@ interface Blueprint {
   raw: Record<string, unknown>;
   required: string[];
   schemaExamples: QuarantinedValue[];
+  /** A provider document's example request, assembled from its inputs' examples (it publishes none whole). */
+  assembledExample?: Record<string, unknown>;
 }
 
 /**
@@ -64,7 +66,7 @@ export function extractModelSchema(source: unknown, options: ExtractOptions = {}
   if (unstorable) throw invalidSource(unstorable.path, `${unstorable.path} ${unstorable.reason}`);
   const warnings = new WarningList();
   const blueprint = parsed.openapi === null ? fromExample(parsed, warnings) : fromOpenApi(parsed, warnings);
-  const quarantine = ExampleQuarantine.fromExamples(parsed.example ?? undefined, blueprint.schemaExamples);
+  const quarantine = ExampleQuarantine.fromExamples(parsed.example ?? undefined, blueprint.schemaExamples, blueprint.assembledExample);
   redactExampleText(blueprint.properties, quarantine.entries().map((entry) => entry.value), warnings);
 
   const names = orderedNames(blueprint.properties);
@@ -118,8 +120,10 @@ export function extractionCacheKey(source: unknown, options: ExtractOptions = {}
  * 3: the quarantine keeps its examples' distinctive fragments (../fragments/derive.ts); the ModelSchema keeps
  *    the published input schema (publishedSchema, part of the hash) and marks fields no value satisfies;
  *    an empty `anyOf: []` is read instead of refused.
+ * 4: a provider document's quarantine holds the example request its inputs' examples make (shadow mode's V2
+ *    side and the review card read it).
  */
-export const EXTRACTOR_REVISION = 3;
+export const EXTRACTOR_REVISION = 4;
 
 /**
  * The hash of everything extraction reads (shape, model, version, schema document, example) and of the
@@ -162,8 +166,17 @@ function fromOpenApi(parsed: ParsedSource, warnings: WarningList): Blueprint {
     }
   }
   // Provider documents give sample prompts as defaults; Replicate's Cog schemas keep real defaults only.
-  const sampleDefaults = parsed.kind === 'provider_openapi' ? quarantineExampleDefaults(converted.properties, warnings) : [];
-  return { properties: converted.properties, raw: converted.raw, required: converted.required, schemaExamples: [...converted.examples, ...sampleDefaults] };
+  if (parsed.kind !== 'provider_openapi') {
+    return { properties: converted.properties, raw: converted.raw, required: converted.required, schemaExamples: converted.examples };
+  }
+  const sampleDefaults = quarantineExampleDefaults(converted.properties, warnings);
+  return {
+    properties: converted.properties,
+    raw: converted.raw,
+    required: converted.required,
+    schemaExamples: [...converted.examples, ...sampleDefaults],
+    assembledExample: assembledExample(converted.raw, sampleDefaults),
+  };
 }
 
 function fromExample(parsed: ParsedSource, warnings: WarningList): Blueprint {
