@@ -313,10 +313,10 @@ const format: Conversion = {
 // ---- languages -------------------------------------------------------------------------------------------------
 
 export function languagePattern(): RegExp {
-  const words = readingWords();
-  const names = anyWord(words.languages.keys());
-  const trails = words.lists.languageTrails;
   return cached('language', () => {
+    const words = readingWords();
+    const names = anyWord(words.languages.keys());
+    const trails = words.lists.languageTrails;
     const led = `${anyWord(words.lists.languageLeads)}\\s+(?:the\\s+)?(?<name>${names})(?:\\s+${anyWord(trails)})?`;
     const trailed = `(?<tname>${names})\\s*${anyWord(trails)}`;
     return `(?:${led}|(?<form>${anyWord(words.languageForms.keys())})|${trailed})`;
