@@ -1,8 +1,9 @@
 /**
  * The soak's sampler: every interval, what could grow while Vetted runs for hours. Process RSS from /proc (the
  * API and each worker), the API's heap and event-loop delay from its own /metrics (prom-client's defaults),
- * Redis memory and key count, PostgreSQL table and index sizes, dead tuples and open connections. A figure that
- * cannot be read this time (a service mid-restart) is left out of that sample, never guessed.
+ * Redis memory and key count, PostgreSQL table and index sizes, dead tuples, open connections and the age of the
+ * oldest open transaction. A figure that cannot be read this time (a service mid-restart) is left out of that
+ * sample, never guessed.
  */
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
@@ -98,11 +99,15 @@ export class SoakSampler {
 
   private async postgres(): Promise<Figures> {
     try {
-      const { rows } = await this.targets.pool.query<{ tables: string; indexes: string; dead: string; connections: string }>(
+      // The oldest open transaction: event streams hold back what came after it (api/settled-events.ts), so one
+      // left open (a client never released, a transaction waiting on a call) shows here as a climbing age.
+      const { rows } = await this.targets.pool.query<{ tables: string; indexes: string; dead: string; connections: string; oldest: string }>(
         `select (select coalesce(sum(pg_table_size(relid)), 0) from pg_stat_user_tables) as tables,
                 (select coalesce(sum(pg_indexes_size(relid)), 0) from pg_stat_user_tables) as indexes,
                 (select coalesce(sum(n_dead_tup), 0) from pg_stat_user_tables) as dead,
-                (select count(*) from pg_stat_activity where datname = current_database()) as connections`,
+                (select count(*) from pg_stat_activity where datname = current_database()) as connections,
+                (select coalesce(extract(epoch from max(now() - xact_start)), 0) from pg_stat_activity
+                  where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null) as oldest`,
       );
       const row = rows[0];
       if (!row) return {};
@@ -111,6 +116,7 @@ export class SoakSampler {
         'pg indexes (MB)': Number(row.indexes) / 1024 / 1024,
         'pg dead tuples': Number(row.dead),
         'pg connections': Number(row.connections),
+        'pg oldest open transaction (s)': Number(row.oldest),
       };
     } catch {
       return {};
