@@ -24,7 +24,7 @@ import {
   type Converted,
 } from './conversions.ts';
 import { aspectField, countField, durationField, framesField, isNumericField, languageField, resolutionField } from './fields.ts';
-import { isDigitsOnly } from './numbers.ts';
+import { isDigitsOnly, parseWrittenNumber } from './numbers.ts';
 import { anyWord, isUnspaced, writtenWordStart } from './patterns.ts';
 import { anyUnitNumberPattern, enlargeVerbInClause, isFirmUnitNumber, multiplePattern, scaleField, unitKeyOf, unitOfField } from './quantities.ts';
 import { foldWord, readingWords } from './words.ts';
@@ -305,7 +305,7 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       return (
         ((onlyFillerBefore(text, start) || onlyFillerBefore(text, start, words.mediaNouns)) &&
           (followedBy(text, end, words.countTrails) ||
-            countTrailAfterWord(text, end) ||
+            (countTrailAfterWord(text, end) && !isArticleOne(groups.number)) ||
             clauseEnds(text, end) ||
             madeSo(text, end) ||
             (joinsByCase(groups.unit ?? '') && /^\s+\p{L}/u.test(text.slice(end))))) ||
@@ -363,7 +363,22 @@ function countTrailAfterWord(text: string, end: number): boolean {
   if (prefixed(0)) return true;
   const word = /^\s+[\p{L}'’-]+/u.exec(rest);
   if (!word) return false;
-  return followedBy(rest, word[0].length, readingWords().lists.countTrails) || prefixed(word[0].length);
+  return followedBy(rest, word[0].length, trailsAfterAdjective()) || prefixed(word[0].length);
+}
+
+/**
+ * Only the languages that put the adjective after the noun (`bocetos rápidos de`, `croquis rapides d'`) may have a
+ * word between what is counted and its trail; in English the word there is a verb (`4 images hang on the wall`).
+ */
+const ADJECTIVE_AFTER_NOUN = ['es', 'fr', 'pt', 'he', 'ar'] as const;
+
+function trailsAfterAdjective(): string[] {
+  return ADJECTIVE_AFTER_NOUN.flatMap((language) => readingWords().byLanguage[language].countTrails);
+}
+
+/** `una foto cuadrada de…`: "one" written as a word is the article there, not a count that asks for anything. */
+function isArticleOne(number: string | undefined): boolean {
+  return number !== undefined && !/\p{N}/u.test(number) && parseWrittenNumber(number) === 1;
 }
 
 /** `4枚にして`, `4kにアップスケール`: Japanese says "make it" (or the verb) after the value, which asks for it. */
