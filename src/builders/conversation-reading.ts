@@ -12,7 +12,8 @@ import type { ModelSchema, RequestBundle, UnusedRequest } from '../generated/con
 import { askedField, readAnswer } from './answer-reading.ts';
 import { isFollowUpOnly, refersBack } from './follow-up-words.ts';
 import { removeSpans } from './prompt-cleanup.ts';
-import { scanPromptDirectives, type DirectiveScan, type ScannedValue } from './prompt-directives.ts';
+import { EXCLUSION_RULE } from './exclusion-rule.ts';
+import { addsExclusion, joinedExclusions, scanPromptDirectives, type DirectiveScan, type ScannedValue } from './prompt-directives.ts';
 
 /** What the request's words say, read turn by turn. */
 export interface RequestReading {
@@ -87,7 +88,7 @@ interface ReadTurn {
 
 /** One turn's settings, with a reply to the assistant's question about a setting read for that setting. */
 function readTurn(text: string, question: string | undefined, schema: ModelSchema, later: boolean): ReadTurn {
-  const scan = scanPromptDirectives(text, schema);
+  const scan = scanPromptDirectives(text, schema, { laterTurn: later });
   // In a later turn a shape word asks for a change (`make it vertical`); in the first it may describe the picture.
   const own = later ? [...scan.cuts, ...scan.directives.filter((directive) => directive.keepInPrompt)] : scan.cuts;
   const field = question === undefined ? undefined : askedField(question, schema);
@@ -149,6 +150,12 @@ function mergeScans(scans: readonly DirectiveScan[], notes: string[]): Directive
   scans.forEach((scan, turn) => {
     for (const value of scan.values) {
       const previous = values.get(value.field);
+      // `and no text either`: a later clause leaving things out adds to them; a negative prompt written out replaces them.
+      if (previous && value.rule === EXCLUSION_RULE && addsExclusion(previous, value)) {
+        values.set(value.field, joinedExclusions(previous, value));
+        setAt.set(value.field, turn);
+        continue;
+      }
       if (previous && !Object.is(previous.value, value.value)) {
         notes.push(`${value.field}: a later turn's "${value.phrase}" replaces "${previous.phrase}"`);
       }

@@ -14,6 +14,7 @@ import {
   optionThenNameRule,
   sizeRule,
 } from './directive-rules.ts';
+import { EXCLUSION_RULE, exclusionDirectives } from './exclusion-rule.ts';
 import { findInstructionLead } from './instruction-prefix.ts';
 import { findLeftovers } from './leftover-notes.ts';
 import { partialNameRule } from './partial-names.ts';
@@ -76,11 +77,17 @@ const NEVER_FROM_TEXT = new Set<FieldRole>(['secret', 'system_prompt']);
 
 const RULES = [namedValueRule, namedRatioRule, sizeRule, wordSizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, multipleRule, translateRule, requestTableRule, readingRule, partialNameRule];
 
+/** How the text stands in the request. */
+export interface ScanOptions {
+  /** The text is a later turn of a conversation, not the request's opening words. */
+  laterTurn?: boolean;
+}
+
 /**
  * Scans the prompt for explicit values for the schema's fields. Never reads secrets, system prompts or file
  * fields (a labelled secret is only cut, see text-capture.ts). Deterministic.
  */
-export function scanPromptDirectives(text: string, schema: ModelSchema): DirectiveScan {
+export function scanPromptDirectives(text: string, schema: ModelSchema, options: ScanOptions = {}): DirectiveScan {
   const context = ruleContext(text, schema);
   const candidates = withoutTranslationTarget(RULES.flatMap((rule) => rule(context)), context);
   const breaks = clauseBreaks(text);
@@ -94,7 +101,9 @@ export function scanPromptDirectives(text: string, schema: ModelSchema): Directi
   const eligible = candidates.filter(
     (candidate) => !insideQuotes(candidate, quoted) && !inAddress(candidate) && !isAskedAbout(text, candidate.start) && (!candidate.needsOwnClause || inOwnClause(text, ownBreaks, candidate, byStart)),
   );
-  const accepted = addCaptures(context, breaks, resolveOverlaps(eligible));
+  const captured = addCaptures(context, breaks, resolveOverlaps(eligible));
+  // `…, nothing blurry`: what is left out goes to the negative prompt, unless another rule took the clause.
+  const accepted = [...captured, ...exclusionDirectives(context, captured, [...quoted, ...addresses], options.laterTurn)].sort((a, b) => a.start - b.start);
   const cuts: Span[] = accepted.filter((directive) => !directive.keepInPrompt).map(({ start, end }) => ({ start, end }));
   const label = promptLabel(text, context.primary.get('prompt'));
   if (label && !cuts.some((cut) => overlaps(cut, label))) cuts.push(label);
@@ -221,11 +230,27 @@ function chooseValues(accepted: readonly Directive[]): ScannedValue[] {
         chosen.set(field, entry);
         continue;
       }
+      if (addsExclusion(previous, entry)) {
+        chosen.set(field, joinedExclusions(previous, entry));
+        continue;
+      }
       const conflicted = previous.conflicted || !(Object.is(previous.value, value) || sameOrientation(previous, entry));
       chosen.set(field, { ...stronger(previous, entry), conflicted });
     }
   }
   return [...chosen.values()];
+}
+
+/** `no text, nothing blurry`: a clause leaving things out adds them to what the negative prompt already holds. */
+export function addsExclusion(previous: ScannedValue, entry: ScannedValue): boolean {
+  return (previous.rule === EXCLUSION_RULE || entry.rule === EXCLUSION_RULE) && typeof previous.value === 'string' && typeof entry.value === 'string';
+}
+
+/** Both texts, earlier first, with the stronger form; a phrase for each. */
+export function joinedExclusions(previous: ScannedValue, entry: ScannedValue): ScannedValue {
+  const value = [previous.value, entry.value].join(', ');
+  const form = FORM_RANK[entry.form] > FORM_RANK[previous.form] ? entry.form : previous.form;
+  return { ...previous, value, form, phrase: `${previous.phrase}; ${entry.phrase}`, rule: previous.rule === EXCLUSION_RULE ? entry.rule : previous.rule };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Free text after an explicit label: `negative prompt: blurry, low quality`, `--no text, watermark`,
- * `style: watercolor`. Only labels count; nothing here guesses that words are "negative" from their meaning
- * (`without a hat` stays in the prompt).
+ * `style: watercolor`. Only labels count here; a clause that leaves things out without a label (`…, nothing
+ * blurry`) is exclusion-rule.ts's, and a negation inside the description (`a man without a hat`) stays in the prompt.
  */
 import type { FieldSpec } from '../generated/contracts.ts';
 import type { Directive, DirectiveForm, RuleContext, Span } from './directive-types.ts';

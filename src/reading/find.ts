@@ -26,7 +26,7 @@ import {
 } from './conversions.ts';
 import { aspectField, countField, durationField, framesField, isNumericField, languageField, resolutionField } from './fields.ts';
 import { anyWord, isUnspaced, writtenWordStart } from './patterns.ts';
-import { anyUnitNumberPattern, enlargeVerbInClause, isFirmUnitNumber, scaleField, unitKeyOf, unitOfField } from './quantities.ts';
+import { anyUnitNumberPattern, enlargeVerbInClause, isFirmUnitNumber, multiplePattern, scaleField, unitKeyOf, unitOfField } from './quantities.ts';
 import { foldWord, readingWords } from './words.ts';
 
 /** A value read for a field, with the user's words it came from and the conversion that gives it. */
@@ -112,8 +112,11 @@ export function findSettingPhrases(text: string, fields: readonly FieldSpec[] = 
     ['resolution_word', resolutionPattern()],
     ['format_word', formatPattern(KNOWN_FORMATS)],
     ['language_name', languagePattern()],
-    ['negated_switch', switchPattern([...readingWords().features.keys()])],
+    // `fix the faces`, `make it loop`: a feature asked for by name is a switch too.
+    ['negated_switch', switchPattern([...readingWords().features.keys()], [...readingWords().featureRequests.keys()])],
     ['unit_number', anyUnitNumberPattern()],
+    // `make it twice as big`, `4x`: a number of times bigger, firm beside a word asking for a bigger picture.
+    ['multiple_word', multiplePattern()],
   ];
   const shown = contentSpans(text);
   for (const [kind, pattern] of kinds) {

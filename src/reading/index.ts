@@ -7,3 +7,4 @@ export { findSettingPhrases, fillerWords, isAskedAbout, isContentAt, isFiller, r
 export { READING_LANGUAGES, readingWords, wordFileProblem, type ReadingLanguage } from './words.ts';
 export { anyWord as anyWordPattern, isUnspaced } from './patterns.ts';
 export { decimalCommaPhrase, quantityWords } from './quantities.ts';
+export { exclusionField, findExclusions, type Exclusion } from './exclusions.ts';

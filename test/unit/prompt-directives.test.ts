@@ -426,8 +426,9 @@ describe('labelled text', () => {
     expect(valuesOf(text).negative_prompt).toBe(negative);
   });
 
-  it('never reads a negative prompt from meaning alone', () => {
-    expect(valuesOf('a man without a hat, avoid the rain').negative_prompt).toBeUndefined();
+  it('reads a negative prompt from meaning only where a clause of its own leaves things out', () => {
+    expect(valuesOf('a man without a hat, in the rain').negative_prompt).toBeUndefined();
+    expect(valuesOf('a man without a hat, avoid the rain').negative_prompt).toBe('rain');
   });
 
   it('notes a negative prompt the model cannot take', () => {
