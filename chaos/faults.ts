@@ -10,6 +10,8 @@
  *   provider misbehaving  the next creates answer 500 (may or may not exist: the run must ask a person) and a
  *                         burst of 429s (created nothing: retried)
  *   kill -9 the MCP server twice, each while a tool call is in flight (its client sends the call again)
+ *   fal and OpenAI       submissions refused or answered late, answers lost, kills around a call
+ *                        (provider-faults.ts)
  *
  * Per-request misbehaviour (sim:slow, sim:500, sim:fail, sim:hang, sim:429) comes from the request mix.
  */
@@ -18,12 +20,15 @@ import type { Fleet, Role } from './processes.ts';
 import type { PrivatePostgres, PrivateRedis } from './services.ts';
 import type { SimServers } from '../src/sim/index.ts';
 import type { McpClient } from './mcp-client.ts';
+import type { FalSim } from '../src/sim/fal-sim.ts';
+import { PROVIDER_FAULTS } from './provider-faults.ts';
 
 export interface FaultContext {
   fleet: Fleet;
   redis: PrivateRedis;
   postgres: PrivatePostgres;
   sims: SimServers;
+  fal: FalSim;
   mcp?: McpClient;
 }
 
@@ -34,7 +39,7 @@ export interface FaultRecord {
   error?: string;
 }
 
-interface Fault {
+export interface Fault {
   /** When, as a fraction of the load's planned duration. */
   at: number;
   name: string;
@@ -79,7 +84,7 @@ const llmWindow = (behavior: 'server_error' | 'slow', durationMs: number): Fault
   return `every chat completion: ${behavior} for ${durationMs / 1000} s`;
 };
 
-export const FAULT_SCHEDULE: readonly Fault[] = [
+const CORE_FAULTS: readonly Fault[] = [
   { at: 0.08, name: 'kill -9 worker:extract', inject: kill('extract') },
   { at: 0.12, name: 'LLM 500s', inject: llmWindow('server_error', 3000) },
   { at: 0.16, name: 'kill -9 worker:execute', inject: killExecuteMidPrediction },
@@ -110,6 +115,8 @@ export const FAULT_SCHEDULE: readonly Fault[] = [
   { at: 0.88, name: 'Redis restart (data gone)', inject: async ({ redis }) => (await redis.restart(1000), 'down 1 s, came back empty') },
   { at: 0.93, name: 'kill -9 worker:execute', inject: killExecuteMidPrediction },
 ];
+
+export const FAULT_SCHEDULE: readonly Fault[] = [...CORE_FAULTS, ...PROVIDER_FAULTS].sort((a, b) => a.at - b.at);
 
 /**
  * Injects every fault at its time (relative to `startedAt`, over `durationMs`), one after another, and

@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import { createParser } from 'eventsource-parser';
-import { sleep } from './log.ts';
+import { sleep, waitUntil } from './log.ts';
 import type { FollowerLog } from './verdicts.ts';
 
 const RECONNECT_MS = 500;
@@ -73,7 +73,7 @@ export interface FollowerJudgement {
 
 /**
  * What each follower should have seen, oldest first, from the audit table (the API's source too), read while
- * the followers still run; they then get `catchUpMs` to receive the newest events and are stopped. What they
+ * the followers still run; they then get up to `catchUpMs` to receive the newest events and are stopped. What they
  * got after the snapshot is not judged (the table had it after the truth was read).
  */
 export async function judgeFollowers(pool: pg.Pool, tenantId: string, followers: readonly Follower[], catchUpMs: number): Promise<FollowerJudgement[]> {
@@ -85,7 +85,13 @@ export async function judgeFollowers(pool: pg.Pool, tenantId: string, followers:
     const rows = follower.runId ? (await pool.query<{ id: string }>('select id::text from run_events where run_id = $1 order by run_events.id', [follower.runId])).rows : feed.rows;
     truths.set(follower, rows.map((r) => r.id));
   }
-  await sleep(catchUpMs);
+  // Followers behind a slow API get up to `catchUpMs` to reach the newest event of their truth; the wait ends
+  // as soon as all have (a follower that skipped an event still has the gap, caught below).
+  const caughtUp = (f: Follower) => {
+    const newest = truths.get(f)?.at(-1);
+    return newest === undefined || f.seen.some((id) => /^\d+$/.test(id) && BigInt(id) >= BigInt(newest));
+  };
+  await waitUntil(() => followers.every(caughtUp), catchUpMs, 250);
   await Promise.all(followers.map((f) => f.stop()));
   return followers.map((follower) => {
     const truth = truths.get(follower) ?? [];

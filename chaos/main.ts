@@ -12,7 +12,7 @@
  * error, on SIGINT/SIGTERM/SIGHUP, when nobody reads its output any more (EPIPE), or, if it is killed outright,
  * by its reaper (reaper.ts), a detached process that outlives it. What it keeps is bounded: its logs stop at a
  * cap, they are kept in one directory per run, and it refuses to start without the room it needs. Every loop is
- * bounded, and a watchdog ends the run if a phase hangs anyway.
+ * bounded, and a watchdog (watchdog.ts) ends the run if a phase outlives its budget anyway.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,16 +23,18 @@ import { createDb } from '../src/db/client.ts';
 import { createQueues, type QueueSet } from '../src/queue/queues.ts';
 import { parseRedisUrl } from '../src/redis-url.ts';
 import { createApiKeysRepository } from '../src/db/api-keys-repository.ts';
-import { startSimServers, type CreatedPrediction, type SimServers } from '../src/sim/index.ts';
+import { startSimServers, type SimServers } from '../src/sim/index.ts';
+import type { FalSim } from '../src/sim/fal-sim.ts';
 import { guardOutput, type OutputGuard } from '../src/util/output-guard.ts';
 import { assertFreeSpace, CappedFile, SERVER_FOOTPRINT_BYTES } from './footprint.ts';
 import { KEPT_LOGS_PREFIX, removeLeftovers, WORK_DIR_PREFIX } from './leftovers.ts';
 import { runFaults, type FaultRecord } from './faults.ts';
 import { driveLoad, type Submission } from './load.ts';
-import { errorMessage, log, seededRandom, setLogSink } from './log.ts';
+import { errorMessage, log, seededRandom, setLogSink, waitUntil } from './log.ts';
+import { notificationsMissingCheck } from './verdicts.ts';
 import { planRequests, tagOf, type RequestKind } from './mix.ts';
 import { HELP, parseOptions, type ChaosOptions } from './options.ts';
-import { Fleet } from './processes.ts';
+import { Fleet, FLEET_SIZE, READY_TIMEOUT_MS } from './processes.ts';
 import { outcomeOf, renderReport } from './report.ts';
 import { Reviewer } from './reviewer.ts';
 import { readState, tearDown, writeState, type RunState } from './run-state.ts';
@@ -52,16 +54,23 @@ import { MessageDeciders } from './message-deciders.ts';
 import { Tasker } from './tasker.ts';
 import { appliedTaskReviews, slaSteps } from './verdict-facts.ts';
 import { ESCALATION_TEAM } from './mix.ts';
+import { startFalForChaos } from './provider-faults.ts';
+import { simExecutions, type SimExecution } from './sim-executions.ts';
+import { budgetsFor, PhaseWatchdog, type Budgets } from './watchdog.ts';
 
 const TENANT = 'chaos';
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** Time on top of load + drain for start-up, the faults (each waits up to 30 s for its target to be ready), the stuck check and shutdown; past it, the watchdog ends the run. */
-const WATCHDOG_SLACK_MS = 600_000;
+/** A request is retried (same requestKey) for at most this long before the load gives up on it. */
+const MAX_RETRY_SECONDS = 90;
+/** When the watchdog has ended the run and its cleanup hangs too, exit anyway after this; the reaper stops what is left. */
+const ABORT_EXIT_MS = 150_000;
 /** One acknowledged run in this many gets an event-stream follower, up to MAX_FOLLOWERS streams in all. */
 const RUN_FOLLOWER_EVERY = 5;
 const MAX_FOLLOWERS = 24;
-/** After the truth is read, how long the followers get to receive the newest events. */
-const FOLLOWER_CATCH_UP_MS = 3000;
+/** After the truth is read, how long the followers get at most to receive the newest events (a loaded API is slow to send them). */
+const FOLLOWER_CATCH_UP_MS = 60_000;
+/** How long notices still on their way get to arrive before the missing ones are counted. */
+const NOTICE_WAIT_MS = 90_000;
 /** One acknowledged run in this many is joined by a review task. */
 const TASK_EVERY = 10;
 /** The Slack users of the tenant's reviewers (people.ts clicks as them). */
@@ -76,6 +85,7 @@ interface Started {
   redis?: PrivateRedis;
   postgres?: PrivatePostgres;
   sims?: SimServers;
+  fal?: FalSim;
   slack?: SlackSim;
   receivers?: Receivers;
   fleet?: Fleet;
@@ -123,18 +133,22 @@ async function main(): Promise<number> {
   current = started;
   trapSignals(started);
   startReaper(started.root);
-  const loadMs = (options.requests / options.rate) * 1000;
-  const watchdog = setTimeout(() => void abort(started, `the run took longer than ${Math.round((loadMs + options.drainSeconds * 1000 + WATCHDOG_SLACK_MS) / 1000)} s`), loadMs + options.drainSeconds * 1000 + WATCHDOG_SLACK_MS);
-  watchdog.unref();
+  const budgets = budgetsFor({
+    plannedSendingMs: (options.requests / options.rate) * 1000, drainMs: options.drainSeconds * 1000,
+    processes: FLEET_SIZE, readyTimeoutMs: READY_TIMEOUT_MS, maxRetryMs: MAX_RETRY_SECONDS * 1000,
+  });
+  const watchdog = new PhaseWatchdog((why) => void abort(started, why));
+  watchdog.enter('start-up', budgets.startupMs);
   try {
-    return await chaosRun(options, started);
+    return await chaosRun(options, started, { watchdog, budgets });
   } catch (error) {
     log(`harness failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     keepLogs(started, 'harness failure');
     return 1;
   } finally {
-    clearTimeout(watchdog);
+    watchdog.enter('cleanup', budgets.cleanupMs);
     await cleanup(started);
+    watchdog.stop();
   }
 }
 
@@ -167,7 +181,7 @@ function recordPid(started: Started, name: string, pid: number | undefined): voi
   writeState(started.state);
 }
 
-async function chaosRun(options: ChaosOptions, started: Started): Promise<number> {
+async function chaosRun(options: ChaosOptions, started: Started, guard: { watchdog: PhaseWatchdog; budgets: Budgets }): Promise<number> {
   const t0 = Date.now();
   log(`seed ${options.seed}; ${options.requests} requests at ${options.rate}/s, ${options.concurrency} in flight at most; faults ${options.faults ? 'on' : 'OFF'}; work dir ${started.root}`);
   const env = await startServices(options, started);
@@ -189,6 +203,7 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
   for (const follower of followers) follower.start();
   const pool = connect(env.DATABASE_URL as string);
   started.pool = pool;
+  guard.watchdog.enter('sending', guard.budgets.sendingMs);
   const sampler = options.soak ? new SoakSampler({ apiUrl: fleet.apiUrl, redisUrl: env.REDIS_URL as string, pool, pids: () => fleet.pids() }, options.soak.sampleSeconds * 1000) : undefined;
   sampler?.start();
   const { submissions, faults, reviewer, tasker, deciders, mcp } = await loadUnderFaults(options, started, fleet, keys, (runId, n) => {
@@ -199,6 +214,9 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
     follower.start();
   });
   await sampler?.stop();
+  const sentMs = guard.watchdog.elapsedMs();
+  guard.watchdog.enter('drain and verification', guard.budgets.afterSendingMs(sentMs));
+  log(`watchdog: sending took ${(sentMs / 1000).toFixed(0)} s; drain and verification may take ${(guard.budgets.afterSendingMs(sentMs) / 1000).toFixed(0)} s`);
   // The chaos run's own view of the queues, to tell a run waiting on a retry from one nothing will move.
   const queues = createQueues(parseRedisUrl(env.REDIS_URL as string), env.VETTED_QUEUE_PREFIX as string);
   started.queues = queues;
@@ -212,14 +230,14 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
   log(`notifications received: ${(started.receivers as Receivers).received.length}; refused on purpose: ${[...(started.receivers as Receivers).refused].map(([c, n]) => `${c} ${n}`).join(', ')}`);
   log(`claims: ${counts(reviewer.stats.claims)}; decided from messages: ${counts(deciders.outcomes)}`);
   log(`review tasks: ${tasker.acknowledged.size} acknowledged; ${counts(tasker.outcomes)}; MCP calls sent again after no answer: ${mcp.resent}`);
-  const created = (started.sims as SimServers).replicate.created();
+  const created = simExecutions({ replicate: (started.sims as SimServers).replicate, fal: started.fal, openai: (started.sims as SimServers).openai });
   if (options.proveDetector) await plantFaults(pool, created);
   const verdict = await verify(pool, TENANT, submissions, created, stuckCheck);
 
   const harnessErrors = faults.filter((f) => f.error && /restart/.test(f.name)).map((f) => `${f.name} failed: ${f.error}`);
   const receivers = started.receivers as Receivers;
   const tasksMissing = await missingTasks(pool, tasker);
-  const owed = await owedNotifications(pool, TENANT, NOTIFICATION_CHANNELS, NOTIFIED_EVENTS);
+  const owed = await owedOnceDelivered(pool, receivers);
   log(`notices refused once and overtaken by their review's expiry (not owed): ${owed.overtaken}`);
   const lines = verdictLines({ ...verdict, missing: [...verdict.missing, ...tasksMissing] }, {
     decisions: {
@@ -247,6 +265,20 @@ async function chaosRun(options: ChaosOptions, started: Started): Promise<number
 
 function counts(map: ReadonlyMap<string, number>): string {
   return [...map].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+}
+
+/**
+ * What the run owes the receivers, once what is still on its way had time to arrive: a notice whose job waits
+ * in a retry's backoff, or one the reconciler is about to restore, arrives within NOTICE_WAIT_MS; a lost one
+ * never does, so waiting hides nothing.
+ */
+async function owedOnceDelivered(pool: pg.Pool, receivers: Receivers): Promise<Awaited<ReturnType<typeof owedNotifications>>> {
+  let owed = await owedNotifications(pool, TENANT, NOTIFICATION_CHANNELS, NOTIFIED_EVENTS);
+  await waitUntil(async () => {
+    owed = await owedNotifications(pool, TENANT, NOTIFICATION_CHANNELS, NOTIFIED_EVENTS);
+    return notificationsMissingCheck(owed.owed, receivers.received).count === 0;
+  }, NOTICE_WAIT_MS, 2000);
+  return owed;
 }
 
 /** Acknowledged review tasks that are not in PostgreSQL: as lost as a run would be. */
@@ -290,11 +322,11 @@ async function loadUnderFaults(options: ChaosOptions, started: Started, fleet: F
   reviewer.start();
   const taskSubmissions: Promise<void>[] = [];
   const loadStartedAt = Date.now();
-  const ctx = { fleet, redis: started.redis as PrivateRedis, postgres: started.postgres as PrivatePostgres, sims: started.sims as SimServers, mcp };
+  const ctx = { fleet, redis: started.redis as PrivateRedis, postgres: started.postgres as PrivatePostgres, sims: started.sims as SimServers, fal: started.fal as FalSim, mcp };
   const faultsDone: Promise<FaultRecord[]> = options.faults ? runFaults(ctx, loadStartedAt, (options.requests / options.rate) * 1000, () => cleaningUp !== undefined) : Promise.resolve([]);
   const submissions = await driveLoad(plan, {
     apiUrl: fleet.apiUrl, submitterKey: keys.submitter, ratePerSecond: options.rate, concurrency: options.concurrency,
-    maxTries: 40, maxRetrySeconds: 90, random, onAcknowledged: (s) => {
+    maxTries: 40, maxRetrySeconds: MAX_RETRY_SECONDS, random, onAcknowledged: (s) => {
       kinds.set(s.runId as string, s.planned.kind);
       onAcknowledged(s.runId as string, ++acknowledged);
       if (acknowledged % TASK_EVERY === 0) taskSubmissions.push(tasker.submit());
@@ -309,19 +341,22 @@ async function loadUnderFaults(options: ChaosOptions, started: Started, fleet: F
 }
 
 /**
- * --prove-detector: one acknowledged, completed run deleted from PostgreSQL (a loss) and one prediction
- * created a second time in the simulator's log (a double), so a run can show that the checks catch both.
+ * --prove-detector: one acknowledged, completed run deleted from PostgreSQL (a loss) and one execution
+ * recorded a second time in a sim's log (a double: at fal or OpenAI when such a run completed, else at
+ * Replicate), so a run can show that the checks catch both.
  */
-async function plantFaults(pool: pg.Pool, created: CreatedPrediction[]): Promise<void> {
-  const { rows } = await pool.query<{ id: string; request_key: string }>("select id, request_key from runs where status = 'completed' and tenant_id = $1 limit 2", [TENANT]);
-  const [lose, double] = rows;
+async function plantFaults(pool: pg.Pool, created: SimExecution[]): Promise<void> {
+  const { rows } = await pool.query<{ id: string; request_key: string; provider: string }>(
+    "select id, request_key, provider from runs where status = 'completed' and tenant_id = $1 order by provider = 'replicate', created_at limit 2", [TENANT],
+  );
+  const [double, lose] = rows;
   if (!lose || !double) throw new Error('--prove-detector needs two completed runs');
   await pool.query('delete from runs where id = $1', [lose.id]);
   await pool.query('delete from run_documents where run_id = $1', [lose.id]);
   const original = created.find((p) => tagOf(p.input) === double.request_key);
-  if (!original) throw new Error(`--prove-detector: no prediction for run ${double.id}`);
-  created.push({ ...original, id: `${original.id.slice(0, 20)}planted` });
-  log(`prove-detector: deleted run ${lose.id} from PostgreSQL; added a second prediction for run ${double.id}`);
+  if (!original) throw new Error(`--prove-detector: no execution at a sim for run ${double.id}`);
+  created.push({ ...original, id: `${original.id}-planted` });
+  log(`prove-detector: deleted run ${lose.id} from PostgreSQL; added a second execution at ${original.provider} for run ${double.id}`);
 }
 
 /** Private Redis and PostgreSQL, the simulators, and the migrated database; returns the children's environment. */
@@ -339,12 +374,16 @@ async function startServices(options: ChaosOptions, started: Started): Promise<R
   // Slow answers (sim:slow, the "LLM slow" fault) take 2.5 s, inside the 6 s client timeout: slow, not failed.
   const sims = await startSimServers({ replicate: { stepMs: options.stepMs }, openai: { slowMs: 2500 } });
   started.sims = sims;
+  const fal = await startFalForChaos();
+  started.fal = fal.fal;
   const receivers = await startReceivers();
   started.receivers = receivers;
   const slack = await startSlackSim();
   started.slack = slack;
   const env: Record<string, string> = {
     ...sims.env,
+    // The fal and openai providers run the mix's fal and OpenAI models at the sims (provider-faults.ts).
+    ...fal.env,
     // The Slack app: the waiting message carries Approve/Reject, clicks come back signed to the API.
     VETTED_SLACK_SIGNING_SECRET: SIM_SLACK_SIGNING_SECRET,
     VETTED_SLACK_BOT_TOKEN: SIM_SLACK_BOT_TOKEN,
@@ -410,7 +449,7 @@ async function createKeys(databaseUrl: string): Promise<{ submitter: string; rev
  * Evidence for a post-mortem: for every lost, doubled or unsettled run (at most 50) its row, events, decisions,
  * ledger rows and predictions; where the time went per stage; and every table as JSON lines.
  */
-async function writeEvidence(pool: pg.Pool, verdict: Verdict, created: Parameters<typeof evidence>[2], submissions: Submission[], started: Started): Promise<void> {
+async function writeEvidence(pool: pg.Pool, verdict: Verdict, created: readonly SimExecution[], submissions: Submission[], started: Started): Promise<void> {
   const ids = [...verdict.missing, ...verdict.stuck, ...verdict.unsettled, ...verdict.doubled.map((d) => d.runId)].slice(0, 50);
   const dir = path.join(started.logDir, 'evidence');
   mkdirSync(dir, { recursive: true });
@@ -450,6 +489,7 @@ function cleanup(started: Started): Promise<void> {
     await started.pool?.end().catch(() => undefined);
     await started.queues?.close().catch(() => undefined);
     await started.sims?.close().catch(() => undefined);
+    await started.fal?.close().catch(() => undefined);
     await started.slack?.close().catch(() => undefined);
     await started.receivers?.close().catch(() => undefined);
     await started.redis?.stop().catch(() => undefined);
@@ -474,6 +514,8 @@ function abort(started: Started, why: string): Promise<void> {
   }
   aborting = (async () => {
     log(`aborting: ${why}; cleaning up`);
+    // A cleanup that hangs as well must not keep the run alive: exit anyway; the reaper stops what is left.
+    setTimeout(() => process.exit(1), ABORT_EXIT_MS);
     keepLogs(started, `aborted: ${why}`);
     await cleanup(started);
     process.exit(1);

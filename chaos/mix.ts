@@ -2,7 +2,11 @@
  * The requests a chaos run sends: a fixed list, made up front from the seed, so the same flags send the same
  * mix. Every request carries a unique requestKey, and the same key as a tag in its prompt: the prompt becomes
  * the prediction's `prompt` input, so the provider's own log of created predictions can be grouped by run.
+ * Most requests run a Replicate model; some run a fal endpoint and an OpenAI operation, each sent inline as the
+ * provider's published document (examples/providers), so the same faults meet every provider's ledger path.
  */
+import { readFileSync } from 'node:fs';
+
 
 /** What a request is meant to exercise, and so what outcome is expected of it. */
 export type RequestKind =
@@ -27,7 +31,13 @@ export type RequestKind =
   /** sim:429 in the prediction input: every create is throttled; retries run out, then a person rejects it. */
   | 'provider_429'
   /** plain, and the client cancels it (DELETE) a moment after the ack, racing the stages. */
-  | 'client_cancel';
+  | 'client_cancel'
+  /** a fal endpoint (fal-ai/flux/dev) through fal's queue at the fal sim: should complete. */
+  | 'fal'
+  /** an OpenAI operation (createImage) at the OpenAI sim, keyed by its ledger step: should complete. */
+  | 'openai'
+  /** openai with sim:lost-once: the image is made and stored under the key, its first answer lost; the retry must replay it. */
+  | 'openai_lost';
 
 /** Relative weights of the mix; what is left over after the others is `plain`. */
 const WEIGHTS: Readonly<Record<Exclude<RequestKind, 'plain'>, number>> = {
@@ -41,6 +51,9 @@ const WEIGHTS: Readonly<Record<Exclude<RequestKind, 'plain'>, number>> = {
   provider_hang: 0.02,
   provider_429: 0.015,
   client_cancel: 0.03,
+  fal: 0.04,
+  openai: 0.04,
+  openai_lost: 0.01,
 };
 
 /** The team `human_sla` reviews escalate to; the chaos run gives it a reviewer with an address. */
@@ -55,6 +68,10 @@ export const EXPIRE_TTL_SECONDS = 20;
 const THROTTLED_WITHIN_FIRST = 0.2;
 
 const MODEL = 'black-forest-labs/flux-schnell';
+/** The published documents of the other providers' models, sent inline: the file names its provider. */
+const providerModel = (file: string) => JSON.parse(readFileSync(new URL(`../examples/providers/${file}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+const FAL_MODEL = providerModel('fal-flux-dev.provider.json');
+const OPENAI_MODEL = providerModel('openai-create-image.provider.json');
 const SUBJECTS = ['a watercolor fox in the snow', 'a lighthouse at dawn', 'a paper boat on a river', 'a robot reading a book', 'an owl on a lantern'];
 
 export interface PlannedRequest {
@@ -131,5 +148,13 @@ function bodyFor(kind: RequestKind, requestKey: string, subject: string): Record
       return { ...base, prompt: prompt('sim:hang'), builder: 'heuristic' };
     case 'provider_429':
       return { ...base, prompt: prompt('sim:429'), builder: 'heuristic' };
+    // The heuristic builder puts the words, tag included, into the payload's prompt as they are, so every
+    // execution at these sims can be traced to its run.
+    case 'fal':
+      return { requestKey, userId: 'chaos-user', modelSource: FAL_MODEL, prompt: prompt(), builder: 'heuristic' };
+    case 'openai':
+      return { requestKey, userId: 'chaos-user', modelSource: OPENAI_MODEL, prompt: prompt(), builder: 'heuristic' };
+    case 'openai_lost':
+      return { requestKey, userId: 'chaos-user', modelSource: OPENAI_MODEL, prompt: prompt('sim:lost-once'), builder: 'heuristic' };
   }
 }

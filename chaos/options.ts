@@ -24,9 +24,9 @@ export interface ChaosOptions {
 export const HELP = `npm run chaos -- [options]     (or: node --import tsx chaos/main.ts [options])
 
 Starts a private Redis and PostgreSQL (temporary, on free loopback ports; the machine's shared servers are
-never touched), the OpenAI, Replicate and Slack simulators, loopback notification receivers, \`vetted api\`,
+never touched), the OpenAI, Replicate, fal and Slack simulators, loopback notification receivers, \`vetted api\`,
 \`vetted mcp --http\` and six \`vetted worker\` processes; sends a fixed number of requests while it kills
-workers, the API and the MCP server, restarts Redis and PostgreSQL and makes the LLM and the provider misbehave,
+workers, the API and the MCP server, restarts Redis and PostgreSQL and makes the LLM and the providers misbehave,
 and while people decide over HTTP, chat replies, MCP, Slack buttons and email links, claim and release reviews
 and review tasks; waits for every acknowledged run to come to rest; then prints one table and one verdict line
 per check (lost, executed twice, decisions and replies applied twice, notifications delivered twice per channel
@@ -43,11 +43,10 @@ Options:
   --step-ms <n>         simulated prediction time per status step; a prediction takes two (default 150)
   --no-faults           the same load with no faults: a baseline to compare against
   --api-log-level <l>   LOG_LEVEL of the API process (default warn: at info, \`vetted api\` logs every request,
-                        and the log redactor then walks the raw request object and never returns; see
-                        chaos/README.md, "Known product issues")
+                        which fills its capped log with thousands of lines a minute)
   --prove-detector      check the checker: before verifying, delete one completed run from the private
-                        database and add a copy of one prediction to the simulator's log; the run must
-                        then report exactly 1 lost and 1 executed twice, and exit 1
+                        database and add a copy of one execution to a sim's log (fal or OpenAI when such a
+                        run completed); the run must then report exactly 1 lost and 1 executed twice, and exit 1
   --keep-logs           keep the process logs and evidence even when the run passes (always kept on failure)
   --tmp-dir <dir>       where the work dir (servers, logs) and the kept logs go (default: the system temp dir);
                         the run refuses to start when it has less free space than the servers and the log cap need

@@ -14,13 +14,18 @@ import { elapsed, errorMessage, log as chaosLog, sleep, waitUntil } from './log.
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VETTED_BIN = path.join(REPO_ROOT, 'bin', 'vetted.mjs');
-/** tsx compiles on start, and two cores share a dozen processes: give a start-up some room. */
-const READY_TIMEOUT_MS = 60_000;
+/**
+ * tsx compiles on start, and two cores share a dozen processes: give a start-up room. On this shared machine at
+ * load 20–26 (other test suites beside the run) a worker restarted after a kill took over a minute to be ready.
+ */
+export const READY_TIMEOUT_MS = 180_000;
 const MAX_START_ATTEMPTS = 10;
 const KILL_WAIT_READY_MS = 30_000;
 
 export type Role = 'api' | 'mcp' | 'extract' | 'assemble' | 'build' | 'validate' | 'execute' | 'all';
 export const STAGE_ROLES = ['extract', 'assemble', 'build', 'validate', 'execute'] as const satisfies readonly Role[];
+/** The processes startAll starts, one after another: the API, the MCP server, one worker per stage and one with every queue. */
+export const FLEET_SIZE = 2 + STAGE_ROLES.length + 1;
 
 export interface Crash {
   role: Role;

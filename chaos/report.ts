@@ -55,7 +55,7 @@ export function renderReport(input: ReportInput): string {
     ['parked (awaiting_human at the end)', String(byStatus('awaiting_human').length)],
     ['unsettled (in flight, still moving)', String(verdict.unsettled.length)],
     ['LOST (must be 0)', `${outcome.lost}  (not in PostgreSQL ${verdict.missing.length}, stuck in flight ${verdict.stuck.length})`],
-    ['EXECUTED TWICE (must be 0)', `${outcome.doubled}  (predictions created ${verdict.predictions}, without a ledger handle ${verdict.orphanPredictions}, untagged ${verdict.untaggedPredictions})`],
+    ['EXECUTED TWICE (must be 0)', `${outcome.doubled}  (executions at the sims ${verdict.executions}: ${verdict.executionsByProvider}; without a ledger handle ${verdict.unrecordedExecutions}, untagged ${verdict.untaggedExecutions})`],
     ['latency submit → 2xx ack', percentiles(ack)],
     ['latency submit → rest, never parked', percentiles(rest.auto)],
     ['latency submit → rest, all terminal', percentiles(rest.all)],

@@ -1,29 +1,36 @@
 /**
  * Drain and verify. After the load, wait (bounded) until every acknowledged run is at rest, then count, from
- * PostgreSQL and from the provider simulator's own log of created predictions:
+ * PostgreSQL and from the provider simulators' own logs of what ran (sim-executions.ts: Replicate predictions
+ * created, fal submissions queued, OpenAI calls run):
  *
  *   lost            acknowledged run ids that are not in PostgreSQL, plus runs still in flight after the
  *                   deadline that did not move during a further observation window and have no live job in
  *                   Redis (see findStuck)
  *   unsettled       in flight after the deadline but moving or waiting on a live job: reported, not lost
- *   executed twice  per run, from the predictions the simulator created (tagged with the run's requestKey in
- *                   the prompt) and the ledger rows (executions): more predictions than ledger steps, or more
- *                   ledger steps than 1 + the "retry"/"approve" decisions at response reviews and error
- *                   recoveries (the only deliberate re-runs), or one prediction id recorded for two steps
+ *   executed twice  per run, from the executions at the sims (tagged with the run's requestKey in the prompt)
+ *                   and the ledger rows (executions): more executions than ledger steps, or more ledger steps
+ *                   than 1 + the "retry"/"approve" decisions at response reviews and error recoveries (the
+ *                   only deliberate re-runs), or one provider handle recorded for two steps
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import type { CreatedPrediction } from '../src/sim/index.ts';
 import type { StageName } from '../src/engine/stages.ts';
 import { stageJobId, type QueueSet } from '../src/queue/queues.ts';
 import { log, sleep } from './log.ts';
 import type { Submission } from './load.ts';
 import { tagOf } from './mix.ts';
+import { countByProvider, type SimExecution } from './sim-executions.ts';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'expired']);
 /** How long runs still in flight after the deadline are watched for any movement before they count as lost. */
 const STUCK_WINDOW_MS = 15_000;
+/**
+ * A run that looks stuck after one window is watched for more windows, up to this many in all: a reconciler
+ * pass on a loaded machine can take longer than one window to reach it. A lost run never moves, so watching
+ * longer hides nothing; a run that moves in any window was late, not lost.
+ */
+const STUCK_WINDOWS = 4;
 
 export interface RunFacts {
   id: string;
@@ -50,9 +57,11 @@ export interface Verdict {
   stuck: string[];
   unsettled: string[];
   doubled: Doubled[];
-  predictions: number;
-  orphanPredictions: number;
-  untaggedPredictions: number;
+  /** Executions at the sims, and per provider (`replicate 412, fal 20, openai 31`). */
+  executions: number;
+  executionsByProvider: string;
+  unrecordedExecutions: number;
+  untaggedExecutions: number;
   /** Runs that went through at least one review (a `review.created` event). */
   reviewed: Set<string>;
   reviewReasons: Map<string, number>;
@@ -107,30 +116,37 @@ const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 
  *              it, which is what a lost run looks like (the reconciler should have requeued it in seconds).
  */
 export async function findStuck(pool: pg.Pool, queues: QueueSet, runIds: readonly string[]): Promise<{ stuck: string[]; unsettled: string[] }> {
-  const snapshot = async () => {
+  const snapshot = async (ids: readonly string[]) => {
     const { rows } = await pool.query<{ id: string; stage: StageName; attempt: number; mark: string }>(
       `select r.id, r.stage, r.attempt, r.status || ':' || r.attempt || ':' || r.updated_at::text || ':' || coalesce((select max(e.id) from run_events e where e.run_id = r.id), 0) as mark
        from runs r where r.id = any($1::uuid[]) and r.status in ('queued', 'extracting', 'assembling', 'building', 'validating', 'executing')`,
-      [runIds],
+      [ids],
     );
     return new Map(rows.map((r) => [r.id, r]));
   };
-  const before = await snapshot();
+  let before = await snapshot(runIds);
   if (before.size === 0) return { stuck: [], unsettled: [] };
   log(`verify: ${before.size} run(s) still in flight after the deadline; watching them for ${STUCK_WINDOW_MS / 1000} s`);
-  await sleep(STUCK_WINDOW_MS);
-  const after = await snapshot();
-  const stuck: string[] = [];
   const unsettled: string[] = [];
-  for (const [id, now] of after) {
-    const moved = before.get(id)?.mark !== now.mark;
-    const state = await queues.stages[now.stage].getJobState(stageJobId({ runId: id, stage: now.stage, attempt: now.attempt })).catch(() => 'unknown');
-    (moved || LIVE_JOB_STATES.has(state) ? unsettled : stuck).push(id);
+  let stuck: string[] = [];
+  for (let window = 1; window <= STUCK_WINDOWS; window++) {
+    await sleep(STUCK_WINDOW_MS);
+    // A run that settled (or parked) meanwhile is not in `after`: neither stuck nor unsettled.
+    const after = await snapshot([...before.keys()]);
+    stuck = [];
+    for (const [id, now] of after) {
+      const moved = before.get(id)?.mark !== now.mark;
+      const state = await queues.stages[now.stage].getJobState(stageJobId({ runId: id, stage: now.stage, attempt: now.attempt })).catch(() => 'unknown');
+      (moved || LIVE_JOB_STATES.has(state) ? unsettled : stuck).push(id);
+    }
+    if (stuck.length === 0 || window === STUCK_WINDOWS) break;
+    log(`verify: ${stuck.length} run(s) did not move and have no live job; watching them ${STUCK_WINDOW_MS / 1000} s more (window ${window + 1} of ${STUCK_WINDOWS})`);
+    before = new Map([...after].filter(([id]) => stuck.includes(id)));
   }
   return { stuck, unsettled };
 }
 
-export async function verify(pool: pg.Pool, tenantId: string, submissions: readonly Submission[], created: readonly CreatedPrediction[], stuckCheck: { stuck: string[]; unsettled: string[] }): Promise<Verdict> {
+export async function verify(pool: pg.Pool, tenantId: string, submissions: readonly Submission[], created: readonly SimExecution[], stuckCheck: { stuck: string[]; unsettled: string[] }): Promise<Verdict> {
   const acknowledged = submissions.filter((s) => s.runId !== undefined);
   const runs = await loadRuns(pool, tenantId);
   const byKey = new Map([...runs.values()].filter((r) => r.requestKey).map((r) => [r.requestKey as string, r.id]));
@@ -158,7 +174,8 @@ export async function verify(pool: pg.Pool, tenantId: string, submissions: reado
     stuck: stuckCheck.stuck,
     unsettled: stuckCheck.unsettled,
     ...doubles,
-    predictions: created.length,
+    executions: created.length,
+    executionsByProvider: countByProvider(created),
     reviewed,
     reviewReasons,
     requeued: events.rows.filter((e) => e.type === 'run.requeued').length,
@@ -167,36 +184,55 @@ export async function verify(pool: pg.Pool, tenantId: string, submissions: reado
   };
 }
 
-/** The executed-twice rules in the header, run by run, over the ledger and the simulator's log. */
-async function findDoubles(pool: pg.Pool, byKey: Map<string, string>, created: readonly CreatedPrediction[]) {
-  const ledger = await pool.query<{ run_id: string; step: string; prediction_id: string | null }>('select run_id, step, prediction_id from executions');
+/** The executed-twice rules in the header, run by run, over the ledger and the sims' logs. */
+async function findDoubles(pool: pg.Pool, byKey: Map<string, string>, created: readonly SimExecution[]) {
+  const ledger = await pool.query<LedgerStep>('select run_id, step, prediction_id from executions');
   // A person who says "run it again" after a response review or an error recovery takes responsibility for
   // a new ledger step; nothing else may open one.
   const retries = await pool.query<{ run_id: string; n: string }>(
     "select run_id, count(*) as n from decisions where action in ('retry', 'approve') and parsed->>'checkpoint' in ('response_review', 'error_recovery') group by run_id",
   );
-  const stepsByRun = groupBy(ledger.rows, (row) => row.run_id);
-  const deliberate = new Map(retries.rows.map((r) => [r.run_id, Number(r.n)]));
+  return judgeDoubles({ ledger: ledger.rows, deliberate: new Map(retries.rows.map((r) => [r.run_id, Number(r.n)])), executions: created, byKey });
+}
+
+export interface LedgerStep {
+  run_id: string;
+  step: string;
+  prediction_id: string | null;
+}
+
+export interface DoublesInput {
+  ledger: readonly LedgerStep[];
+  /** Per run, the decisions that may open a new ledger step (see findDoubles). */
+  deliberate: ReadonlyMap<string, number>;
+  executions: readonly SimExecution[];
+  /** requestKey → run id. */
+  byKey: ReadonlyMap<string, string>;
+}
+
+/** The executed-twice rules, on facts already read: a run with more executions at a sim than it may have. */
+export function judgeDoubles({ ledger, deliberate, executions, byKey }: DoublesInput) {
+  const stepsByRun = groupBy(ledger, (row) => row.run_id);
   const recordedIds = new Map<string, number>();
-  for (const row of ledger.rows) if (row.prediction_id) recordedIds.set(row.prediction_id, (recordedIds.get(row.prediction_id) ?? 0) + 1);
-  const tagged = created.filter((p) => byKey.has(tagOf(p.input) ?? ''));
-  const predictionsByRun = groupBy(tagged, (p) => byKey.get(tagOf(p.input) ?? '') as string);
+  for (const row of ledger) if (row.prediction_id) recordedIds.set(row.prediction_id, (recordedIds.get(row.prediction_id) ?? 0) + 1);
+  const tagged = executions.filter((p) => byKey.has(tagOf(p.input) ?? ''));
+  const executionsByRun = groupBy(tagged, (p) => byKey.get(tagOf(p.input) ?? '') as string);
 
   const doubled: Doubled[] = [];
-  for (const runId of new Set([...predictionsByRun.keys(), ...stepsByRun.keys()])) {
-    const predictions = predictionsByRun.get(runId) ?? [];
+  for (const runId of new Set([...executionsByRun.keys(), ...stepsByRun.keys()])) {
+    const ran = executionsByRun.get(runId) ?? [];
     const steps = stepsByRun.get(runId) ?? [];
     const allowedSteps = 1 + (deliberate.get(runId) ?? 0);
     const why: string[] = [];
-    if (predictions.length > steps.length) why.push(`${predictions.length} predictions created for ${steps.length} ledger step(s)`);
+    if (ran.length > steps.length) why.push(`${ran.length} executions at ${[...new Set(ran.map((e) => e.provider))].join(' and ')} for ${steps.length} ledger step(s)`);
     if (steps.length > allowedSteps) why.push(`${steps.length} ledger steps but only ${allowedSteps - 1} decision(s) that may re-run it`);
-    for (const step of steps) if (step.prediction_id && (recordedIds.get(step.prediction_id) ?? 0) > 1) why.push(`prediction ${step.prediction_id} recorded for two steps`);
+    for (const step of steps) if (step.prediction_id && (recordedIds.get(step.prediction_id) ?? 0) > 1) why.push(`handle ${step.prediction_id} recorded for two steps`);
     if (why.length > 0) doubled.push({ runId, why: why.join('; ') });
   }
   return {
     doubled,
-    orphanPredictions: created.filter((p) => !recordedIds.has(p.id)).length,
-    untaggedPredictions: created.length - tagged.length,
+    unrecordedExecutions: executions.filter((p) => !recordedIds.has(p.id)).length,
+    untaggedExecutions: executions.length - tagged.length,
   };
 }
 
@@ -211,8 +247,8 @@ async function loadRuns(pool: pg.Pool, tenantId: string): Promise<Map<string, Ru
   }]));
 }
 
-/** Everything PostgreSQL and the simulator know about one run, for the evidence files of a failed check. */
-export async function evidence(pool: pg.Pool, runId: string, created: readonly CreatedPrediction[]): Promise<Record<string, unknown>> {
+/** Everything PostgreSQL and the simulators know about one run, for the evidence files of a failed check. */
+export async function evidence(pool: pg.Pool, runId: string, created: readonly SimExecution[]): Promise<Record<string, unknown>> {
   const one = async (sql: string) => (await pool.query(sql, [runId])).rows;
   const [run] = await one('select * from runs where id = $1');
   const requestKey = (run as { request_key?: string } | undefined)?.request_key;
@@ -221,7 +257,7 @@ export async function evidence(pool: pg.Pool, runId: string, created: readonly C
     events: await one('select id, type, actor, at, data from run_events where run_id = $1 order by id'),
     decisions: await one('select id, review_id, actor, action, parsed, at from decisions where run_id = $1 order by id'),
     executions: await one('select * from executions where run_id = $1 order by started_at'),
-    predictions: created.filter((p) => requestKey && tagOf(p.input) === requestKey),
+    executionsAtSims: created.filter((p) => requestKey && tagOf(p.input) === requestKey),
   };
 }
 
@@ -246,10 +282,10 @@ export async function stageTimings(pool: pg.Pool, tenantId: string): Promise<Rec
 }
 
 /**
- * The run's tables as JSON lines (and the simulator's prediction log), for a post-mortem after the private
+ * The run's tables as JSON lines (and the sims' logs of what ran), for a post-mortem after the private
  * database is gone: `jq` or a few lines of code answer most questions from them.
  */
-export async function exportTables(pool: pg.Pool, dir: string, created: readonly CreatedPrediction[], submissions: readonly Submission[]): Promise<void> {
+export async function exportTables(pool: pg.Pool, dir: string, created: readonly SimExecution[], submissions: readonly Submission[]): Promise<void> {
   const tables: Record<string, string> = {
     runs: "select id, request_key, (select body->>'prompt' from run_documents d where d.run_id = runs.id and d.kind = 'request') as prompt, status, stage, attempt, execution_seq, builder, provider, policy, error, pending_review_id, created_at, updated_at, completed_at from runs order by created_at",
     run_events: 'select id, run_id, type, actor, at, data from run_events order by id',
@@ -260,7 +296,7 @@ export async function exportTables(pool: pg.Pool, dir: string, created: readonly
     const { rows } = await pool.query(sql);
     writeFileSync(path.join(dir, `${name}.jsonl`), rows.map((row) => JSON.stringify(row)).join('\n'));
   }
-  writeFileSync(path.join(dir, 'predictions.jsonl'), created.map((p) => JSON.stringify({ ...p, tag: tagOf(p.input) })).join('\n'));
+  writeFileSync(path.join(dir, 'sim-executions.jsonl'), created.map((p) => JSON.stringify({ ...p, tag: tagOf(p.input) })).join('\n'));
   const client = submissions.map(({ planned, ...s }) => JSON.stringify({ requestKey: planned.requestKey, kind: planned.kind, ...s, sentAt: new Date(s.sentAt), ackAt: s.ackAt && new Date(s.ackAt) }));
   writeFileSync(path.join(dir, 'submissions.jsonl'), client.join('\n'));
 }

@@ -1,6 +1,7 @@
 /**
  * Bearer API keys. Every /api route names the permission it needs in its config; the hook resolves the key
- * (src/auth/principal-cache.ts: cached for a few seconds, so revocation takes effect within seconds), checks the permission,
+ * (src/auth/principal-cache.ts: cached, so a request reads no key; a key revoked elsewhere is refused within
+ * KEY_CACHE_TTL_MS, one revoked through this process at once), checks the permission,
  * and puts the caller's principal, and so its tenant, on the request. Routes never see another tenant.
  * Failed authentications are counted per client address (auth-failures.ts); the rate limit that runs after this
  * hook counts per verified key (rate-limit.ts).
@@ -33,7 +34,8 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /** Registers the hook; returns what forgets every verified key (a key revoked through this API is refused at once here). */
 export function registerAuth(app: FastifyInstance, system: System): { forgetVerifiedKeys: () => void } {
-  const principalOf = cachedPrincipals((token) => system.apiKeys.verify(token));
+  // On the system's clock, like every other deadline, so the bound can be tested without waiting it out.
+  const principalOf = cachedPrincipals((token) => system.apiKeys.verify(token), { clock: { now: () => system.clock.now().getTime() } });
   const failures = failedAuthBudget(system.config.limits.rateLimitPerMinute);
 
   app.addHook('onRequest', async (request, reply) => {

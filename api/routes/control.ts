@@ -66,7 +66,7 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
       actor: { id: actorOf(caller), canOverride: caller.permissions.has('override'), canChangeModel: caller.permissions.has('reviews:change_model') },
       requirePayloadHash: true,
     });
-    await markSecretFields(system, reply, [run]);
+    markSecretFields(reply, [run]);
     return { route: plan.route, run: runResource(run) };
   });
 
@@ -95,7 +95,7 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
       actor: { id: actorOf(caller), canOverride: false },
       replier: replierOf(caller),
     });
-    await markSecretFields(system, reply, [result.run]);
+    markSecretFields(reply, [result.run]);
     return {
       outcome: result.outcome && { layer: result.outcome.layer, decision: result.outcome.decision, ...(result.outcome.parsed ? { parsed: result.outcome.parsed } : {}) },
       route: result.route,
@@ -122,7 +122,7 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
     app.post<{ Params: { id: string }; Body: { reason?: string } | null }>(path, options, async (request, reply) => {
       const caller = principal(request);
       const run = await action(system, { runId: request.params.id, tenantId: caller.tenantId, actor: actorOf(caller), reason: request.body?.reason });
-      await markSecretFields(system, reply, [run]);
+      markSecretFields(reply, [run]);
       return runResource(run);
     });
   }
@@ -133,7 +133,7 @@ export function registerControlRoutes(app: FastifyInstance, system: System): voi
   }, async (request, reply) => {
     const caller = principal(request);
     const run = await cancelRun(system, { runId: request.params.id, tenantId: caller.tenantId, actor: actorOf(caller) });
-    await markSecretFields(system, reply, [run]);
+    markSecretFields(reply, [run]);
     return runResource(run);
   });
 }

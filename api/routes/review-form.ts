@@ -73,7 +73,7 @@ export function registerReviewFormRoutes(app: FastifyInstance, system: System): 
   }, async (request, reply) => {
     const { form, run } = await loadReviewForm(system, principal(request).tenantId, request.params.reviewId);
     // The example's secret-role inputs (a model's token) are masked like every other answer's.
-    await markSecretFields(system, reply, [run]);
+    markSecretFields(reply, [run]);
     return form;
   });
 }

@@ -2,7 +2,7 @@
  * The review queue: what a reviewer needs to decide, oldest first; one review, pending or decided; claims
  * (a lease, so two people do not work the same review). Handlers parse, authorize and call the services.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf } from '../../src/auth/api-keys.ts';
 import type { RunRow } from '../../src/engine/run-rows.ts';
 import type { DecidedRow } from '../../src/engine/run-queries.ts';
@@ -43,7 +43,7 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
       querystring: pendingReviewsQuery,
       response: { 200: reviewSummaryPage, ...commonErrors },
     },
-  }, async (request) => pendingPage(system, request, request.query));
+  }, async (request, reply) => pendingPage(system, request, reply, request.query));
 
   app.get<{ Querystring: ReviewsQuery }>('/api/reviews', {
     config: { permission: 'reviews:read' },
@@ -54,9 +54,9 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
       querystring: reviewsQuery,
       response: { 200: { description: 'status=decided: decided reviews; status=pending: the pending queue', anyOf: [decidedReviewPage, reviewSummaryPage] }, ...commonErrors },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const { status, model, since, limit, cursor } = request.query;
-    if (status === 'pending') return pendingPage(system, request, { model, limit, cursor });
+    if (status === 'pending') return pendingPage(system, request, reply, { model, limit, cursor });
     const page = await system.runQueries.listDecided(principal(request).tenantId, { model, since: since ? new Date(since) : undefined, limit, cursor });
     return { items: page.items.map(decidedSummary), nextCursor: page.nextCursor };
   });
@@ -72,7 +72,7 @@ export function registerReviewRoutes(app: FastifyInstance, system: System): void
     },
   }, async (request, reply) => {
     const found = await getReview(system, principal(request).tenantId, request.params.reviewId);
-    await markSecretFields(system, reply, [found.run]);
+    markSecretFields(reply, [found.run]);
     const view = await reviewView(system, found.run, found.review);
     if (found.state === 'pending') {
       const claim = found.claim && { claimedBy: found.claim.claimedBy, claimExpiresAt: found.claim.claimExpiresAt.toISOString() };
@@ -210,8 +210,9 @@ function reviewerOf(row: { id: string; name: string; role: string; team: string 
   return { id: row.id, name: row.name, role: row.role, team: row.team, available: row.available };
 }
 
-async function pendingPage(system: System, request: FastifyRequest, query: PendingQuery) {
+async function pendingPage(system: System, request: FastifyRequest, reply: FastifyReply, query: PendingQuery) {
   const page = await listPendingReviews(system, principal(request), query);
+  markSecretFields(reply, page.items);
   const viewer = actorOf(principal(request));
   return { items: page.items.map((row) => reviewSummary(row, system.clock.now(), viewer)), nextCursor: page.nextCursor };
 }

@@ -67,7 +67,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
       createdAfter: q.createdAfter ? new Date(q.createdAfter) : undefined,
       createdBefore: q.createdBefore ? new Date(q.createdBefore) : undefined,
     });
-    await markSecretFields(system, reply, page.items);
+    markSecretFields(reply, page.items);
     return { items: page.items.map((row) => runResource(row)), nextCursor: page.nextCursor };
   });
 
@@ -76,7 +76,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
     schema: { operationId: 'listActiveRuns', tags: ['runs'], summary: 'Runs a user or session can resume (not in a terminal state)', querystring: activeRunsQuery, response: { 200: runList, ...commonErrors } },
   }, async (request, reply) => {
     const rows = await system.runQueries.listActive(principal(request).tenantId, request.query);
-    await markSecretFields(system, reply, rows);
+    markSecretFields(reply, rows);
     return { items: rows.map((row) => runResource(row)) };
   });
 
@@ -85,7 +85,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
     schema: { operationId: 'listSessionActiveRuns', tags: ['runs'], summary: "A session's resumable runs", params: sessionParams, response: { 200: runList, ...commonErrors } },
   }, async (request, reply) => {
     const rows = await system.runQueries.listActive(principal(request).tenantId, { sessionId: request.params.sessionId });
-    await markSecretFields(system, reply, rows);
+    markSecretFields(reply, rows);
     return { items: rows.map((row) => runResource(row)) };
   });
 
@@ -95,7 +95,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
   }, async (request, reply) => {
     const row = await system.store.get(request.params.id, principal(request).tenantId);
     if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${request.params.id}`, { field: 'id' });
-    await markSecretFields(system, reply, [row]);
+    markSecretFields(reply, [row]);
     return runResource(row, await system.store.events(row.id), system.clock.now());
   });
 
@@ -111,7 +111,7 @@ export function registerRunRoutes(app: FastifyInstance, system: System): void {
   }, async (request, reply) => {
     const row = await system.store.get(request.params.id, principal(request).tenantId);
     if (!row) throw new VettedError('RUN_NOT_FOUND', `No run ${request.params.id}`, { field: 'id' });
-    await markSecretFields(system, reply, [row]);
+    markSecretFields(reply, [row]);
     const [events, decisions, executions] = await Promise.all([
       system.store.events(row.id),
       system.store.decisions(row.id),

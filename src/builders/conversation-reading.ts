@@ -9,6 +9,7 @@
  * Nothing is invented: the prompt is made only of the user's own words, turn by turn, without the setting phrases.
  */
 import type { ModelSchema, RequestBundle, UnusedRequest } from '../generated/contracts.ts';
+import { DIGIT } from '../reading/index.ts';
 import { askedField, readAnswer } from './answer-reading.ts';
 import { isFollowUpOnly, refersBack } from './follow-up-words.ts';
 import { removeSpans } from './prompt-cleanup.ts';
@@ -104,7 +105,7 @@ function readTurn(text: string, question: string | undefined, schema: ModelSchem
   return { written: text, scan: read, rest: removeSpans(text, cuts), answers: true };
 }
 
-const BARE_NUMBER = /(?<![\p{L}\p{N}_.,])\d+(?:[.,]\d+)?(?![\p{L}\p{N}_])/gu;
+const BARE_NUMBER = new RegExp(`(?<![\\p{L}\\p{N}_.,])${DIGIT}+(?:[.,]${DIGIT}+)?(?![\\p{L}\\p{N}_])`, 'gu');
 
 /**
  * `slower, 110, and just 3`: a later turn of only follow-up words and numbers no rule read changes settings it

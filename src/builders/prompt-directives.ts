@@ -21,8 +21,8 @@ import { partialNameRule } from './partial-names.ts';
 import { countRule, multipleRule, scaleRule, stepsRule, toggleRule, translateRule, translateSwitch, translationTarget } from './phrase-rules.ts';
 import { findRequestPhrases, requestTableRule, unplacedReason } from './request-table.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
-import { isAskedAbout, shownTextSpans, webAddressSpans } from '../reading/index.ts';
-import { READING_RULE_PREFIX, readingRule, unplacedSettings, type KeptOption } from './reading-rule.ts';
+import { foldDigits, isAskedAbout, shownTextSpans, webAddressSpans } from '../reading/index.ts';
+import { READING_RULE_PREFIX, readingConversion, readingRule, unplacedSettings, type KeptOption } from './reading-rule.ts';
 import { wordSizeRule } from './size-rules.ts';
 import { FORM_RANK, overlaps, type Directive, type DirectiveForm, type RuleContext, type Span } from './directive-types.ts';
 import {
@@ -89,7 +89,10 @@ export interface ScanOptions {
  */
 export function scanPromptDirectives(text: string, schema: ModelSchema, options: ScanOptions = {}): DirectiveScan {
   const context = ruleContext(text, schema);
-  const candidates = withoutTranslationTarget(RULES.flatMap((rule) => rule(context)), context);
+  // `seed ٤٢`, `١٦:٩`, `４枚`: the rules read digits of every script as ASCII; the phrases cited stay as written.
+  const digits = foldDigits(text);
+  const readContext = digits === text ? context : { ...context, text: digits };
+  const candidates = withWrittenDigits(withoutTranslationTarget(RULES.flatMap((rule) => rule(readContext)), context), text, digits);
   const breaks = clauseBreaks(text);
   const byStart = new SpanIndex(candidates);
   const ownBreaks = ownClauseBreaks(text, breaks, candidates);
@@ -131,6 +134,23 @@ export function scanPromptDirectives(text: string, schema: ModelSchema, options:
     // `100 epochs` is a setting's name with its value and a number of a unit: said once, reported once.
     .filter((item, index, all) => all.findIndex((other) => other.phrase === item.phrase) === index);
   return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, unused, keptInText: settings.keptInText, notes };
+}
+
+/**
+ * The candidates read from the text with its digits folded, with their phrases as the user wrote them. A value
+ * read from digits of another script records the conversion that gives it (`native_digits`), unless its rule
+ * records one already (those read every script's digits too), so the validator re-derives it from the user's words.
+ */
+function withWrittenDigits(candidates: Directive[], text: string, digits: string): Directive[] {
+  if (digits === text) return candidates;
+  return candidates.map((candidate) => {
+    const at = digits.indexOf(candidate.phrase, candidate.start);
+    if (at === -1) return candidate;
+    const phrase = text.slice(at, at + candidate.phrase.length);
+    if (phrase === candidate.phrase) return candidate;
+    const rule = readingConversion(candidate.rule) === undefined ? `${READING_RULE_PREFIX}native_digits` : candidate.rule;
+    return { ...candidate, phrase, rule };
+  });
 }
 
 /**

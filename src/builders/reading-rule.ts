@@ -49,6 +49,7 @@ const KIND_WORDS: Record<SettingPhrase['kind'], string> = {
   unit_number: 'a number of this unit',
   decimal_comma: 'a number',
   multiple_word: 'a number of times bigger',
+  native_digits: 'a number',
 };
 
 /** An option named bare in text the prompt keeps, with the option it names. */

@@ -52,12 +52,21 @@ export function runIdsIn(value: unknown): string[] {
   return [...found];
 }
 
+/** A run a caller already holds: its schema key says which inputs to mask; with its id, it is not read again. */
+export interface HeldRun {
+  id?: string;
+  schemaKey: string | null;
+}
+
 /**
  * The answer as it may leave the server: maskForView with the secret-role inputs of every run it names, and of
- * `rows` (runs the caller already holds). Without a tenant (an unauthenticated answer) only `rows` count.
+ * `rows` (runs the caller already holds). Only the named runs the caller does not hold are looked up, so an
+ * answer about the runs a route just read or moved costs no second read. Without a tenant (an unauthenticated
+ * answer) only `rows` count.
  */
-export async function maskAnswer<T>(value: T, sources: SecretFieldSources, tenantId: string | undefined, rows: readonly { schemaKey: string | null }[] = [], known: Iterable<string> = []): Promise<T> {
-  const ids = tenantId === undefined ? [] : runIdsIn(value);
+export async function maskAnswer<T>(value: T, sources: SecretFieldSources, tenantId: string | undefined, rows: readonly HeldRun[] = [], known: Iterable<string> = []): Promise<T> {
+  const held = new Set(rows.flatMap((row) => (row.id ? [row.id.toLowerCase()] : [])));
+  const ids = tenantId === undefined ? [] : runIdsIn(value).filter((id) => !held.has(id));
   const named = ids.length === 0 ? [] : await sources.schemaKeysOfRuns(tenantId!, ids);
   const fields = await secretFieldsOf(sources.models, [...rows, ...named]);
   for (const name of known) fields.add(name);

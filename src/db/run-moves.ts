@@ -86,7 +86,7 @@ function shapeOf(spec: MoveSpec): Shape {
   if (spec.ledger && spec.decision) throw new Error('a move records either a decision or an execution, not both');
   const setKeys = presentKeys(spec.set);
   const guardKeys = presentKeys(spec.guard);
-  const flags = [spec.bumpAttempt, spec.bumpExecutionSeq, spec.event, spec.decision, spec.ledger, spec.base].map((flag) => (flag ? 1 : 0)).join('');
+  const flags = [spec.bumpAttempt, spec.bumpExecutionSeq, spec.event, spec.decision, spec.ledger, spec.base, spec.countPrior].map((flag) => (flag ? 1 : 0)).join('');
   const signature = `${setKeys.join(',')}|${guardKeys.join(',')}|${flags}|${spec.pickAssignee?.order ?? ''}`;
   let shape = shapes.get(signature);
   if (!shape) {
@@ -97,8 +97,8 @@ function shapeOf(spec: MoveSpec): Shape {
 }
 
 /**
- * $1 status, $2 run id, $3 allowed statuses, then the set values, the guards, the ledger record, and the
- * decision or the event (valuesOf pushes them in this order).
+ * $1 status, $2 run id, $3 allowed statuses, then the set values, the guards, the ledger record, the
+ * decision or the event, and the events to count (valuesOf pushes them in this order).
  */
 const SET_VALUES_FROM = 3;
 
@@ -133,13 +133,27 @@ function buildText(setKeys: string[], guardKeys: (keyof WriteGuard)[], spec: Mov
   // the documents this move sets with the values sent. The others are current: only a move writes a document,
   // and one that committed after this statement's snapshot changed the status, visit or review this move's
   // guard names (PostgreSQL re-checks the guard on the newest version of the row, which then fails).
-  const columns = spec.base ? COMPUTED : `moved.*, ${documentsText('moved.id')} as documents`;
+  const counted = spec.countPrior ? priorEventsText(n + (spec.decision ? DECISION_VALUES : spec.event ? EVENT_VALUES : 0)) : '';
+  const columns = `${spec.base ? COMPUTED : `moved.*, ${documentsText('moved.id')} as documents`}${counted}`;
   const moved = `moved as (${update})${documentsCtes(documents, spec.bumpAttempt ? 'moved.attempt - 1' : 'moved.attempt')}`;
   if (spec.decision) return withDecisionText(moved, columns, n);
   if (!spec.event) return `with ${ledger}${moved} select ${columns}, null::bigint as event_id from moved`;
   const event = `insert into run_events (run_id, tenant_id, type, actor, data, trace_id, thread_id)
     select id, tenant_id, $${n + 1}, $${n + 2}, $${n + 3}::jsonb, trace_id, thread_id from moved returning id`;
   return `with ${ledger}${moved}, ev as (${event}) select ${columns}, ev.id as event_id from moved left join ev on true`;
+}
+
+/** The values a decision, or an event, takes (valuesOf). */
+const DECISION_VALUES = 9;
+const EVENT_VALUES = 3;
+
+/**
+ * The run's events of the counted types about one review, from before this statement: every part of a
+ * statement reads the snapshot it started with, so the events this statement inserts are not among them.
+ * An index range scan of run_events by run (run_events_run_id_idx), in the move's round trip.
+ */
+function priorEventsText(n: number): string {
+  return `, (select count(*)::int from run_events e where e.run_id = moved.id and e.type = any($${n + 1}::text[]) and e.data->>'reviewId' = $${n + 2}::text) as prior_events`;
 }
 
 /**
@@ -217,6 +231,7 @@ function valuesOf(spec: MoveSpec, shape: Shape): unknown[] {
   } else if (spec.event) {
     values.push(spec.event.type, spec.event.actor, JSON.stringify(spec.event.data));
   }
+  if (spec.countPrior) values.push([...spec.countPrior.types], spec.countPrior.reviewId);
   return values;
 }
 
@@ -316,10 +331,10 @@ export async function moveRun(pool: Pick<pg.Pool, 'query'> | pg.PoolClient, spec
   const result = await pool.query<Record<string, unknown>>({ name: shape.name, text: shape.text, values });
   const raw = result.rows[0];
   if (!raw) return undefined;
-  const { event_id: eventId, ...columns } = raw;
+  const { event_id: eventId, prior_events: priorEvents, ...columns } = raw;
   const hasEvent = spec.event !== undefined && eventId !== null && eventId !== undefined;
   const run = spec.base ? movedBase(spec.base, spec, shape, values, columns) : withSentDocuments(runRowFromSql(columns), shape, values);
-  return { run, eventId: hasEvent ? BigInt(eventId as string) : null };
+  return { run, eventId: hasEvent ? BigInt(eventId as string) : null, ...(spec.countPrior ? { priorEvents: Number(priorEvents) } : {}) };
 }
 
 /** The row the move returned, with the documents it wrote as sent (the statement reads the ones before). */

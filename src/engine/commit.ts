@@ -13,14 +13,16 @@ import type { NotificationJob } from './dispatch.ts';
 import type { Engine } from './engine.ts';
 import { lowerMove, type Move } from './moves.ts';
 import { withRunContext } from '../observability/tracing.ts';
-import { observeFirstAction, observeMove } from './run-metrics.ts';
+import { firstActionCount, observeFirstAction, observeMove } from './run-metrics.ts';
 import { scheduleSlaSteps } from './sla-timers.ts';
 import { STAGES } from './stages.ts';
 import type { Committed, EventInput, InsertResult, NewRunRow, RunRow } from './store.ts';
 
 /** Applies a move; returns the moved run, or undefined when the run was no longer where the move expected. */
 export async function commit(engine: Engine, move: Move): Promise<RunRow | undefined> {
-  const write = lowerMove(move, { now: engine.clock.now(), newId: engine.newId, reviewTtlSeconds: engine.config.defaults.reviewTtlSeconds });
+  const lowered = lowerMove(move, { now: engine.clock.now(), newId: engine.newId, reviewTtlSeconds: engine.config.defaults.reviewTtlSeconds });
+  const countPrior = firstActionCount(move);
+  const write = countPrior ? { ...lowered, countPrior } : lowered;
   for (const from of write.from) if (from !== write.to) assertTransition(from, write.to);
   const committed = await engine.store.commit(write);
   if (!committed) {
@@ -28,8 +30,7 @@ export async function commit(engine: Engine, move: Move): Promise<RunRow | undef
     return undefined;
   }
   observeMove(engine, move, committed.run);
-  // Metrics never hold up or fail a move.
-  void observeFirstAction(engine, move, committed).catch((error: unknown) => engine.logger.warn({ err: error, runId: committed.run.id }, 'could not observe the time to first action'));
+  observeFirstAction(engine, move, committed);
   await applyEffects(engine, move, committed);
   return committed.run;
 }

@@ -18,6 +18,7 @@ import type {
   InsertResult,
   LedgerStore,
   NewRunRow,
+  ReviewEventCount,
   RunEventRow,
   RunListQuery,
   RunRow,
@@ -67,6 +68,7 @@ export function createMemoryRunStore(clock: Clock = { now: () => new Date() }): 
       const { step, provider, payloadHash, result } = write.ledger;
       executions.set(key, { runId: run.id, step, status: result.status === 'succeeded' ? 'succeeded' : 'failed', provider, payloadHash, predictionId: null, result: asJson(result), startedAt: clock.now(), finishedAt: clock.now() });
     }
+    const priorEvents = write.countPrior && countEvents(run.id, write.countPrior);
     applyWrite(run, write, clock.now());
     let eventId: bigint | null = null;
     if (write.decision) {
@@ -75,7 +77,11 @@ export function createMemoryRunStore(clock: Clock = { now: () => new Date() }): 
       if (event) appendEventRow(run, event);
     }
     if (write.event) eventId = appendEventRow(run, write.event);
-    return Promise.resolve({ run: copy(run), eventId });
+    return Promise.resolve({ run: copy(run), eventId, ...(priorEvents === undefined ? {} : { priorEvents }) });
+  }
+
+  function countEvents(runId: string, count: ReviewEventCount): number {
+    return events.filter((event) => event.runId === runId && count.types.includes(event.type) && event.data.reviewId === count.reviewId).length;
   }
 
   const ledger: LedgerStore = {

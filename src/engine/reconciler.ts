@@ -32,7 +32,16 @@ export interface ReconcileOptions {
   graceMs?: number;
   /** At most this many runs per pass, oldest first; the next pass takes the rest. */
   batchSize?: number;
+  /** Lost runs checked and requeued this many at a time (default {@link REQUEUE_CONCURRENCY}). */
+  concurrency?: number;
 }
+
+/**
+ * After Redis lost its data every in-flight run needs a requeue in the same pass, and one requeue is a few
+ * round trips to Redis and PostgreSQL. One at a time, on a loaded machine (1.5 s each), 224 lost runs took six
+ * minutes to come back and the expired notices waiting behind them as long; eight at a time overlaps the waits.
+ */
+export const REQUEUE_CONCURRENCY = 8;
 
 export interface ReconcileResult {
   examined: number;
@@ -50,10 +59,10 @@ export async function reconcile(engine: Engine, work: CarriedWork, options: Reco
 
   const stale = await engine.store.list({ kind: 'in_flight_idle', idleSince, limit });
   let requeued = 0;
-  for (const run of stale) {
+  await eachAtMost(stale, options.concurrency ?? REQUEUE_CONCURRENCY, async (run) => {
     const lostJobState = await work.lostStageJob({ runId: run.id, stage: run.stage, attempt: run.attempt });
     if (lostJobState !== undefined && (await commit(engine, { kind: 'requeue', run, lostJobState }))) requeued++;
-  }
+  });
 
   const parked = await engine.store.list({ kind: 'parked_idle', idleSince, limit });
   let expiriesRestored = 0;
@@ -65,4 +74,18 @@ export async function reconcile(engine: Engine, work: CarriedWork, options: Reco
   for (const job of parked.flatMap(stepJobsOf)) if (await work.restoreSlaStep(job)) slaStepsRestored++;
 
   return { examined: stale.length + parked.length, requeued, expiriesRestored, slaStepsRestored };
+}
+
+/** Runs `task` over `items`, at most `limit` at once; a failure stops its lane, and is thrown once the others are done. */
+async function eachAtMost<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await task(item);
+    }
+  });
+  const failed = (await Promise.allSettled(lanes)).find((lane) => lane.status === 'rejected');
+  if (failed) throw failed.reason;
 }

@@ -3,12 +3,13 @@
  * outcome), a review raised (by checkpoint and reason), a validation that found blocking issues or example
  * leaks, the time a person took to decide, the fields their edits changed, a review's SLA steps (breaches),
  * and the time to a review's first action. Called by commit.ts after the write, so a move that missed its
- * compare-and-set counts nothing.
+ * compare-and-set counts nothing; none of it reads the store.
  */
 import { INLINE_MODEL_LABEL, runLabels } from '../observability/metrics.ts';
 import type { Engine } from './engine.ts';
 import type { Move } from './moves.ts';
-import type { Committed, RunRow } from './store.ts';
+import type { RunEventType } from '../generated/contracts.ts';
+import type { Committed, ReviewEventCount, RunRow } from './store.ts';
 
 const END_STATUSES = new Set(['completed', 'failed', 'cancelled', 'expired']);
 
@@ -45,19 +46,29 @@ export function observeMove(engine: Engine, move: Move, moved: RunRow): void {
 }
 
 /** The actions a person takes on a review; a chat reply that was not understood (re_ask) is none. */
-const ACTION_EVENTS: ReadonlySet<string> = new Set(['review.claimed', 'review.decided']);
+const ACTION_EVENTS: readonly RunEventType[] = ['review.claimed', 'review.decided'];
+
+/** The run as a person's action found it: a claim, or a decision that is not a re-ask; undefined for any other move. */
+function actedOn(move: Move): RunRow | undefined {
+  return move.kind === 'claim' || (move.kind === 'decide' && move.decision.plan.route !== 're_ask') ? move.run : undefined;
+}
 
 /**
- * Time to first action: observed on a claim or a decision that is the first on its review. A review someone
- * held or approved before is known not to be new at once; otherwise the run's trail says (one read, after the
- * commit, off the caller's path).
+ * What the move's write must count for the time to first action (StoreWrite.countPrior): the earlier actions
+ * on its review. A review someone holds or approved is known not to be new without counting; otherwise only
+ * the trail can say (a claim released, or taken away by an escalation, leaves no mark on the run).
  */
-export async function observeFirstAction(engine: Engine, move: Move, committed: Committed): Promise<void> {
-  const before = move.kind === 'claim' || (move.kind === 'decide' && move.decision.plan.route !== 're_ask') ? move.run : undefined;
+export function firstActionCount(move: Move): ReviewEventCount | undefined {
+  const before = actedOn(move);
   const review = before?.pendingReview;
-  if (!before || !review || before.claimedBy || (review.approvals?.length ?? 0) > 0) return;
-  const actions = (await engine.store.events(before.id)).filter((event) => ACTION_EVENTS.has(event.type) && event.data.reviewId === review.reviewId);
-  if (actions.length !== 1) return;
+  if (!before || !review || before.claimedBy || (review.approvals?.length ?? 0) > 0) return undefined;
+  return { reviewId: review.reviewId, types: ACTION_EVENTS };
+}
+
+/** Time to first action: a claim or a decision with no action on its review before it (counted by its write). */
+export function observeFirstAction(engine: Engine, move: Move, committed: Committed): void {
+  const review = actedOn(move)?.pendingReview;
+  if (!review || committed.priorEvents !== 0) return;
   const waitedSeconds = (engine.clock.now().getTime() - Date.parse(review.createdAt)) / 1000;
   engine.metrics.reviewTimeToFirstAction.observe({ tenant: committed.run.tenantId, team: engine.metrics.teamLabel(review.team), checkpoint: review.checkpoint }, Math.max(0, waitedSeconds));
 }

@@ -81,6 +81,12 @@ export interface DecisionRecord {
   event?: EventInput;
 }
 
+/** Events of these types about one review (their data's `reviewId`): what a person's actions on it leave in the trail. */
+export interface ReviewEventCount {
+  reviewId: string;
+  types: readonly RunEventType[];
+}
+
 /**
  * One state change as the store applies it (a Move lowered by src/engine/moves.ts). It applies only while the
  * run is in one of `from` and matches `guard`; otherwise nothing is written and commit answers undefined.
@@ -104,6 +110,11 @@ export interface StoreWrite {
    * at all. A miss then means the run left the visit or an earlier attempt recorded the step.
    */
   ledger?: LedgerRecord;
+  /**
+   * Count the trail's events that match, as it stood before this write (Committed.priorEvents), in the write's
+   * own round trip: whether a claim or a decision is a review's first action, without reading the trail after.
+   */
+  countPrior?: ReviewEventCount;
   /** Sets `assignedTo` to the person the store picks (the event's data gets `assignee`). */
   pickAssignee?: AssigneePick;
   /**
@@ -117,6 +128,8 @@ export interface Committed {
   run: RunRow;
   /** The id of the last event the write recorded (what a webhook delivers); null when it wrote none. */
   eventId: bigint | null;
+  /** With StoreWrite.countPrior: how many matching events the trail held before this write. */
+  priorEvents?: number;
 }
 
 export interface InsertResult {

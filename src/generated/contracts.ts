@@ -516,7 +516,8 @@ export interface FieldProvenance {
     | 'enum_synonym'
     | 'unit_number'
     | 'decimal_comma'
-    | 'multiple_word';
+    | 'multiple_word'
+    | 'native_digits';
 }
 /**
  * This interface was referenced by `CandidatePayload`'s JSON-Schema

@@ -9,7 +9,7 @@ import type { FieldSpec } from '../generated/contracts.ts';
 import { numberForField, type Converted } from './field-values.ts';
 import { hasOptions, nameWords } from './fields.ts';
 import { decimalComma, multipleWord, unitNumber } from './quantities.ts';
-import { numberSource, parseWrittenNumber } from './numbers.ts';
+import { DIGITS, foldDigits, hasOtherDigits, isDigitsOnly, numberSource, parseWrittenNumber } from './numbers.ts';
 import { conceptOption, mayNameOption, optionKey, optionNamed, optionWordsSource, stringOptions } from './option-words.ts';
 import { anyWord, CLITIC_PREFIX, escapeRegExp, isUnspaced } from './patterns.ts';
 import { foldWord, readingWords } from './words.ts';
@@ -29,6 +29,7 @@ export const CONVERSION_NAMES = [
   'unit_number',
   'decimal_comma',
   'multiple_word',
+  'native_digits',
 ] as const;
 export type ConversionName = (typeof CONVERSION_NAMES)[number];
 
@@ -74,6 +75,14 @@ export function* conversionMatches(
     const converted = definition.convert(groups, field);
     if (converted !== undefined) yield { start: match.index, end: match.index + match[0].length, groups, converted };
   }
+}
+
+/** The first phrase of `text` that `conversion` turns into exactly `value` for `field`, as written; undefined when none. */
+export function phraseGiving(conversion: ConversionName, text: string, field: FieldSpec, value: unknown): string | undefined {
+  for (const found of conversionMatches(conversion, text, field)) {
+    if (found.converted.fit === 'ok' && found.converted.value === value) return text.slice(found.start, found.end);
+  }
+  return undefined;
 }
 
 const patternCache = new Map<string, RegExp>();
@@ -125,7 +134,7 @@ function unitAccepted(groups: Groups): boolean {
   if (groups.length !== undefined) return true;
   const unit = groups.unit ?? '';
   // A one-letter unit (`10s`, `5с`) only right after digits: `six s` or `a s` is not a duration.
-  return unit.length > 1 || isUnspaced(unit) || /^[0-9\u0660-\u0669\u06F0-\u06F9.,]+$/.test(groups.number ?? '');
+  return unit.length > 1 || isUnspaced(unit) || isDigitsOnly(groups.number ?? '');
 }
 
 function secondsOf(groups: Groups): number | undefined {
@@ -155,17 +164,21 @@ const frames: Conversion = {
 
 /**
  * `six images`, `cuatro imágenes`, `4枚`, `three different takes`, `a dozen quick sketches`: how many outputs. One
- * word of a spaced script may stand between the count and what it counts.
+ * word of a spaced script may stand between the count and what it counts. A count and what it counts may be one
+ * word (`نسختان`, `صورتين`: the Arabic dual, two).
  */
 export function countPattern(): RegExp {
   const gap = '(?:(?<gap>(?:(?![\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}])\\p{L})+)\\s+)?';
-  return cached('count', () => `(?<number>${numberSource()})\\s*${gap}(?<unit>${anyWord(readingWords().lists.images)})`);
+  const words = readingWords();
+  // `ארבעת הגרסאות`: the article written onto what is counted.
+  const article = '(?:\u05D4|\u0627\u0644)?';
+  return cached('count', () => `(?:(?<number>${numberSource()})\\s*${gap}${article}(?<unit>${anyWord(words.lists.images)})|(?<counted>${anyWord(words.counted.keys())}))`);
 }
 
 const count: Conversion = {
   pattern: () => countPattern(),
   convert(groups, field) {
-    const number = parseWrittenNumber(groups.number ?? '');
+    const number = groups.counted !== undefined ? readingWords().counted.get(foldWord(groups.counted)) : parseWrittenNumber(groups.number ?? '');
     return number === undefined || !Number.isInteger(number) || number < 1 ? undefined : numberForField(number, field);
   },
 };
@@ -242,7 +255,8 @@ const RESOLUTIONS: readonly { names: readonly string[]; size: [number, number] }
 export function resolutionPattern(): RegExp {
   // `hd` and `sd` alone are too common in prose; they count only inside the longer names.
   const names = RESOLUTIONS.flatMap((entry) => entry.names).filter((name) => name !== 'hd' && name !== 'sd');
-  return cached('resolution', () => `(?<![\\p{L}\\p{N}_])(?<res>${names.map((name) => name.split(' ').map(escapeRegExp).join('[\\s-]?')).join('|')})(?![\\p{L}\\p{N}_])`);
+  // A Japanese neighbour is no part of the word (`この動画を4kにアップスケール`).
+  return cached('resolution', () => `(?<!${SPACED_WORD_CHAR})(?<res>${names.map((name) => name.split(' ').map(escapeRegExp).join('[\\s-]?')).join('|')})(?!${SPACED_WORD_CHAR})`);
 }
 
 function resolutionEntry(written: string): (typeof RESOLUTIONS)[number] | undefined {
@@ -472,6 +486,48 @@ const negatedSwitch: Conversion = {
   },
 };
 
+// ---- digits of other scripts -----------------------------------------------------------------------------------
+
+/**
+ * A number, a ratio or a size written in digits of another script (`٤٢`, `۱۶:۹`, `７６８x５１２`): the value is the same
+ * digits in ASCII. The readers read such text with its digits folded (prompt-directives.ts); this is the
+ * conversion a value read there records, so the validator re-derives it from the digits as the user wrote them.
+ */
+export function otherDigitsPattern(): RegExp {
+  return cached('native-digits', () => `(?<![\\p{N}.,\u066B])(?<first>${DIGITS})(?:\\s*(?<sep>[:\uFF1Ax×*\uFF58])\\s*(?<second>${DIGITS}))?(?![\\p{N}])`);
+}
+
+const nativeDigits: Conversion = {
+  pattern: () => otherDigitsPattern(),
+  mayMatch: (text) => hasOtherDigits(text),
+  convert(groups, field) {
+    const written = `${groups.first ?? ''}${groups.second ?? ''}`;
+    if (!hasOtherDigits(written)) return undefined;
+    const first = foldDigits(groups.first ?? '');
+    const second = foldDigits(groups.second ?? '');
+    const sep = groups.sep === undefined ? undefined : /[:\uFF1A]/.test(groups.sep) ? ':' : 'x';
+    if (sep === undefined) {
+      const number = parseWrittenNumber(first);
+      return number === undefined || field.type === 'boolean' ? undefined : numberForField(number, field);
+    }
+    if (sep === 'x' && (field.role === 'width' || field.role === 'height') && field.type !== 'string') {
+      const number = parseWrittenNumber(field.role === 'width' ? first : second);
+      return number === undefined ? undefined : numberForField(number, field);
+    }
+    return writtenShape(`${first}${sep}${second}`, field);
+  },
+};
+
+/** `16:9` or `768x512` as the field takes it: the option written that way (spaces aside), or the text itself. */
+function writtenShape(shape: string, field: FieldSpec): Converted | undefined {
+  if (hasOptions(field)) {
+    const key = (option: unknown) => String(option).toLowerCase().replace(/\s+/g, '').replace(/[×*]/g, 'x');
+    const member = field.enum.find((option) => typeof option === 'string' && key(option) === shape);
+    return member === undefined ? { value: shape, fit: 'not_an_option' } : { value: member, fit: 'ok' };
+  }
+  return field.type === 'string' ? { value: shape, fit: 'ok' } : undefined;
+}
+
 // ---- options named by their field ------------------------------------------------------------------------------
 
 /** Trailing name words that say "which one", not what: `style_type` is the style, `magic_prompt_option` the magic prompt. */
@@ -596,4 +652,5 @@ const CONVERSIONS: Record<ConversionName, Conversion> = {
   unit_number: unitNumber,
   decimal_comma: decimalComma,
   multiple_word: multipleWord,
+  native_digits: nativeDigits,
 };

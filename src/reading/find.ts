@@ -25,6 +25,7 @@ import {
   type Converted,
 } from './conversions.ts';
 import { aspectField, countField, durationField, framesField, isNumericField, languageField, resolutionField } from './fields.ts';
+import { isDigitsOnly } from './numbers.ts';
 import { anyWord, isUnspaced, writtenWordStart } from './patterns.ts';
 import { anyUnitNumberPattern, enlargeVerbInClause, isFirmUnitNumber, multiplePattern, scaleField, unitKeyOf, unitOfField } from './quantities.ts';
 import { foldWord, readingWords } from './words.ts';
@@ -187,7 +188,9 @@ function isContent(kind: ConversionName, text: string, start: number, end: numbe
   const qualifies = !fillerWords().has(next) && !words.mediaNouns.includes(next) && !SMALL_WORDS_AFTER_LENGTH.has(next) && !words.countTrails.includes(next);
   // A length may qualify what is made through adjectives (`an 8 second ambient track`): it is content only
   // when no word for what is made follows in the next few words of its clause.
-  if (kind === 'resolution_word') return qualifies;
+  // `upscale to 4k`, `skaliere das Video auf 2k hoch`: after a lead the word is the resolution asked for; not after
+  // `a`, which leads it in Spanish and Portuguese but is the English article (`an ad for a 1080p television`).
+  if (kind === 'resolution_word') return qualifies && (/(?:^|\s)a\s+$/iu.test(text.slice(Math.max(0, start - 3), start)) || !resolutionLed(text, start, end, groups));
   // Only a unit in the form of an adjective (`a 30 minute pizza delivery`, Latin script, not plural) qualifies
   // what follows; `30 seconds slow piano` is a length said for itself, and so is a unit before a clitic
   // conjunction in other scripts (`45 ثانية وبصيغة mp3`).
@@ -204,6 +207,11 @@ function isNationality(text: string, start: number, end: number): boolean {
   if (!/^a\s/i.test(text.slice(start, end))) return false;
   const next = /^\s+([\p{L}']+)/u.exec(text.slice(end, end + 40))?.[1]?.toLowerCase();
   return next !== undefined && !fillerWords().has(next) && !readingWords().lists.languageTrails.includes(next);
+}
+
+function lengthOfWhatIsMade(text: string, start: number): boolean {
+  const words = readingWords().lists;
+  return edgePattern('media-of', () => `${anyWord(words.mediaNouns)}\\s+(?:${anyWord(words.countTrails)}\\s*)?$`).test(text.slice(Math.max(0, start - 40), start));
 }
 
 /** How many words after a length may still lead to what it measures (`a 2-minute chill lofi track`). */
@@ -275,10 +283,8 @@ export function isContentAt(kind: ConversionName, text: string, start: number, e
 function durationWords(groups: Groups): boolean {
   if (groups.length !== undefined) return true;
   const unit = groups.unit ?? '';
-  return unit.length > 1 || /^[0-9\u0660-\u0669\u06F0-\u06F9.,]+$/.test(groups.number ?? '');
+  return unit.length > 1 || isDigitsOnly(groups.number ?? '');
 }
-
-const DIGITS_ONLY = /^[0-9\u0660-\u0669\u06F0-\u06F9.,]+$/;
 
 function isFirm(kind: ConversionName, text: string, start: number, end: number, groups: Groups): boolean {
   const words = readingWords().lists;
@@ -289,9 +295,11 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       // measures (`a one minute orchestral piece`), or leading the request into what it is of (`five seconds of
       // rain`, `полминуты спокойной музыки`).
       return (
-        DIGITS_ONLY.test(groups.number ?? '') ||
+        isDigitsOnly(groups.number ?? '') ||
         followedBy(text, end, [...words.mediaNouns, 'long', 'largo', 'long', 'lang', 'longo']) ||
         (kind === 'duration' && mediaNounSoon(text, end)) ||
+        // `a video of four seconds`, `vídeo de quatro segundos`: what is made, then the length it lasts.
+        (kind === 'duration' && lengthOfWhatIsMade(text, start)) ||
         (onlyFillerBefore(text, start) && (followedBy(text, end, words.countTrails) || /^\s+\p{L}/u.test(text.slice(end)) || clauseEnds(text, end)))
       );
     case 'count':
@@ -299,7 +307,11 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       // the count follows what it counts and its particle.
       return (
         ((onlyFillerBefore(text, start) || onlyFillerBefore(text, start, words.mediaNouns)) &&
-          (followedBy(text, end, words.countTrails) || clauseEnds(text, end) || (joinsByCase(groups.unit ?? '') && /^\s+\p{L}/u.test(text.slice(end))))) ||
+          (followedBy(text, end, words.countTrails) ||
+            countTrailAfterWord(text, end) ||
+            clauseEnds(text, end) ||
+            madeSo(text, end) ||
+            (joinsByCase(groups.unit ?? '') && /^\s+\p{L}/u.test(text.slice(end))))) ||
         (isUnspaced(groups.unit ?? '') && /[\p{Script=Han}\p{Script=Katakana}\u30FC]\s*を\s*$/u.test(text.slice(Math.max(0, start - 20), start)))
       );
     case 'aspect_word': {
@@ -317,7 +329,7 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       return precededBy(text, start, words.formatLeads);
     }
     case 'resolution_word':
-      return precededBy(text, start, words.resolutionLeads);
+      return resolutionLed(text, start, end, groups) || madeSo(text, end);
     case 'format_word':
       return groups.lead !== undefined || groups.dot !== undefined || groups.trail !== undefined || groups.subtitles !== undefined;
     case 'language_name':
@@ -333,11 +345,35 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       return isFirmUnitNumber(groups, unitKeyOf(groups.unit ?? '') ?? '');
     case 'decimal_comma':
       return true;
+    case 'native_digits':
+      // Only recorded on values other rules read (prompt-directives.ts): it never finds a setting by itself.
+      return false;
     case 'multiple_word':
       // `upscale it 4 times`, `al doble` after `amplía`, `2倍に拡大`: a multiple is a scale beside a word asking for
       // a bigger picture; alone (`a cat, 4x`) it counts only in a clause of its own.
       return enlargeVerbInClause(text, start, end);
   }
+}
+
+/**
+ * `diez bocetos rápidos de un robot`, `سبع رسومات سريعة لجمل`: where the adjective follows what is counted, one word
+ * may stand between it and the word that joins it to what it is of; in Arabic and Hebrew that word may be `ل`/`ל`
+ * written onto the next word (for, of: `صورتان لقارب`).
+ */
+function countTrailAfterWord(text: string, end: number): boolean {
+  const rest = text.slice(end, end + 60);
+  const prefixed = (at: number) => /^\s+[\u0644\u05DC](?=\p{L}{2})/u.test(rest.slice(at));
+  if (prefixed(0)) return true;
+  const word = /^\s+[\p{L}'’-]+/u.exec(rest);
+  if (!word) return false;
+  return followedBy(rest, word[0].length, readingWords().lists.countTrails) || prefixed(word[0].length);
+}
+
+/** `4枚にして`, `4kにアップスケール`: Japanese says "make it" (or the verb) after the value, which asks for it. */
+const MADE_SO = /^\s*に(?:して|する|しよう|変更|変え|設定|アップスケール|拡大|延長|伸ば)/u;
+
+function madeSo(text: string, end: number): boolean {
+  return MADE_SO.test(text.slice(end, end + 20));
 }
 
 /**
@@ -349,6 +385,14 @@ function joinsByCase(unit: string): boolean {
   return Object.values(readingWords().byLanguage).some((words) => words.countTrails.length === 0 && words.images.some((word) => foldWord(word) === folded));
 }
 
+/** `in 4K`, `auf 2k`, or a lead written onto the value (`ל-4k`: the phrase holds it, before the resolution word). */
+function resolutionLed(text: string, start: number, end: number, groups: Groups): boolean {
+  const leads = readingWords().lists.resolutionLeads;
+  if (precededBy(text, start, leads)) return true;
+  const prefix = foldWord(text.slice(start, end - (groups.res ?? '').length));
+  return prefix !== '' && (leads.includes(prefix) || leads.includes(prefix.replace(/-$/, '')));
+}
+
 /** `four images of a cat`: the span takes the joining word too, so the description keeps only `a cat`. */
 function spanOf(kind: ConversionName, text: string, start: number, end: number, groups: Groups): { start: number; end: number } {
   if (kind === 'resolution_word') {
@@ -357,8 +401,15 @@ function spanOf(kind: ConversionName, text: string, start: number, end: number, 
     const lead = edgePattern('resolution-lead', () => `${anyWord(readingWords().lists.resolutionLeads)}\\s*$`).exec(before);
     return { start: lead ? start - (before.length - lead.index) : start, end };
   }
+  // `vídeo de quatro segundos de um beija-flor`: the joining word before the length goes with it.
+  if (kind === 'duration' && !onlyFillerBefore(text, start) && lengthOfWhatIsMade(text, start)) {
+    const joined = edgePattern('trail-before', () => `${anyWord(readingWords().lists.countTrails)}\\s*$`).exec(text.slice(Math.max(0, start - 20), start));
+    return { start: joined ? start - (Math.min(start, 20) - joined.index) : start, end };
+  }
   if ((kind !== 'count' && kind !== 'duration') || !onlyFillerBefore(text, start) || !isFirm(kind, text, start, end, groups)) return { start, end };
-  const trail = edgePattern('count-trail', () => `^\\s*${anyWord(readingWords().lists.countTrails)}`).exec(text.slice(end));
+  const trails = readingWords().lists.countTrails;
+  // `diez bocetos rápidos de un robot`: the adjective between goes with the count, so the description keeps `un robot`.
+  const trail = edgePattern('count-trail', () => `^(?:\\s+[\\p{L}'’-]+)??\\s*${anyWord(trails)}`).exec(text.slice(end));
   return { start, end: trail ? end + trail[0].length : end };
 }
 
@@ -374,7 +425,8 @@ function edgePattern(key: string, build: () => string, flags = 'iu'): RegExp {
 }
 
 function followedBy(text: string, end: number, words: readonly string[]): boolean {
-  return edgePattern(`after:${words.join('|')}`, () => `^\\s*-?\\s*${anyWord(words)}`).test(text.slice(end, end + 40));
+  // `d’un`: the lists write the apostrophe plain, phones write it curly.
+  return edgePattern(`after:${words.join('|')}`, () => `^\\s*-?\\s*${anyWord(words)}`).test(text.slice(end, end + 40).replace(/\u2019/g, "'"));
 }
 
 function precededBy(text: string, start: number, words: readonly string[]): boolean {

@@ -10,7 +10,7 @@ import type { FieldSpec } from '../generated/contracts.ts';
 import { fromPackageRoot } from '../util/package-root.ts';
 import { numberForField, type Converted } from './field-values.ts';
 import { hasOptions, isNumericField, nameWords, numericOptions } from './fields.ts';
-import { DIGITS, numberSource, parseWrittenNumber } from './numbers.ts';
+import { DIGIT, DIGITS, numberSource, parseWrittenNumber } from './numbers.ts';
 import { anyWord } from './patterns.ts';
 import { foldWord } from './words.ts';
 
@@ -140,7 +140,7 @@ export const unitNumber = {
 };
 
 /** `0,4` with no space after the comma: a decimal comma, as most of the reading languages write it. */
-const DECIMAL_COMMA = String.raw`(?<![\p{N}.,])(?<number>[0-9]{1,6},[0-9]{1,3})(?![\p{N}]|[.,][0-9])`;
+const DECIMAL_COMMA = `(?<![\\p{N}.,])(?<number>${DIGIT}{1,6},${DIGIT}{1,3})(?![\\p{N}]|[.,]${DIGIT})`;
 
 export const decimalComma = {
   pattern(field: FieldSpec): RegExp | null {

@@ -19,6 +19,8 @@ export interface LanguageWords {
   halfTrails: string[];
   /** A length said without a separate number, in seconds → how it is written (`полминуты`, `دقيقتان`). */
   lengths: Record<string, string[]>;
+  /** A number of outputs said in one word, the count → how it is written (`نسختان`, `صورتين`: the dual, two). */
+  counted: Record<string, string[]>;
   frames: string[];
   images: string[];
   portrait: string[];
@@ -73,7 +75,7 @@ export const WORD_LIST_KEYS = [
   'resolutionLeads', 'filler', 'textLeads', 'questionLeads', 'selectLeads', 'selectTrails',
 ] as const;
 export type WordListKey = (typeof WORD_LIST_KEYS)[number];
-export const WORD_MAP_KEYS = ['features', 'featureRequests', 'languages', 'languageForms', 'fieldNames', 'lengths'] as const;
+export const WORD_MAP_KEYS = ['features', 'featureRequests', 'languages', 'languageForms', 'fieldNames', 'lengths', 'counted'] as const;
 
 /** Every language's lists merged: what the reader matches against. */
 export interface ReadingWords {
@@ -92,6 +94,8 @@ export interface ReadingWords {
   fieldNames: ReadonlyMap<string, readonly string[]>;
   /** A length written without a separate number → its seconds. */
   lengths: ReadonlyMap<string, number>;
+  /** A number of outputs written in one word → the count. */
+  counted: ReadonlyMap<string, number>;
 }
 
 let loaded: ReadingWords | undefined;
@@ -117,17 +121,19 @@ function merge(byLanguage: Record<ReadingLanguage, LanguageWords>): ReadingWords
   const languageForms = new Map<string, string>();
   const fieldNames = new Map<string, string[]>();
   const lengths = new Map<string, number>();
+  const counted = new Map<string, number>();
   const featureRequests = new Map<string, string>();
   for (const words of all) {
     for (const [key, phrases] of Object.entries(words.featureRequests)) for (const phrase of phrases) featureRequests.set(foldWord(phrase), key);
     for (const [seconds, written] of Object.entries(words.lengths)) for (const word of written) lengths.set(foldWord(word), Number(seconds));
+    for (const [count, written] of Object.entries(words.counted)) for (const word of written) counted.set(foldWord(word), Number(count));
     for (const [word, value] of Object.entries(words.numbers)) numbers.set(foldWord(word), value);
     for (const [key, local] of Object.entries(words.features)) for (const word of local) features.set(foldWord(word), key);
     for (const [code, names] of Object.entries(words.languages)) for (const name of names) languages.set(foldWord(name), code);
     for (const [code, forms] of Object.entries(words.languageForms)) for (const form of forms) languageForms.set(foldWord(form), code);
     for (const [name, local] of Object.entries(words.fieldNames)) fieldNames.set(foldWord(name), [...new Set([...(fieldNames.get(foldWord(name)) ?? []), ...local.map(foldWord)])]);
   }
-  return { byLanguage, lists, numbers, features, featureRequests, languages, languageForms, fieldNames, lengths };
+  return { byLanguage, lists, numbers, features, featureRequests, languages, languageForms, fieldNames, lengths, counted };
 }
 
 function readLanguage(language: ReadingLanguage): LanguageWords {

@@ -14,10 +14,12 @@
  * fal reads status, result and cancel under the endpoint's first two segments (fal-ai/flux for
  * fal-ai/flux/dev), as the client sends them. An input with `"sim:fail"` in its prompt ends in a 422 result.
  * `submitted()` is the log of submissions, so tests can prove a run was never executed twice.
+ * `holdNextSubmits` queues a submission but answers it late: a caller killed meanwhile never learns the request
+ * id of work fal already has (the crash between submit and recording the handle).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createFalWebhookSigner, type FalWebhookHeaders } from './fal-webhook-signer.ts';
-import { createSimApp, listen, type SimListenOptions } from './http.ts';
+import { createSimApp, delay, listen, type SimListenOptions } from './http.ts';
 
 export interface FalSimOptions extends SimListenOptions {
   /** Status polls before a request completes (default 1; 0 = completed at once). */
@@ -48,6 +50,10 @@ export interface FalSim {
   submitted(): FalSubmission[];
   /** The next `count` submissions answer `status` and queue nothing. */
   failNextSubmits(count: number, status: number): void;
+  /** The next `count` submissions are queued at once but answered only after `ms`. */
+  holdNextSubmits(count: number, ms: number): void;
+  /** Submissions queued and held back now (holdNextSubmits). */
+  readonly submitsHeld: number;
   /** fal's JWKS here (stands for https://rest.alpha.fal.ai/.well-known/jwks.json). */
   readonly jwksUrl: string;
   /** Completes a request now; with a webhook URL, sends the signed webhook and answers how it went. */
@@ -71,6 +77,8 @@ export async function startFalSim(options: FalSimOptions = {}): Promise<FalSim> 
   const requests = new Map<string, FalSubmission>();
   const pollsToComplete = options.pollsToComplete ?? 1;
   let failing = { count: 0, status: 503 };
+  let holding = { count: 0, ms: 0 };
+  let inFlight = 0;
   let next = 0;
   let origin = '';
   const signer = createFalWebhookSigner();
@@ -100,6 +108,15 @@ export async function startFalSim(options: FalSimOptions = {}): Promise<FalSim> 
     const entry: FalSubmission = { requestId, endpoint, input, status: 'IN_QUEUE', polls: 0, ...(webhookUrl ? { webhookUrl } : {}) };
     requests.set(requestId, entry);
     if (pollsToComplete === 0) void completed(entry);
+    if (holding.count > 0) {
+      holding = { ...holding, count: holding.count - 1 };
+      inFlight += 1;
+      try {
+        await delay(holding.ms);
+      } finally {
+        inFlight -= 1;
+      }
+    }
     return { request_id: requestId, status: 'IN_QUEUE', queue_position: 0, ...urls(endpoint, requestId) };
   });
 
@@ -172,6 +189,12 @@ export async function startFalSim(options: FalSimOptions = {}): Promise<FalSim> 
     submitted: () => [...requests.values()].map((entry) => ({ ...entry, input: structuredClone(entry.input) })),
     failNextSubmits(count, status) {
       failing = { count, status };
+    },
+    holdNextSubmits(count, ms) {
+      holding = { count, ms };
+    },
+    get submitsHeld() {
+      return inFlight;
     },
     jwksUrl: `${origin}${JWKS_PATH}`,
     async complete(requestId) {

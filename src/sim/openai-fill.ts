@@ -59,7 +59,8 @@ function fillNode(name: string, node: JsonObject, view: SimRequestView, used: Se
   const nullable = types.includes('null') || (Array.isArray(node.enum) && node.enum.includes(null));
   const description = typeof node.description === 'string' ? node.description : '';
   if (types.includes('string') && !Array.isArray(node.enum)) {
-    if (PROMPT_NAME.test(name) && !NOT_THE_PROMPT.test(name) && view.prompt !== '') return view.prompt;
+    // `input` alone is the text itself (OpenAI's speech body); `input_image` and the like are not.
+    if ((PROMPT_NAME.test(name) || name === 'input') && !NOT_THE_PROMPT.test(name) && view.prompt !== '') return view.prompt;
     if (/format: "?uri/.test(description) || FILE_NAME.test(name)) {
       const url = view.urls.find((u) => !used.has(u));
       if (url !== undefined) {

@@ -10,9 +10,11 @@
  * Every route honours `Idempotency-Key` (idempotency.ts). Markers in the prompt or input text misbehave on
  * purpose: `sim:429` (rate limited), `sim:500` (server error, nothing ran), `sim:refuse` (400, the request
  * was refused by the safety system), `sim:lost-once` (the work is done and stored under the key, but the
- * first answer is a 502, as when a response is lost on the way back).
+ * first answer is a 502, as when a response is lost on the way back). The same misbehaviour comes server-wide,
+ * for the next few calls, from the sim's hooks ({@link MediaFaults}): a fault run's provider faults.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { delay } from './http.ts';
 import type { IdempotencyStore, SimAnswer } from './idempotency.ts';
 
 type Fields = Record<string, unknown>;
@@ -22,10 +24,28 @@ interface SimFile {
   bytes: number;
 }
 
+/** Misbehaviour of the next calls to the model routes (chat completions excepted), set by the sim's hooks. */
+export interface MediaFaults {
+  /** The next `count` calls answer `status` and run nothing. */
+  fail: { count: number; status: number };
+  /** The next `lose` calls run and are stored under their key, but their first answer is a 502. */
+  lose: number;
+  /** The next `count` calls run, then answer only after `ms` (a caller killed meanwhile never hears back). */
+  hold: { count: number; ms: number };
+  /** Calls done and held back now. */
+  held: number;
+}
+
+export function noMediaFaults(): MediaFaults {
+  return { fail: { count: 0, status: 500 }, lose: 0, hold: { count: 0, ms: 0 }, held: 0 };
+}
+
 /** A 1×1 transparent PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
-export function registerMediaRoutes(app: FastifyInstance, store: IdempotencyStore, origin: () => string): void {
+export function registerMediaRoutes(app: FastifyInstance, store: IdempotencyStore, origin: () => string, faults: MediaFaults = noMediaFaults()): void {
+  const answer = (request: FastifyRequest, reply: FastifyReply, route: string, body: unknown, work: () => Promise<SimAnswer>) =>
+    store.answer(request, reply, route, body, () => underFaults(faults, work));
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   let serial = 0;
   const image = (fields: Fields, extra: Fields = {}): SimAnswer => {
@@ -38,27 +58,27 @@ export function registerMediaRoutes(app: FastifyInstance, store: IdempotencyStor
 
   app.post('/v1/images/generations', (request, reply) => {
     const fields = (request.body ?? {}) as Fields;
-    return store.answer(request, reply, 'images.generations', fields, async () =>
+    return answer(request, reply, 'images.generations', fields, async () =>
       required(fields, 'prompt') ?? misbehaviour(fields.prompt) ?? withLoss(fields.prompt, image(fields)));
   });
 
   app.post('/v1/images/edits', async (request, reply) => {
     const { fields, files } = await readMultipart(request);
-    return store.answer(request, reply, 'images.edits', { ...fields, files }, async () =>
+    return answer(request, reply, 'images.edits', { ...fields, files }, async () =>
       required(fields, 'prompt') ?? (files.image || files['image[]'] ? undefined : invalid('image is required', 'image')) ?? misbehaviour(fields.prompt) ??
       withLoss(fields.prompt, image(fields, { edited: [...(files.image ?? []), ...(files['image[]'] ?? []), ...(files.mask ?? [])] })));
   });
 
   app.post('/v1/audio/speech', (request, reply) => {
     const fields = (request.body ?? {}) as Fields;
-    return store.answer(request, reply, 'audio.speech', fields, async () =>
+    return answer(request, reply, 'audio.speech', fields, async () =>
       required(fields, 'input') ?? misbehaviour(fields.input) ??
       withLoss(fields.input, { status: 200, contentType: 'audio/mpeg', body: Buffer.concat([Buffer.from('ID3'), Buffer.from(`sim speech: ${String(fields.input)}`)]) }));
   });
 
   app.post('/v1/audio/transcriptions', async (request, reply) => {
     const { fields, files } = await readMultipart(request);
-    return store.answer(request, reply, 'audio.transcriptions', { ...fields, files }, async () => {
+    return answer(request, reply, 'audio.transcriptions', { ...fields, files }, async () => {
       const file = files.file?.[0];
       if (!file) return invalid('file is required', 'file');
       const text = `sim transcript of ${file.name} (${file.bytes} bytes)`;
@@ -73,6 +93,33 @@ export function registerMediaRoutes(app: FastifyInstance, store: IdempotencyStor
     return reply.type('image/png').send(PNG);
   });
 }
+
+/** A call under the hooks' faults: refused before it runs, or run and then held or answered as lost. */
+async function underFaults(faults: MediaFaults, work: () => Promise<SimAnswer>): Promise<SimAnswer> {
+  if (faults.fail.count > 0) {
+    faults.fail.count -= 1;
+    const status = faults.fail.status;
+    return { status, body: { error: { message: `Simulated ${status}: nothing ran`, type: status === 429 ? 'requests' : 'server_error', param: null, code: null } } };
+  }
+  const done = await work();
+  if (done.status >= 300) return done;
+  if (faults.hold.count > 0) {
+    faults.hold.count -= 1;
+    faults.held += 1;
+    try {
+      await delay(faults.hold.ms);
+    } finally {
+      faults.held -= 1;
+    }
+  }
+  if (faults.lose > 0) {
+    faults.lose -= 1;
+    return { ...done, lose: LOST };
+  }
+  return done;
+}
+
+const LOST = { status: 502, body: { error: { message: 'Bad gateway (simulated: the work was done)', type: 'server_error', param: null, code: null } } };
 
 async function readMultipart(request: FastifyRequest): Promise<{ fields: Fields; files: Record<string, SimFile[]> }> {
   const form = await new Response(request.body as Buffer, { headers: { 'content-type': String(request.headers['content-type']) } }).formData();
@@ -103,5 +150,5 @@ function misbehaviour(text: unknown): SimAnswer | undefined {
 
 function withLoss(text: unknown, answer: SimAnswer): SimAnswer {
   const lost = typeof text === 'string' && text.includes('sim:lost-once');
-  return lost ? { ...answer, lose: { status: 502, body: { error: { message: 'Bad gateway (simulated: the work was done)', type: 'server_error', param: null, code: null } } } } : answer;
+  return lost ? { ...answer, lose: LOST } : answer;
 }

@@ -14,6 +14,10 @@
  *   cut_off       sim:cut-off    finish_reason "length" with half an answer
  *   loosen        sim:loosen     a fitting answer that also switches every safety/NSFW boolean on by itself
  *
+ * The model routes (not chat) take server-wide faults for the next few calls from hooks: `failNextCalls` (an
+ * error, nothing ran), `loseNextAnswers` (it ran, the answer is lost) and `holdNextCalls` (it ran, the answer
+ * comes late), so a fault run can kill the caller around a call and count what ran (`executions`).
+ *
  * The chat-reply interpreter's requests (json_schema `vetted_reply_interpretation`) are answered by the scripted
  * rules in openai-reply.ts instead of a filled-in schema.
  */
@@ -23,7 +27,7 @@ import { fillObject, readUserMessage, type JsonObject } from './openai-fill.ts';
 import { replyAnswer } from './openai-reply.ts';
 import { bearerToken, createSimApp, delay, listen, type SimListenOptions } from './http.ts';
 import { createIdempotencyStore, type IdempotencyStore, type SimAnswer } from './idempotency.ts';
-import { registerMediaRoutes } from './openai-media.ts';
+import { noMediaFaults, registerMediaRoutes } from './openai-media.ts';
 
 export type OpenAiSimBehavior = 'answer' | 'slow' | 'rate_limited' | 'server_error' | 'refuse' | 'bad_json' | 'violate' | 'cut_off' | 'loosen';
 
@@ -65,6 +69,14 @@ export interface OpenAiSim {
   /** Requests answered from the Idempotency-Key store. */
   readonly replays: IdempotencyStore['replays'];
   setBehavior(behavior: OpenAiSimBehavior): void;
+  /** The next `count` calls to the model routes (images, speech, transcriptions) answer `status` and run nothing. */
+  failNextCalls(count: number, status: number): void;
+  /** The next `count` model-route calls run and are stored under their key, but their first answer is lost (502). */
+  loseNextAnswers(count: number): void;
+  /** The next `count` model-route calls run, then answer only after `ms`. */
+  holdNextCalls(count: number, ms: number): void;
+  /** Model-route calls done and held back now (holdNextCalls). */
+  readonly callsHeld: number;
   close(): Promise<void>;
 }
 
@@ -75,7 +87,8 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
   const store = createIdempotencyStore();
   let origin = '';
   registerRoutes(app, state, requests, store);
-  registerMediaRoutes(app, store, () => origin);
+  const faults = noMediaFaults();
+  registerMediaRoutes(app, store, () => origin, faults);
   origin = await listen(app, options);
   return {
     baseUrl: `${origin}/v1`,
@@ -85,6 +98,18 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
     replays: store.replays,
     setBehavior(behavior) {
       state.behavior = behavior;
+    },
+    failNextCalls(count, status) {
+      faults.fail = { count, status };
+    },
+    loseNextAnswers(count) {
+      faults.lose = count;
+    },
+    holdNextCalls(count, ms) {
+      faults.hold = { count, ms };
+    },
+    get callsHeld() {
+      return faults.held;
     },
     close: () => app.close(),
   };

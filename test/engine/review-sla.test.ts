@@ -14,7 +14,7 @@ import { runToRest } from '../../src/engine/in-process-runner.ts';
 import { takeSlaStep } from '../../src/engine/sla-steps.ts';
 import type { RunRow } from '../../src/engine/store.ts';
 import { submitRun } from '../../src/intake/submit-run.ts';
-import { claimReview } from '../../src/review/claims.ts';
+import { claimReview, releaseReview } from '../../src/review/claims.ts';
 import { decide } from '../../src/review/decide-on-run.ts';
 
 const T0 = Date.parse('2026-11-27T09:00:00.000Z');
@@ -100,6 +100,29 @@ describe('review SLA steps', () => {
     expect(engine.dispatch.slaSteps.filter((s) => s.step === 'remind')).toHaveLength(2);
     expect(await takeSlaStep(engine, job(run, 'remind'))).toBe('taken');
     expect(await types(engine, run.id)).toEqual(['review.created', 'review.reminded']);
+  });
+
+  it("time to first action is a review's first claim or decision: a decision after a released claim is not one", async () => {
+    const firstActions = async (engine: InProcessEngine) => {
+      const metric = await engine.metrics.registry.getSingleMetric('vetted_review_time_to_first_action_seconds')?.get();
+      const value = (suffix: string) => metric?.values.find((v) => (v as { metricName?: string }).metricName?.endsWith(suffix))?.value;
+      return { count: value('_count'), sum: value('_sum') };
+    };
+    const { engine, clock } = engineAt();
+    const run = await parked(engine, { mode: 'require_human', reviewTtlSeconds: 7200 });
+    const reviewId = run.pendingReviewId!;
+    clock.at = T0 + 45_000;
+    await claimReview(engine, { reviewId, tenantId: 'acme', actor: 'reviewer:ada' });
+    await releaseReview(engine, { reviewId, tenantId: 'acme', actor: 'reviewer:ada' });
+    clock.at = T0 + 90_000;
+    await decide(engine, { runId: run.id, body: { reviewId, payloadHash: run.pendingReview?.payloadHash, action: 'reject', reason: 'no' }, actor: { id: 'reviewer:bo', canOverride: false } });
+    expect(await firstActions(engine)).toEqual({ count: 1, sum: 45 });
+
+    // Nobody touched this one before its decision: the decision is its first action.
+    const other = await parked(engine, { mode: 'require_human', reviewTtlSeconds: 7200 });
+    clock.at = T0 + 100_000;
+    await decide(engine, { runId: other.id, body: { reviewId: other.pendingReviewId, payloadHash: other.pendingReview?.payloadHash, action: 'reject', reason: 'no' }, actor: { id: 'reviewer:bo', canOverride: false } });
+    expect(await firstActions(engine)).toEqual({ count: 2, sum: 45 + (T0 + 100_000 - Date.parse(other.pendingReview!.createdAt)) / 1000 });
   });
 
   it('a checkpoint of its own: the checkpoint fields replace the policy-wide ones', async () => {

@@ -172,6 +172,28 @@ export function runStoreConformance(name: string, open: () => Promise<StoreUnder
         expect(await store.decisions(run.id)).toHaveLength(1);
       });
 
+      it("counts, with a write, the matching events about a review from before it (not the write's own)", async () => {
+        const run = await running();
+        const reviewId = randomUUID();
+        const count = { reviewId, types: ['review.claimed', 'review.decided'] as const };
+        const parked = (await store.commit({ runId: run.id, from: ['extracting'], to: 'awaiting_human', set: { pendingReviewId: reviewId } }))!;
+        expect(parked.priorEvents).toBeUndefined();
+        const claim = (actor: string) => ({
+          runId: run.id, from: ['awaiting_human'] as const, to: 'awaiting_human' as const, guard: { pendingReviewId: reviewId }, countPrior: count,
+          event: { type: 'review.claimed' as const, actor, data: { reviewId } },
+        });
+        expect((await store.commit(claim('key:a')))?.priorEvents).toBe(0);
+        await store.appendEvent(run, { type: 'review.claimed', actor: 'key:x', data: { reviewId: randomUUID() } });
+        await store.appendEvent(run, { type: 'review.reminded', actor: 'system', data: { reviewId } });
+        expect((await store.commit(claim('key:b')))?.priorEvents).toBe(1);
+        const decided = await store.commit({
+          runId: run.id, from: ['awaiting_human'], to: 'cancelled', guard: { pendingReviewId: reviewId }, seen: parked.run, countPrior: count,
+          set: { pendingReviewId: null, completedAt: new Date() }, event: { type: 'run.cancelled', actor: 'key:b', data: {} },
+          decision: { reviewId, actor: 'key:b', action: 'reject', raw: {}, parsed: { route: 'cancel' }, edits: null, override: false, review: null, event: { type: 'review.decided', actor: 'key:b', data: { reviewId } } },
+        });
+        expect(decided?.priorEvents).toBe(2);
+      });
+
       it('records a ledger step with its write only while the step is new; a recorded step makes the write miss', async () => {
         const run = await running();
         const record = { step: 'execute:1', provider: 'dry', payloadHash: 'h', result: { provider: 'dry', status: 'succeeded' as const, output: 'x' } };

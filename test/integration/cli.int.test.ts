@@ -97,12 +97,12 @@ describe('the demo (the quick start command)', () => {
     if (flags.includes('--sim')) expect(result.stdout).toMatch(/saw 4 predictions, 0 of them twice/);
   });
 
-  it('vetted demo --provider fal,openai runs a fal and an OpenAI model beside the Replicate ones, at their local servers', async () => {
-    const result = await vetted(['demo', '--provider', 'fal', '--provider', 'openai'], { env: { FAL_KEY: 'fal-real-key-never-used', OPENAI_API_KEY: '' } });
+  it.each([[[]], [['--sim']]])('vetted demo --provider fal,openai %j runs a fal and an OpenAI model beside the Replicate ones, at their local servers', async (flags) => {
+    const result = await vetted(['demo', '--provider', 'fal', '--provider', 'openai', ...flags], { env: { FAL_KEY: 'fal-real-key-never-used', OPENAI_API_KEY: '' } });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/provider simulators: fal http:\/\/127\.0\.0\.1:\d+, OpenAI http:\/\/127\.0\.0\.1:\d+\/v1/);
-    // The offline builder stays, although an OpenAI key is set for the openai provider.
-    expect(result.stdout).toContain('builder heuristic');
+    // The offline builder stays, although an OpenAI key is set for the openai provider; --sim asks for the LLM one.
+    expect(result.stdout).toContain(flags.includes('--sim') ? 'builder openai, provider replicate' : 'builder heuristic');
     expect(result.stdout).toMatch(/fal-ai\/flux\/dev +\d+ fields, [1-9]\d* example values quarantined/);
     // The fal run executes as asked; only the speech run, whose required voice nobody gave, parks, and the edit ends it.
     const parked = [...result.stdout.matchAll(/\[(\d)\] awaiting_human: (\w+)/g)].map((match) => `${match[1]} ${match[2]}`);
@@ -110,8 +110,10 @@ describe('the demo (the quick start command)', () => {
     expect(result.stdout).toContain('/voice missing_required');
     expect(result.stdout).toContain('decision: edit (the reviewer picks a voice) → validate');
     expect(result.stdout).toMatch(/\[6\] completed .* fal-ai\/flux\/dev on fal /);
-    const falLine = /\[6\] completed .*\n +from the user: (.*)/.exec(result.stdout)?.[1] ?? '';
-    for (const placed of ['prompt="a red fox curled up in fresh snow" (user_prompt)', 'seed=7 (user_prompt)', 'num_images=2 (user_prompt)']) expect(falLine).toContain(placed);
+    if (flags.length === 0) {
+      const falLine = /\[6\] completed .*\n +from the user: (.*)/.exec(result.stdout)?.[1] ?? '';
+      for (const placed of ['prompt="a red fox curled up in fresh snow" (user_prompt)', 'seed=7 (user_prompt)', 'num_images=2 (user_prompt)']) expect(falLine).toContain(placed);
+    }
     expect(result.stdout).toMatch(/\[7\] completed .* openai\/createSpeech on openai /);
     expect(result.stdout).toContain('6 completed, 1 cancelled');
     expect(result.stdout).toContain('the fal simulator ran 1 request(s), 0 of them twice.');

@@ -1,7 +1,7 @@
 /** The reconciler on real Redis and PostgreSQL: work lost from Redis comes back, exactly once. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expiryBucket, expiryJobId } from '../../src/queue/queues.ts';
-import { reconcile } from '../../src/engine/reconciler.ts';
+import { reconcile, type CarriedWork } from '../../src/engine/reconciler.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/start-workers.ts';
 import { registerExamples, settle, submit } from '../support/pipeline.ts';
 import { createTestSystem, deleteRedisPrefix, type TestSystem } from '../support/test-system.ts';
@@ -44,6 +44,31 @@ describe('reconcile', () => {
       expect(await system.store.ledger.listForRun(run.id)).toHaveLength(1);
     }
     expect(system.logs.filter((l) => l.event === 'RUN_REQUEUED')).toHaveLength(5);
+  });
+
+  it('requeues the runs of one pass several at a time, each once', async () => {
+    const runs = await Promise.all(Array.from({ length: 6 }, () => submit(system, request)));
+    await deleteRedisPrefix(system.config.queuePrefix);
+    let checking = 0;
+    let most = 0;
+    const work: CarriedWork = {
+      async lostStageJob(job) {
+        checking += 1;
+        most = Math.max(most, checking);
+        // Let the other lanes reach their check before this one answers.
+        await new Promise((resolve) => setImmediate(resolve));
+        try {
+          return await system.queues.lostStageJob(job);
+        } finally {
+          checking -= 1;
+        }
+      },
+      restoreExpiry: (expiresAt) => system.queues.restoreExpiry(expiresAt),
+      restoreSlaStep: (job) => system.queues.restoreSlaStep(job),
+    };
+    expect(await reconcile(system, work, { graceMs: 0 })).toMatchObject({ requeued: 6 });
+    expect(most).toBeGreaterThan(1);
+    for (const run of runs) expect((await system.store.events(run.id)).filter((e) => e.type === 'run.requeued')).toHaveLength(1);
   });
 
   it("restores a parked run's expiry job, so the review still expires", async () => {

@@ -14,7 +14,7 @@
  * only through a phrase that switches it (`without watermark`); otherwise, off its default, it is inferred.
  */
 import type { FieldProvenance, FieldSpec, RequestBundle } from '../../generated/contracts.ts';
-import { decimalCommaPhrase, readSettings, type ConversionName } from '../../reading/index.ts';
+import { decimalCommaPhrase, phraseGiving, readSettings, type ConversionName } from '../../reading/index.ts';
 import { evidenceMentionsNumber, type BundleEvidence } from '../../stages/bundle-evidence.ts';
 import { isPlainObject } from '../../stages/example-quarantine.ts';
 import { isTraceableText } from '../../stages/validator/traceability.ts';
@@ -62,6 +62,9 @@ function derivation(value: unknown, field: FieldSpec, bundle: RequestBundle): { 
     // `Temperatur 0,4` → 0.4: the number as the user wrote it, with a decimal comma.
     const decimal = typeof value === 'number' ? decimalCommaPhrase(text, field, value) : undefined;
     if (decimal) return { phrase: decimal, conversion: 'decimal_comma' };
+    // `seed ٤٢` → 42, `١٦:٩` → 16:9: the same digits in another script.
+    const digits = phraseGiving('native_digits', text, field, value);
+    if (digits) return { phrase: digits, conversion: 'native_digits' };
   }
   return undefined;
 }

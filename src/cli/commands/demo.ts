@@ -46,7 +46,9 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     // offline builder stays, as the "expect" lines describe it, unless --sim asked for the LLM.
     const pinned: Record<string, string> = providerSims && !sims ? { VETTED_BUILDER: 'heuristic' } : {};
     // The progress lines are the demo's output: JSON logs only from warn up, unless LOG_LEVEL asks for more.
-    const config = loadConfig(commandEnv({ LOG_LEVEL: 'warn' }, { ...sims?.env, ...providerSims?.env, ...pinned }));
+    // They read every run 20 times a second through the demo's own API, which a production limit of a few
+    // hundred requests a minute would cut off within seconds on a slow machine.
+    const config = loadConfig(commandEnv({ LOG_LEVEL: 'warn', VETTED_RATE_LIMIT_PER_MINUTE: '100000' }, { ...sims?.env, ...providerSims?.env, ...pinned }));
     await runDemoWith(config, { sims, providerSims, providers, embedded: options.embedded === true });
   } finally {
     await providerSims?.close();

@@ -1205,7 +1205,7 @@ export interface components {
              * @description The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
              * @enum {string}
              */
-            conversion?: "duration" | "frames" | "count" | "aspect_word" | "resolution_word" | "format_word" | "language_name" | "negated_switch" | "enum_synonym" | "unit_number" | "decimal_comma" | "multiple_word";
+            conversion?: "duration" | "frames" | "count" | "aspect_word" | "resolution_word" | "format_word" | "language_name" | "negated_switch" | "enum_synonym" | "unit_number" | "decimal_comma" | "multiple_word" | "native_digits";
         };
         /**
          * FieldRole
