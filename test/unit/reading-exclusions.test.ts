@@ -156,3 +156,20 @@ describe('a negation that is content stays where it is', () => {
     expect(findExclusions('no people on the beach', true).map((found) => found.items)).toEqual([['people on the beach']]);
   });
 });
+
+describe('a switch turned off in other words', () => {
+  it.each([
+    ['en', 'a portrait of a beekeeper, and leave off the watermark'],
+    ['en', 'a harbour at dusk, get rid of the watermark'],
+    ['es', 'un retrato de un apicultor, no pongas marca de agua'],
+    ['fr', "un portrait d'apiculteur, retire le filigrane"],
+    ['pt', 'um retrato de um apicultor, não coloque marca d\'água'],
+    ['ru', 'портрет пчеловода, не добавляй водяной знак'],
+    ['he', 'דיוקן של כוורן, תוריד סימן מים'],
+    ['ar', 'صورة لمربي نحل، لا تضف علامة مائية'],
+  ])('%s: %s', (_language, text) => {
+    const candidate = build(IMAGE, text);
+    expect(candidate.payload.apply_watermark).toBe(false);
+    expect(candidate.payload.negative_prompt).toBeUndefined();
+  });
+});
