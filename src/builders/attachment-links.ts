@@ -27,7 +27,7 @@ export interface AttachmentLink {
 }
 
 /** What an ordinal's noun says the file is: `media` is audio or video (`clip`), `any` is any file (`one`). */
-type NounKind = 'image' | 'audio' | 'video' | 'media' | 'any';
+export type NounKind = 'image' | 'audio' | 'video' | 'media' | 'any';
 
 interface RoleWords {
   ordinals: Record<string, string[]>;
@@ -132,6 +132,11 @@ const SAME: Readonly<Record<string, string>> = {
 
 function roleWordsOf(text: string): string[] {
   return (identifierWords(text).match(/[\p{L}]+/gu) ?? []).map((word) => SAME[word] ?? word).filter((word) => !KIND_WORDS.has(word) && word.length > 1);
+}
+
+/** The role words of a file field's name (`style_image` → style, `start_frame` → first); none for `image`, `image2`. */
+export function fieldRoleWords(field: FieldSpec): string[] {
+  return roleWordsOf(field.name);
 }
 
 /**
@@ -272,6 +277,34 @@ export function linkAttachments(
     pair(pointers.filter(left), roles.filter(left), concepts, { lower, text, described }, proposals, linked, true);
   }
   return consistent(proposals);
+}
+
+/** What kind of file a role word is given by a noun beside it: `reference photos`, `fotos de referencia`, `参照画像`. */
+export interface GivenRole {
+  concept: string;
+  /** The kind the noun names; `any` for a compound (`Referenzbild`) or a noun for any file. */
+  kind: NounKind;
+}
+
+/**
+ * The roles the user's words give files by a kind noun: the role word and the noun with only linking words
+ * between them (`reference photos`, `photos for reference`, `la imagen de estilo`), or written as one compound
+ * (`Referenzfotos`). A role word alone (`a background of flowers`) describes what is made, not a file.
+ */
+export function rolesGivenToFiles(text: string): GivenRole[] {
+  const lower = text.toLowerCase();
+  const { role, kind } = words();
+  const roles: Role[] = [];
+  for (const { concept, pattern } of role) for (const span of matchesOf(pattern, lower)) roles.push({ ...span, concept });
+  const given: GivenRole[] = compoundRoles(lower, roles).map(({ concept }) => ({ concept, kind: 'any' }));
+  const nouns = kind.flatMap(({ key, pattern }) => matchesOf(pattern, lower).map((span) => ({ ...span, key })));
+  for (const said of roles) {
+    // `this photo, style: watercolor`: a comma or a colon between them parts the file from the setting.
+    const apart = (entry: Span) => /[,;:.!?()\n、。]/u.test(entry.end <= said.start ? lower.slice(entry.end, said.start) : lower.slice(said.end, entry.start));
+    const noun = nouns.find((entry) => (entry.end <= said.start || said.end <= entry.start) && !apart(entry) && tight(lower, said, entry));
+    if (noun) given.push({ concept: said.concept, kind: noun.key });
+  }
+  return given;
 }
 
 /** Every pointer at a file and every role word in the text, the longer winning where two overlap. */

@@ -8,10 +8,12 @@
  * fallback, more name words shared with the field (`style.png` → `style_image`), required fields, field order,
  * attachment order. A single field takes one attachment; a list field takes every compatible one left; an
  * attachment goes to one field only. Every placement a person could disagree with gets a note: a fallback, a
- * choice made by order with no name to go by, and an attachment left unused.
+ * choice made by order with no name to go by. What the payload leaves undone with the user's files is reported
+ * (`unused`): a file no field took, files the words call references for a model that takes only frames, and files
+ * of different roles told apart by nothing but their order.
  */
-import type { Attachment, FieldSpec, ModelSchema } from '../generated/contracts.ts';
-import { isMaskName, linkAttachments, type AttachmentLink } from './attachment-links.ts';
+import type { Attachment, FieldSpec, ModelSchema, UnusedRequest } from '../generated/contracts.ts';
+import { fieldRoleWords, isMaskName, linkAttachments, rolesGivenToFiles, type AttachmentLink, type NounKind } from './attachment-links.ts';
 import { archiveUse, fieldsNamedInText, isArchive } from './attachment-roles.ts';
 import { CONFIDENCE } from './confidence.ts';
 import { identifierWords, mediaKindOfField, orderedFields, type MediaKind } from './field-vocabulary.ts';
@@ -26,10 +28,21 @@ export interface AttachmentAssignment {
   confidence: number;
 }
 
-/** The assignments, in field order, and notes on attachments left over, placed as a fallback, or placed by order alone. */
+/** The assignments, in field order, and notes on attachments placed as a fallback or by order alone. */
 export interface AttachmentMatch {
   assignments: AttachmentAssignment[];
   notes: string[];
+  /**
+   * What the payload does not do with the user's files, reported on the run (`unusedRequest`) so a person
+   * confirms: a file no field took, and files of different roles told apart by nothing but their order.
+   */
+  unused: UnusedRequest[];
+}
+
+/** The kinds of file the model's fields take: all of them, and those of fields no person has set yet. */
+interface Offered {
+  all: ReadonlySet<MediaKind>;
+  free: ReadonlySet<MediaKind>;
 }
 
 interface Pair {
@@ -57,6 +70,7 @@ export function matchAttachments(
   // Kinds count as offered even when a person has already filled the field, so no fallback steals the file.
   const offered = new Set(fileFields.map(({ kind }) => kind));
   const fields = fileFields.filter(({ field }) => !skip.has(field.name));
+  const kindsOffered: Offered = { all: offered, free: new Set(fields.map(({ kind }) => kind)) };
   const kinds = attachments.map(attachmentKind);
   const named = fieldsNamedInText(fields.map(({ field }) => field), userText);
   const pairs = candidatePairs(attachments, kinds, fields, offered, named);
@@ -65,13 +79,14 @@ export function matchAttachments(
   const links = linkAttachments(attachments, kinds, fields.map(({ field }) => field), userText).filter((link) =>
     linkFits(link, attachments, kinds, fields),
   );
+  const withheld = referencesNoFieldTakes(kinds, fields, userText, named, links);
   // What the user's words say a file is for comes first; kinds and order place the rest.
   for (const link of links) {
     chosen.set(link.field, [...(chosen.get(link.field) ?? []), { attachment: link.attachment, confidence: CONFIDENCE.attachmentByName }]);
     used.add(link.attachment);
   }
   for (const pair of pairs) {
-    if (used.has(pair.attachment)) continue;
+    if (used.has(pair.attachment) || withheld.has(pair.attachment)) continue;
     const taken = chosen.get(pair.field.name) ?? [];
     if (pair.field.type !== 'array' && taken.length > 0) continue;
     const rivals = pairs.filter((other) => other.attachment === pair.attachment && other.exact && other.field !== pair.field);
@@ -95,7 +110,111 @@ export function matchAttachments(
     });
   }
   const linked = new Set(links.map((link) => link.attachment));
-  return { assignments, notes: matchNotes(attachments, kinds, pairs, used, chosen, offered, linked) };
+  const placed = placedPairs(pairs, chosen);
+  const unused = [...unusedFiles(attachments, kinds, pairs, used, kindsOffered, withheld), ...orderGuesses(placed, linked, fields, attachments)];
+  return { assignments, notes: matchNotes(attachments, kinds, pairs, used, placed, kindsOffered, linked), unused };
+}
+
+/** Roles a frame never takes: a reference or a style photo is something to go by, not a frame of the result. */
+const NOT_A_FRAME: ReadonlySet<string> = new Set(['reference', 'style']);
+/** Role words that say only where in a sequence a file goes: order is how a person reads those. */
+const POSITIONS: ReadonlySet<string> = new Set(['first', 'last', 'second', 'third', 'next', 'previous', 'prev', 'middle', 'tail']);
+
+/** A field for a frame of the result: `first_image`, `last_frame`, `frame1`, `start_image_url`. */
+function isFrameField(field: FieldSpec): boolean {
+  const roles = fieldRoleWords(field);
+  const words = identifierWords(field.name).split(' ');
+  return words.includes('frame') || words.includes('keyframe') || (roles.length > 0 && roles.every((role) => POSITIONS.has(role)));
+}
+
+function nounFits(noun: NounKind, kind: MediaKind): boolean {
+  if (noun === 'any') return true;
+  if (noun === 'image') return kind === 'image' || kind === 'mask';
+  if (noun === 'media') return kind === 'audio' || kind === 'video';
+  return noun === kind;
+}
+
+/**
+ * Files the user's words call references (`these are reference photos of my characters`, `fotos de referencia`,
+ * `Referenzbilder`) for a model whose only inputs of their kind are frames of the result (`first_image`,
+ * `last_image`): placing them would make the references the start and the end of the video. They are left out
+ * and reported, unless the words also name one of those inputs (`use the reference as the first frame`).
+ */
+function referencesNoFieldTakes(
+  kinds: readonly MediaKind[],
+  fields: readonly { field: FieldSpec; kind: MediaKind }[],
+  userText: string,
+  named: ReadonlySet<string>,
+  links: readonly AttachmentLink[],
+): Map<number, string> {
+  const withheld = new Map<number, string>();
+  const given = rolesGivenToFiles(userText).filter((role) => NOT_A_FRAME.has(role.concept));
+  if (given.length === 0) return withheld;
+  kinds.forEach((own, index) => {
+    const role = given.find((entry) => nounFits(entry.kind, own));
+    const targets = fields.filter(({ kind }) => kind === own).map(({ field }) => field);
+    if (!role || targets.length === 0 || links.some((link) => link.attachment === index)) return;
+    if (!targets.every(isFrameField) || targets.some((field) => named.has(field.name))) return;
+    withheld.set(index, `the request gives it as a ${role.concept}, and the model takes ${own} files only as frames of the result (${listOf(targets.map((field) => field.name))})`);
+  });
+  return withheld;
+}
+
+/** The pairs that were placed: each chosen attachment with the field it went to. */
+function placedPairs(pairs: readonly Pair[], chosen: ReadonlyMap<string, { attachment: number }[]>): Pair[] {
+  return [...chosen].flatMap(([field, taken]) =>
+    taken.flatMap(({ attachment }) => pairs.filter((pair) => pair.attachment === attachment && pair.field.name === field)),
+  );
+}
+
+/**
+ * A file no field took, reported as a part of the request that is not in the payload. A file left out because a
+ * person already set every input of its kind is not: the person chose (a note says so).
+ */
+function unusedFiles(
+  attachments: readonly Attachment[],
+  kinds: readonly MediaKind[],
+  pairs: readonly Pair[],
+  used: ReadonlySet<number>,
+  offered: Offered,
+  withheld: ReadonlyMap<number, string>,
+): UnusedRequest[] {
+  const unused: UnusedRequest[] = [];
+  attachments.forEach((attachment, index) => {
+    if (used.has(index)) return;
+    const reason = withheld.get(index) ?? unusedReason(index, kinds, pairs, offered);
+    if (reason !== undefined) unused.push({ phrase: label(attachment), reason });
+  });
+  return unused;
+}
+
+/**
+ * Two or more files placed by kind and order alone into inputs of different roles (`subject_image` and
+ * `background_image`, `fg_img` and `bg_img`): nothing the user wrote or named says which file is which, so the
+ * placement is a guess a person confirms. Inputs that differ only by position (`first_image`, `last_image`) or
+ * not at all (`image1`, `image2`) are read in order, as a person would.
+ */
+function orderGuesses(
+  placed: readonly Pair[],
+  linked: ReadonlySet<number>,
+  fields: readonly { field: FieldSpec; kind: MediaKind }[],
+  attachments: readonly Attachment[],
+): UnusedRequest[] {
+  const ordered = placed.filter((pair) => pair.exact && pair.shared === 0 && !linked.has(pair.attachment) && pair.field.type !== 'array');
+  const kindOf = (pair: Pair) => fields.find(({ field }) => field === pair.field)?.kind;
+  const guesses: UnusedRequest[] = [];
+  for (const kind of new Set(ordered.map(kindOf))) {
+    const group = ordered.filter((pair) => kindOf(pair) === kind).sort((a, b) => a.attachment - b.attachment);
+    const roles = new Set(group.map((pair) => pair.field.name));
+    const told = group.some((pair) => fieldRoleWords(pair.field).some((role) => !POSITIONS.has(role)));
+    if (roles.size < 2 || !told) continue;
+    const placedAs = group.map((pair) => `${label(attachments[pair.attachment])} → ${pair.field.name}`).join(', ');
+    guesses.push({
+      phrase: group.map((pair) => label(attachments[pair.attachment])).join(', '),
+      reason: `nothing says which file is which: they were placed by order (${placedAs}); say which goes where`,
+    });
+  }
+  return guesses;
 }
 
 /**
@@ -188,17 +307,16 @@ function matchNotes(
   kinds: readonly MediaKind[],
   pairs: readonly Pair[],
   used: ReadonlySet<number>,
-  chosen: ReadonlyMap<string, { attachment: number }[]>,
-  offered: ReadonlySet<MediaKind>,
+  placed: readonly Pair[],
+  offered: Offered,
   linked: ReadonlySet<number>,
 ): string[] {
   const notes: string[] = [];
   attachments.forEach((attachment, index) => {
-    if (!used.has(index)) notes.push(`attachment ${label(attachment)} (${attachment.mimeType}) was not used: ${unusedReason(index, kinds, pairs, offered)}`);
+    if (!used.has(index) && unusedReason(index, kinds, pairs, offered) === undefined) {
+      notes.push(`attachment ${label(attachment)} (${attachment.mimeType}) was not used: every ${kinds[index] ?? 'file'} input was already set`);
+    }
   });
-  const placed = [...chosen].flatMap(([field, taken]) =>
-    taken.flatMap(({ attachment }) => pairs.filter((pair) => pair.attachment === attachment && pair.field.name === field)),
-  );
   const byName = new Set([...linked, ...placed.filter((pair) => pair.exact && pair.shared > 0).map((pair) => pair.attachment)]);
   for (const pair of placed) {
     if (linked.has(pair.attachment)) continue;
@@ -208,11 +326,14 @@ function matchNotes(
   return notes;
 }
 
-function unusedReason(index: number, kinds: readonly MediaKind[], pairs: readonly Pair[], offered: ReadonlySet<MediaKind>): string {
+/** Why no field took the file; undefined when a person had already set every input of its kind. */
+function unusedReason(index: number, kinds: readonly MediaKind[], pairs: readonly Pair[], offered: Offered): string | undefined {
   if (pairs.some((pair) => pair.attachment === index)) return 'every field that takes it is already filled';
-  // The model has such a field, but it was left out of matching because a person had already set it.
   const kind = kinds[index] ?? 'file';
-  return offered.has(kind) ? `every ${kind} input was already set` : `the model has no ${kind} input`;
+  // A field of its kind that takes only something else (`image_zip_archive` for a single photo).
+  if (offered.free.has(kind)) return `no input of the model takes this ${kind} file`;
+  // The model has such a field, but it was left out of matching because a person had already set it.
+  return offered.all.has(kind) ? undefined : `the model has no ${kind} input`;
 }
 
 /**

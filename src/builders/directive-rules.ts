@@ -56,6 +56,8 @@ export function namedLabel(field: FieldSpec, isPrimary: boolean): RegExp {
 }
 
 const PREVIOUS_WORD = /([\p{L}\p{N}]+)[\s_-]+$/u;
+/** A possessive right before a name: `Michael's voice`, `the narrator’s style`. */
+const POSSESSED = /\p{L}['’]s\s+$/u;
 
 /**
  * True when the word before the label makes it a different name: `prompt` in `negative prompt: blurry`,
@@ -75,6 +77,8 @@ function readNamed(text: string, match: RegExpExecArray, field: FieldSpec): Dire
   const labelEnd = start + match[0].length;
   const dashed = match[1] !== undefined;
   const separator = readSeparator(text, labelEnd);
+  // `in Michael's voice: The meeting…`: a name owned by the word before it says whose, and what follows is content.
+  if (separator?.kind === 'assign' && !dashed && POSSESSED.test(text.slice(Math.max(0, start - 8), start))) return null;
   if (separator === null) {
     // A bare `--face_enhance` switches a boolean on.
     if (dashed && field.type === 'boolean' && endsToken(text, labelEnd)) {

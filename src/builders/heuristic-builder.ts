@@ -91,7 +91,12 @@ export function buildHeuristicPayload({ bundle, schema }: BuilderInput): Candida
     refused: scan?.refused.filter((name) => values.get(name)?.provenance.source !== 'human_edit') ?? [],
     textUnplaced,
     // Text a prompt-less model cannot take is a part of the request that went nowhere: reported, so a person asked.
-    unusedRequest: [...(scan?.unused ?? []), ...(textUnplaced && reading ? optionsNamedIn(reading.text, fields, values) : [])],
+    unusedRequest: [
+      ...(scan?.unused ?? []),
+      ...(textUnplaced && reading ? optionsNamedIn(reading.text, fields, values) : []),
+      // A file the payload leaves out, or placed only by a guess, is a part of the request a person confirms.
+      ...attachments.unused,
+    ],
   });
 }
 

@@ -293,36 +293,80 @@ const COMMON_OPTION_WORDS = new Set(['auto', 'none', 'text', 'same', 'best', 'hi
 /** File formats the reader knows without a schema: enough to notice a format nobody could place. */
 export const KNOWN_FORMATS = ['png', 'jpg', 'jpeg', 'webp', 'gif', 'avif', 'heic', 'tiff', 'bmp', 'svg', 'mp4', 'webm', 'mov', 'mkv', 'mp3', 'wav', 'flac', 'ogg', 'opus', 'aac', 'm4a', 'srt', 'vtt', 'json', 'csv', 'tsv', 'pdf', 'glb', 'obj', 'ply'];
 
+/** Names a format also goes by: SubRip is srt, WebVTT is vtt. */
+const FORMAT_ALIASES: Readonly<Record<string, string>> = { jpeg: 'jpg', subrip: 'srt', webvtt: 'vtt' };
+
+/** True when the field chooses a file format: its role says so, or its options are file formats. */
+export function isFormatField(field: FieldSpec): boolean {
+  return formatOptions(field).length > 0;
+}
+
 function formatOptions(field: FieldSpec): string[] {
-  if (field.role !== 'output_format' || !hasOptions(field)) return [];
-  return field.enum.filter((option): option is string => typeof option === 'string' && /^[a-z0-9]{2,5}$/i.test(option) && !COMMON_OPTION_WORDS.has(option.toLowerCase()));
+  if (!hasOptions(field)) return [];
+  const members = field.enum.filter((option): option is string => typeof option === 'string' && /^[a-z0-9]{2,5}$/i.test(option) && !COMMON_OPTION_WORDS.has(option.toLowerCase()));
+  // A field whatever its name whose options are file formats (`transcription`: plain text, srt, vtt) chooses the output's format.
+  const formats = members.filter((option) => KNOWN_FORMATS.includes(option.toLowerCase()));
+  return field.role === 'output_format' || formats.length >= 2 ? members : [];
+}
+
+/** The formats a written name stands for: itself, and the format it is another name of (`jpeg` → jpg, `subrip` → srt). */
+function formatNames(written: string): string[] {
+  const lower = written.toLowerCase();
+  if (/^jpe?g$/.test(lower)) return ['jpg', 'jpeg'];
+  return FORMAT_ALIASES[lower] === undefined ? [lower] : [lower, FORMAT_ALIASES[lower]];
 }
 
 /** A letter, digit or underscore of a script written with spaces: a Japanese neighbour (`png形式`) is no part of the word. */
 const SPACED_WORD_CHAR = '(?:(?![\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}])[\\p{L}\\p{N}_])';
 
-/** `as png`, `en formato PNG`, `.png`, `png file`, `png` (the last only where it stands alone; see the finder). */
-export function formatPattern(members: readonly string[]): RegExp {
+/** Formats of subtitles: `subtitles` alone asks for one of them. */
+const SUBTITLE_FORMATS: ReadonlySet<string> = new Set(['srt', 'vtt', 'ass', 'ssa', 'sbv']);
+
+/**
+ * `as png`, `en formato PNG`, `.png`, `png file`, `subtitles srt`, `png` (the last only where it stands alone; see
+ * the finder). With `subtitlesAlone`, the word for subtitles by itself too (`give me subtitles`).
+ */
+export function formatPattern(members: readonly string[], subtitlesAlone = false): RegExp {
   const words = readingWords().lists;
-  const all = [...members, ...members.flatMap((member) => (/^jpe?g$/i.test(member) ? ['jpg', 'jpeg'] : []))];
-  return cached(`format:${all.join('|')}`, () => {
+  const aliases = (member: string) => Object.entries(FORMAT_ALIASES).filter(([, target]) => target === member.toLowerCase()).map(([alias]) => alias);
+  const all = [...members, ...members.flatMap((member) => (/^jpe?g$/i.test(member) ? ['jpg', 'jpeg'] : aliases(member)))];
+  return cached(`format:${all.join('|')}:${subtitlesAlone}`, () => {
     const names = [...new Set(all.map((member) => member.toLowerCase()))].map(escapeRegExp).join('|');
-    return `(?:(?<lead>${anyWord(words.formatLeads)})\\s*)?(?<dot>\\.)?(?<!${SPACED_WORD_CHAR})(?<format>${names})(?!${SPACED_WORD_CHAR}|\\.[\\p{L}\\p{N}])(?:\\s*(?<trail>${anyWord(words.formatTrails)}))?`;
+    const leads = anyWord([...words.formatLeads, ...words.subtitles]);
+    const trails = anyWord([...words.formatTrails, ...words.subtitles]);
+    const written = `(?:(?<lead>${leads})\\s*)?(?<dot>\\.)?(?<!${SPACED_WORD_CHAR})(?<format>${names})(?!${SPACED_WORD_CHAR}|\\.[\\p{L}\\p{N}])(?:\\s*(?<trail>${trails}))?`;
+    // Tried after the written format, so `subtitles srt` reads the format and `subtitles` alone the request; a
+    // format named in the same clause (`字幕はvtt形式で`, `srt形式の字幕`) is the one asked for.
+    const clause = '[^,.;!?\\n\u3001\u3002]*';
+    const alone = `(?<!(?:${names})${clause})(?<subtitles>${anyWord(words.subtitles)})(?!${clause}(?:${names}))`;
+    return subtitlesAlone ? `(?:${written}|${alone})` : written;
   });
 }
 
 const format: Conversion = {
   pattern(field) {
     const members = formatOptions(field);
-    return members.length === 0 ? null : formatPattern(members);
+    return members.length === 0 ? null : formatPattern(members, members.some((member) => SUBTITLE_FORMATS.has(member.toLowerCase())));
   },
   convert(groups, field) {
+    if (groups.subtitles !== undefined) return subtitlesFormat(field);
     const written = (groups.format ?? '').toLowerCase();
-    const wanted = /^jpe?g$/.test(written) ? ['jpg', 'jpeg'] : [written];
+    const wanted = formatNames(written);
     const member = formatOptions(field).find((option) => option.toLowerCase() === written) ?? formatOptions(field).find((option) => wanted.includes(option.toLowerCase()));
     return member === undefined ? undefined : { value: member, fit: 'ok' };
   },
 };
+
+/**
+ * Subtitles asked for without a format: the field's default when it is one (`format`, srt or vtt, default vtt),
+ * else its first subtitle format (`transcription`: plain text, srt, vtt → srt).
+ */
+function subtitlesFormat(field: FieldSpec): Converted | undefined {
+  const members = formatOptions(field);
+  const fallback = members.find((member) => SUBTITLE_FORMATS.has(member.toLowerCase()));
+  const chosen = typeof field.default === 'string' && members.includes(field.default) && SUBTITLE_FORMATS.has(field.default.toLowerCase()) ? field.default : fallback;
+  return chosen === undefined ? undefined : { value: chosen, fit: 'ok' };
+}
 
 // ---- languages -------------------------------------------------------------------------------------------------
 
@@ -331,7 +375,8 @@ export function languagePattern(): RegExp {
     const words = readingWords();
     const names = anyWord(words.languages.keys());
     const trails = words.lists.languageTrails;
-    const led = `${anyWord(words.lists.languageLeads)}\\s+(?:the\\s+)?(?<name>${names})(?:\\s+${anyWord(trails)})?`;
+    // A lead of a script without spaces (`言語は日本語`) needs none before the name.
+    const led = `${anyWord(words.lists.languageLeads)}(?:\\s+|(?<=[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}:\\uFF1A]))(?:the\\s+)?(?<name>${names})(?:\\s+${anyWord(trails)})?`;
     const trailed = `(?<tname>${names})\\s*${anyWord(trails)}`;
     return `(?:${led}|(?<form>${anyWord(words.languageForms.keys())})|${trailed})`;
   });
@@ -513,7 +558,7 @@ function localLabels(field: FieldSpec): string[] {
 const ATTACHED = `(?:${CLITIC_PREFIX.hebrew}|${CLITIC_PREFIX.arabic})?`;
 
 /** Separators between a field's label and its option: `style: anime`, `style is anime`, `スタイルはアニメ`, `style anime`. */
-const LABEL_SEPARATOR = '\\s*[:=\uFF1A]\\s*|\\s+(?:is|to|as)\\s+|\\s*[\u306F\u3092]\\s*|\\s+|(?<=[\\p{Script=Han}\\p{Script=Katakana}\\p{Script=Hiragana}\u30FC])(?=[\\p{Script=Han}\\p{Script=Katakana}\\p{Script=Hiragana}])';
+const LABEL_SEPARATOR = '\\s*[:=\uFF1A]\\s*|\\s+(?:is|to|as)\\s+|\\s+(?:of|de|von|du|da|do|di)\\s+|\\s+d[\'’]|\\s*[\u306F\u3092]\\s*|\\s+|(?<=[\\p{Script=Han}\\p{Script=Katakana}\\p{Script=Hiragana}\u30FC])(?=[\\p{Script=Han}\\p{Script=Katakana}\\p{Script=Hiragana}])';
 
 /**
  * An option named by its field (`style: design`, `magic prompt off`, `design style`, `estilo anime`, `בסגנון
@@ -537,7 +582,7 @@ function enumPattern(field: FieldSpec): RegExp | null {
     const named = english.length + local.length > 0;
     const select = anyWord(words.selectLeads);
     const forms = [
-      ...(named ? [`(?<label>${labelAlt})(?<sep>${LABEL_SEPARATOR})${ATTACHED}(?<option>${option})`, `(?<option2>${option})(?:\\s*|\\s*-\\s*)(?<label2>${labelAlt})`] : []),
+      ...(named ? [`(?<label>${labelAlt})(?<sep>${LABEL_SEPARATOR})${ATTACHED}(?<option>${option})`, `(?<option2>${option})(?:\\s*|\\s*-\\s*|['’]s\\s+)(?<label2>${labelAlt})`] : []),
       ...(named && switches ? [`(?<verb>${anyWord([...words.negation, ...words.affirmation])})\\s*${article}(?<label3>${labelAlt})`] : []),
       // `only the vocals`, `sepárame solo la batería`, `ボーカルだけ`: picked out of a set, the option is chosen.
       `(?<select>${select})(?:\\s+${select})?\\s*${SELECT_ARTICLE}${ATTACHED}(?<option6>${option})`,
@@ -591,6 +636,8 @@ const enumSynonym: Conversion = {
     // A word as common as `on` or `high` needs its field's name even when picked out (`only high`).
     const bare = [groups.option3, groups.option4, groups.option5, groups.option6, groups.option7].some((written) => written !== undefined);
     if (bare && NEEDS_LABEL.has(optionKey(named.concept ?? named.option))) return undefined;
+    // A name inside a coded option (`bella` for `af_bella`) is as likely a person in the text: only beside the field's name.
+    if (named.part === true && groups.option === undefined && groups.option2 === undefined) return undefined;
     return { value: named.option, fit: 'ok' };
   },
 };

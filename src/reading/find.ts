@@ -14,6 +14,7 @@ import {
   conversionMatches,
   countPattern,
   formatPattern,
+  isFormatField,
   KNOWN_FORMATS,
   languagePattern,
   orientationOf,
@@ -159,8 +160,10 @@ function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, Fiel
     const height = fields.find((field) => field.role === 'height' && isNumericField(field));
     if (width && height) pairs.push(['resolution_word', width], ['resolution_word', height]);
   }
+  // A field of file-format options stands in for an output format only on a model that has none by name.
+  const namedFormat = fields.some((field) => field.role === 'output_format');
   for (const field of fields) {
-    if (field.role === 'output_format') pairs.push(['format_word', field]);
+    if (field.role === 'output_format' || (!namedFormat && isFormatField(field))) pairs.push(['format_word', field]);
     if (field.type === 'boolean') pairs.push(['negated_switch', field]);
     if (unitOfField(field) !== undefined) pairs.push(['unit_number', field]);
     if (field.type === 'string' && Array.isArray(field.enum) && field.enum.length > 0) pairs.push(['enum_synonym', field]);
@@ -328,7 +331,7 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
     case 'resolution_word':
       return resolutionLed(text, start, end, groups) || madeSo(text, end);
     case 'format_word':
-      return groups.lead !== undefined || groups.dot !== undefined || groups.trail !== undefined;
+      return groups.lead !== undefined || groups.dot !== undefined || groups.trail !== undefined || groups.subtitles !== undefined;
     case 'language_name':
       return true;
     case 'negated_switch':

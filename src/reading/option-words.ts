@@ -92,9 +92,17 @@ export function optionKey(text: string): string {
   return text.toLowerCase().replace(/[_\s-]+/g, ' ').trim();
 }
 
+/** What a word of the vocabulary names: the option, the concept it came by, and whether it is only a name inside a coded option. */
+export interface NamedOption {
+  option: string;
+  concept?: string;
+  /** `bella` for `af_bella`: a name that says which option only beside the field's name (`voice bella`). */
+  part?: boolean;
+}
+
 interface Vocabulary {
   /** Every word that names an option (folded; a stem ends in `*`) → the option, with the concept it came by. */
-  words: ReadonlyMap<string, { option: string; concept?: string }>;
+  words: ReadonlyMap<string, NamedOption>;
   /** The first word of each (a stem without its `*`): a text holding none of them names no option. */
   heads: readonly string[];
 }
@@ -107,8 +115,9 @@ export function optionVocabulary(field: FieldSpec): Vocabulary {
   const key = `${field.name}\u0000${options.join('\u0000')}`;
   let vocabulary = vocabularies.get(key);
   if (vocabulary) return vocabulary;
-  const words = new Map<string, { option: string; concept?: string }>();
+  const words = new Map<string, NamedOption>();
   for (const option of options) words.set(optionKey(option), { option });
+  for (const [name, option] of readableNames(options)) if (!words.has(name)) words.set(name, { option, part: true });
   const ambiguous = new Set<string>();
   const tokens = options.map((option) => [option, tokensOf(option)] as const);
   const present = new Set(tokens.flatMap(([, words]) => words));
@@ -135,13 +144,31 @@ export function optionVocabulary(field: FieldSpec): Vocabulary {
 }
 
 /** The option the written words name for this field, and the concept they name it by (none for the option as written). */
-export function optionNamed(field: FieldSpec, written: string): { option: string; concept?: string } | undefined {
+export function optionNamed(field: FieldSpec, written: string): NamedOption | undefined {
   const key = optionKey(foldWord(written));
   const words = optionVocabulary(field).words;
   const exact = words.get(key);
   if (exact) return exact;
   for (const [word, named] of words) if (word.includes('*') && new RegExp(`^${stemSource(word)}$`, 'u').test(key)) return named;
   return undefined;
+}
+
+/**
+ * The readable name inside coded options: `af_bella` → bella, `bm_lewis` → lewis, `large-v2` → large. An option
+ * made of one word of three letters or more and short codes (two letters at most, or with a digit) is named by
+ * that word, when no other option of the field holds it (`v2/en_speaker_6` and `v2/en_speaker_7` share theirs).
+ */
+export function readableNames(options: readonly string[]): Map<string, string> {
+  const named = new Map<string, string[]>();
+  for (const option of options) {
+    const parts = option.toLowerCase().split(/[\s_./-]+/u).filter((part) => part !== '');
+    const names = parts.filter((part) => /^\p{L}{3,}$/u.test(part));
+    const codes = parts.filter((part) => /^\p{L}{1,2}$/u.test(part) || /\d/u.test(part));
+    if (names.length !== 1 || codes.length === 0 || names.length + codes.length !== parts.length) continue;
+    const name = names[0] as string;
+    named.set(name, [...(named.get(name) ?? []), option]);
+  }
+  return new Map([...named].filter(([, holders]) => holders.length === 1).map(([name, holders]) => [name, holders[0] as string]));
 }
 
 /** How many letters an ending may have after a stem (`реалистичн` + `ое`, `realistisch` + `es`). */

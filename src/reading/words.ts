@@ -55,6 +55,8 @@ export interface LanguageWords {
   fieldNames: Record<string, string[]>;
   formatLeads: string[];
   formatTrails: string[];
+  /** Words for subtitles: beside a format, it is the subtitles' format (`subtitles srt`); alone, a request for subtitles. */
+  subtitles: string[];
   resolutionLeads: string[];
   filler: string[];
   /** Words after which the rest of the clause is text to show (`a sign that reads PNG ONLY`), never a setting. */
@@ -69,7 +71,7 @@ export interface LanguageWords {
 
 export const WORD_LIST_KEYS = [
   'seconds', 'minutes', 'halfTrails', 'frames', 'images', 'portrait', 'landscape', 'widescreen', 'square', 'ultrawide', 'orientationNouns',
-  'mediaNouns', 'aspectGenres', 'countTrails', 'negation', 'affirmation', 'off', 'on', 'languageLeads', 'languageTrails', 'formatLeads', 'formatTrails',
+  'mediaNouns', 'aspectGenres', 'countTrails', 'negation', 'affirmation', 'off', 'on', 'languageLeads', 'languageTrails', 'formatLeads', 'formatTrails', 'subtitles',
   'resolutionLeads', 'filler', 'textLeads', 'questionLeads', 'selectLeads', 'selectTrails',
 ] as const;
 export type WordListKey = (typeof WORD_LIST_KEYS)[number];

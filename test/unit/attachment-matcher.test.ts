@@ -101,7 +101,7 @@ describe('matchAttachments', () => {
     const b = file('b.png', 'image/png');
     const result = matchAttachments([a, b], INPAINT);
     expect(result.assignments.map((x) => x.field)).toEqual(['image']);
-    expect(result.notes).toContain(`attachment b.png (image/png) was not used: every field that takes it is already filled`);
+    expect(result.unused).toEqual([{ phrase: 'b.png', reason: 'every field that takes it is already filled' }]);
   });
 
   it('prefers the field whose name shares a word with the attachment, and is surer of it', () => {
@@ -177,11 +177,12 @@ describe('matchAttachments', () => {
     expect(result.assignments[0]).toMatchObject({ field: 'image', confidence: CONFIDENCE.attachmentFallback });
   });
 
-  it('leaves out attachments the model has no input for, with a note', () => {
+  it('leaves out attachments the model has no input for, and reports them as not in the payload', () => {
     const schema = schemaOf([field('image', 'image_input')]);
     const result = matchAttachments([file('talk.wav', 'audio/wav')], schema);
     expect(result.assignments).toEqual([]);
-    expect(result.notes).toEqual(['attachment talk.wav (audio/wav) was not used: the model has no audio input']);
+    expect(result.unused).toEqual([{ phrase: 'talk.wav', reason: 'the model has no audio input' }]);
+    expect(result.notes).toEqual([]);
   });
 
   it('skips fields a person already set, and says so for the attachment left over', () => {
@@ -190,6 +191,8 @@ describe('matchAttachments', () => {
     expect(matchAttachments([cat], INPAINT, new Set(['image'])).notes).toEqual([
       'attachment cat.png (image/png) was not used: every image input was already set',
     ]);
+    // The person chose what the field holds: nothing to ask again.
+    expect(matchAttachments([cat], INPAINT, new Set(['image'])).unused).toEqual([]);
   });
 
   it('names an attachment without a name by its URL, and reads the file name from the URL', () => {
@@ -212,7 +215,7 @@ describe('matchAttachments', () => {
       );
       expect(result.notes.filter((note) => note.includes('went to image by file type and order'))).toHaveLength(1);
       for (const n of [3, 4, 5]) {
-        expect(result.notes).toContain(`attachment IMG_000${n}.png (image/png) was not used: every field that takes it is already filled`);
+        expect(result.unused).toContainEqual({ phrase: `IMG_000${n}.png`, reason: 'every field that takes it is already filled' });
       }
     });
 
@@ -234,6 +237,63 @@ describe('matchAttachments', () => {
       expect(matchAttachments(named, STYLED).notes).toEqual([]);
       const list = schemaOf([field('reference_images', 'image_input', 'array')]);
       expect(matchAttachments(photos, list).notes).toEqual([]);
+    });
+  });
+
+  describe('files told apart by nothing but their order', () => {
+    const RELIGHT = schemaOf([field('subject_image', 'image_input', 'string', { required: true }), field('background_image', 'image_input')]);
+    const FRAMES = schemaOf([field('start_image', 'image_input'), field('end_image', 'image_input')]);
+    const NUMBERED = schemaOf([field('image1', 'image_input'), field('image2', 'image_input')]);
+    const shots = [file('IMG_1.jpg', 'image/jpeg'), file('IMG_2.jpg', 'image/jpeg')];
+
+    it('are placed by order into inputs of different roles, and reported so a person says which is which', () => {
+      const result = matchAttachments(shots, RELIGHT, new Set(), 'put the lamp in the cosy room');
+      expect(assigned(shots, RELIGHT)).toEqual({ subject_image: shots[0]?.url, background_image: shots[1]?.url });
+      expect(result.unused).toEqual([
+        { phrase: 'IMG_1.jpg, IMG_2.jpg', reason: 'nothing says which file is which: they were placed by order (IMG_1.jpg → subject_image, IMG_2.jpg → background_image); say which goes where' },
+      ]);
+    });
+
+    it('are read in order, without asking, for inputs that differ only by position or not at all', () => {
+      expect(matchAttachments(shots, FRAMES, new Set(), 'a flower opening').unused).toEqual([]);
+      expect(matchAttachments(shots, NUMBERED, new Set(), 'blend them').unused).toEqual([]);
+    });
+
+    it('are not a guess when the words say which is which, or when one file meets one input', () => {
+      expect(matchAttachments(shots, RELIGHT, new Set(), 'the second photo is the background').unused).toEqual([]);
+      const named = [file('background.jpg', 'image/jpeg'), file('lamp.jpg', 'image/jpeg')];
+      expect(matchAttachments(named, RELIGHT).unused).toEqual([]);
+      expect(matchAttachments([shots[0] as Attachment], RELIGHT).unused).toEqual([]);
+      const masked = schemaOf([field('image', 'image_input'), field('mask', 'mask_input')]);
+      expect(matchAttachments(shots, masked, new Set(), 'the first image is the mask').unused).toEqual([]);
+    });
+  });
+
+  describe('files the words call references', () => {
+    const FRAMES = schemaOf([field('prompt', 'prompt', 'string', { format: undefined }), field('first_frame', 'image_input'), field('last_frame', 'image_input')]);
+    const refs = [file('kim.jpg', 'image/jpeg'), file('lee.jpg', 'image/jpeg')];
+
+    it('are not made the frames of a model that takes images only as frames; they are reported', () => {
+      for (const words of ['here are reference photos of the two heroes: a duel at dawn', 'usa estas fotos de referencia de los personajes', 'zwei Referenzbilder der Figuren, ein Tanz im Regen', '参考画像です。二人が踊る動画']) {
+        const result = matchAttachments(refs, FRAMES, new Set(), words);
+        expect(result.assignments, words).toEqual([]);
+        expect(result.unused.map((item) => item.phrase), words).toEqual(['kim.jpg', 'lee.jpg']);
+        expect(result.unused[0]?.reason).toContain('only as frames of the result (first_frame, last_frame)');
+      }
+    });
+
+    it('go where the words put them, and to an input that is not a frame', () => {
+      const one = [refs[0] as Attachment];
+      expect(assigned(one, FRAMES)).toEqual({ first_frame: refs[0]?.url });
+      expect(matchAttachments(one, FRAMES, new Set(), 'use my reference photo as the first frame').assignments.map((a) => a.field)).toEqual(['first_frame']);
+      const plain = schemaOf([field('image', 'image_input')]);
+      expect(matchAttachments(one, plain, new Set(), 'a reference photo of my dog: make it a cartoon').assignments.map((a) => a.field)).toEqual(['image']);
+    });
+
+    it('are not called so by a role word that describes the picture, or a setting after a comma', () => {
+      const one = [refs[0] as Attachment];
+      expect(matchAttachments(one, FRAMES, new Set(), 'animate this photo, style: watercolor').assignments.map((a) => a.field)).toEqual(['first_frame']);
+      expect(matchAttachments(one, FRAMES, new Set(), 'a dancer against a reference grid').assignments.map((a) => a.field)).toEqual(['first_frame']);
     });
   });
 

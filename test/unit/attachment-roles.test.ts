@@ -43,7 +43,7 @@ describe('archives', () => {
   it('are the only thing a field named for archives takes', () => {
     const result = build('fofr/batch-image-captioning', 'caption this', [file('cat.jpg', 'image/jpeg')]);
     expect(result.payload).not.toHaveProperty('image_zip_archive');
-    expect((result.notes ?? []).some((note) => note.startsWith('attachment cat.jpg (image/jpeg) was not used'))).toBe(true);
+    expect(result.unusedRequest).toContainEqual({ phrase: 'cat.jpg', reason: expect.any(String) });
   });
 });
 

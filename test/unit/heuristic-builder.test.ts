@@ -388,7 +388,11 @@ describe('explicit values in less common shapes', () => {
     const notes = result.notes ?? [];
     expect(notes.some((note) => note.startsWith('attachment IMG_0002.png went to style_reference by file type and order, not by name'))).toBe(true);
     expect(notes.some((note) => note.startsWith('attachment IMG_0001.png went to image by file type and order, not by name'))).toBe(true);
-    expect(notes.filter((note) => note.endsWith('was not used: every field that takes it is already filled'))).toHaveLength(3);
+    // The files left over, and the guess between a plain image and a style reference, are asked about.
+    expect(result.unusedRequest?.filter((item) => item.reason === 'every field that takes it is already filled').map((item) => item.phrase)).toEqual([
+      'IMG_0003.png', 'IMG_0004.png', 'IMG_0005.png',
+    ]);
+    expect(result.unusedRequest).toContainEqual({ phrase: 'IMG_0001.png, IMG_0002.png', reason: expect.stringContaining('nothing says which file is which') });
   });
 });
 
