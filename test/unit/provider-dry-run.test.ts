@@ -5,6 +5,7 @@ import { createAdapterRegistry } from '../../src/adapters/registry.ts';
 import { loadConfig } from '../../src/config.ts';
 import { dryRun } from '../../src/preview/dry-run.ts';
 import { extractModelSchema } from '../../src/stages/schema-extractor/index.ts';
+import { FAL_IMAGE_EXAMPLE, falImageToImage } from '../support/provider-documents.ts';
 
 function read(path: string): unknown {
   return JSON.parse(readFileSync(new URL(`../../examples/${path}`, import.meta.url), 'utf8'));
@@ -64,5 +65,38 @@ describe('dry-run on provider model files', () => {
       field: 'provider',
       message: expect.stringContaining('served by openai'),
     });
+  });
+});
+
+describe('fal file inputs, named …_url', () => {
+  const config = loadConfig({});
+  const request = {
+    prompt: 'turn this photo into a watercolor painting',
+    attachments: [{ url: 'https://files.example.com/mine/harbour.png', mimeType: 'image/png', name: 'harbour.png' }],
+  };
+
+  it('take the attachment the user gave, not the published example image', async () => {
+    const result = await dryRun({ modelSource: falImageToImage, request, config, adapters: createAdapterRegistry(config) });
+    expect(result.decision).toBe('execute');
+    const payload = result.candidate?.payload as Record<string, unknown>;
+    expect(payload.image_url).toBe('https://files.example.com/mine/harbour.png');
+    expect(JSON.stringify(payload)).not.toContain(FAL_IMAGE_EXAMPLE);
+  });
+
+  it('read as file URLs by the extractor; an address called back is left a plain string', () => {
+    const withWebhook = structuredClone(falImageToImage);
+    const input = withWebhook.openapi.components.schemas.FluxImageToImageInput as { properties: Record<string, unknown> };
+    input.properties.webhook_url = { title: 'Webhook URL', type: 'string' };
+    input.properties.reference_image_urls = { title: 'Reference images', type: 'array', items: { type: 'string' } };
+    const fields = extractModelSchema(withWebhook).modelSchema.fields;
+    const field = (name: string) => fields.find((candidate) => candidate.name === name);
+    expect(field('image_url')?.role).toBe('image_input');
+    expect(field('reference_image_urls')?.role).toBe('image_input');
+    expect(field('webhook_url')?.role).not.toMatch(/_input$/);
+  });
+
+  it('without an attachment, the required image parks the run', async () => {
+    const result = await dryRun({ modelSource: falImageToImage, request: { prompt: request.prompt }, config, adapters: createAdapterRegistry(config) });
+    expect(result.decision).not.toBe('execute');
   });
 });

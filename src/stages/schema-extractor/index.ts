@@ -122,8 +122,9 @@ export function extractionCacheKey(source: unknown, options: ExtractOptions = {}
  *    an empty `anyOf: []` is read instead of refused.
  * 4: a provider document's quarantine holds the example request its inputs' examples make (shadow mode's V2
  *    side and the review card read it).
+ * 5: a provider document's string inputs named `…_url` / `…_urls` are file URLs (`format: uri`), as fal writes them.
  */
-export const EXTRACTOR_REVISION = 4;
+export const EXTRACTOR_REVISION = 5;
 
 /**
  * The hash of everything extraction reads (shape, model, version, schema document, example) and of the

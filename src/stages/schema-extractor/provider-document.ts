@@ -64,7 +64,7 @@ export function parseProviderDocument(source: JsonObject): ProviderDocument {
   const uploads: string[] = [];
   const whole = rootObject(document, schema, field);
   const multipart = contentType === 'multipart/form-data' ? urlsForBinary(whole, uploads) : whole;
-  const input = enabledFields(multipart, source.fields);
+  const input = urlsByName(enabledFields(multipart, source.fields));
   return {
     model: name === 'fal' ? wanted : `${name}/${wanted}`,
     document,
@@ -200,6 +200,30 @@ function binaryToUrl(raw: unknown, depth: number): { node: unknown; changed: boo
     }
   }
   return { node, changed };
+}
+
+/** `image_url`, `reference_image_urls`: fal's file inputs, which say what they are by name only. */
+const URL_NAME = /_urls?$/;
+/** Addresses the provider calls back, never a file the user gives. */
+const NOT_A_FILE = /(?:webhook|callback|redirect)/;
+
+/**
+ * fal writes its file inputs as plain strings named `…_url` (or lists named `…_urls`) with no `format`, where a
+ * Replicate schema says `format: uri`. Without the format no role reading sees a file there, and an attachment
+ * could never be placed; a string input so named is given `format: uri`, as the name says.
+ */
+function urlsByName(input: JsonObject): JsonObject {
+  const properties = isPlainObject(input.properties) ? input.properties : {};
+  const withFormat = (node: unknown): unknown =>
+    isPlainObject(node) && node.type === 'string' && node.format === undefined ? { ...node, format: 'uri' } : node;
+  const converted = Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => {
+      if (!URL_NAME.test(name) || NOT_A_FILE.test(name) || !isPlainObject(schema)) return [name, schema];
+      if (schema.type === 'array') return [name, { ...schema, items: withFormat(schema.items) }];
+      return [name, withFormat(schema)];
+    }),
+  );
+  return { ...input, properties: converted };
 }
 
 /**
