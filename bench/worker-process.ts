@@ -11,7 +11,8 @@ import type { WorkKind } from '../workers/start-workers.ts';
 import type { CallCounts } from './call-counter.ts';
 
 const HOST_ENTRY = fileURLToPath(new URL('./worker-host.ts', import.meta.url));
-const START_TIMEOUT_MS = 30_000;
+/** A process compiles the sources through tsx as it starts: seconds when quiet, a minute or more on a loaded machine. */
+const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 20_000;
 
 export type WorkerHostSpec =
