@@ -81,8 +81,26 @@ function postmasterPid(state: RunState): number {
 }
 
 /** Nothing of the run remains but at most one kept-logs directory under the cap. */
-async function assertNothingLeft(tmp: string, state: RunState, pids: number[]): Promise<void> {
-  await until('every process of the run to be gone', () => (pids.every((pid) => !isAlive(pid)) ? true : undefined), 60_000);
+/** When the process with this pid started (field 22 of /proc/<pid>/stat), or undefined when there is none. */
+function startedAt(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A pid and when its process started: on a busy machine pids wrap within minutes, and a new process may get one. */
+function identify(pids: number[]): { pid: number; started: string | undefined }[] {
+  return pids.map((pid) => ({ pid, started: startedAt(pid) }));
+}
+
+function stillRunning(running: { pid: number; started: string | undefined }): boolean {
+  return isAlive(running.pid) && (running.started === undefined || startedAt(running.pid) === running.started);
+}
+
+async function assertNothingLeft(tmp: string, state: RunState, pids: { pid: number; started: string | undefined }[]): Promise<void> {
+  await until('every process of the run to be gone', () => (pids.every((running) => !stillRunning(running)) ? true : undefined), 60_000);
   await until('the work dir to be removed', () => (existsSync(state.root) ? undefined : true), 60_000);
   const left = readdirSync(tmp);
   expect(left.filter((name) => !name.startsWith('vetted-chaos-logs-'))).toEqual([]);
@@ -94,7 +112,7 @@ describe('the chaos run fails safe', () => {
   it('its output pipe closing ends it cleanly: servers stopped, one kept-logs directory under the cap', async () => {
     const { child, tmp } = startChaos();
     const state = await until('the private servers', () => serversUp(tmp), 120_000);
-    const pids = [state.pids.redis!, postmasterPid(state)];
+    const pids = identify([state.pids.redis!, postmasterPid(state)]);
     child.stdout?.destroy();
     child.stderr?.destroy();
     await Promise.race([exited(child), until('the run to exit after its pipe closed', () => undefined, 120_000)]);
@@ -106,7 +124,7 @@ describe('the chaos run fails safe', () => {
     const { child, tmp, stderr } = startChaos();
     const state = await until('the API and workers', () => (stderr().includes('api on ') ? serversUp(tmp) : undefined), 180_000);
     const running = readState(state.root)!;
-    const pids = [...Object.values(running.pids), postmasterPid(state)];
+    const pids = identify([...Object.values(running.pids), postmasterPid(state)]);
     expect(Object.keys(running.pids)).toEqual(expect.arrayContaining(['redis', 'api', 'extract', 'execute', 'all']));
     child.kill('SIGKILL');
     await exited(child);
@@ -218,7 +236,7 @@ describe('the soak says what it measured and fails safe', () => {
     const { child, tmp, stdout, stderr } = startSoak();
     const state = await until('the private servers', () => serversUp(tmp), 120_000);
     const port = postgresPort(state);
-    const pids = [state.pids.redis!, postmasterPid(state)];
+    const pids = identify([state.pids.redis!, postmasterPid(state)]);
     await exitedWithin(child, 'the soak to end', 420_000);
     const out = stdout();
     expect(child.exitCode, `stdout:\n${out}\nstderr (end):\n${stderr().slice(-3000)}`).toBe(0);
@@ -251,7 +269,7 @@ describe('the soak says what it measured and fails safe', () => {
     const state = await until('the API and workers', () => (stderr().includes('api on ') ? serversUp(tmp) : undefined), 420_000);
     const port = postgresPort(state);
     const running = readState(state.root)!;
-    const pids = [...Object.values(running.pids), postmasterPid(state)];
+    const pids = identify([...Object.values(running.pids), postmasterPid(state)]);
     await untilAsync('the soak to store some runs', async () => (await storedRuns(port)) >= 5, 120_000);
     // What a terminal does on Ctrl-C: SIGINT to every process of the foreground group at once.
     signalGroup(child.pid!, 'SIGINT');
