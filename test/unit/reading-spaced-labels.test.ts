@@ -5,35 +5,16 @@
  * words otherwise (`a child with language skills`, `the language of flowers`, a quoted sign).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
-import type { CandidatePayload, ModelSchema, RequestBundle } from '../../src/generated/contracts.ts';
-import type { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
-import { validatePayload } from '../../src/stages/validator/index.ts';
-import { loadCatalogModels } from '../support/replicate-catalog.ts';
+import { bundleOf, CATALOG_LOAD_MS, CatalogModels, placed } from '../support/reading-builds.ts';
 
-const MODELS = {
+const models = new CatalogModels({
   diarization: 'thomasmol/whisper-diarization',
   lora: 'zylim0702/sdxl-lora-customize-training',
   waveform: 'fofr/audio-to-waveform',
-} as const;
-type Model = keyof typeof MODELS;
-const schemas = new Map<Model, ModelSchema>();
-const quarantines = new Map<Model, ExampleQuarantine>();
+});
+type Model = keyof typeof models.names;
 
-beforeAll(() => loadCatalogModels(MODELS, schemas, quarantines), 180_000);
-
-function bundleOf(prompt: string): RequestBundle {
-  return { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-}
-
-function build(model: Model, prompt: string): CandidatePayload {
-  return buildHeuristicPayload({ bundle: bundleOf(prompt), schema: schemas.get(model) as ModelSchema });
-}
-
-/** The fields set from the request (not the schema's defaults). */
-function placed(candidate: CandidatePayload): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(candidate.payload).filter(([field]) => candidate.provenance[field]?.source !== 'schema_default'));
-}
+beforeAll(() => models.load(), CATALOG_LOAD_MS);
 
 describe('a free-string input named with its value after a space', () => {
   it.each([
@@ -48,11 +29,10 @@ describe('a free-string input named with its value after a space', () => {
     ['waveform', 'a waveform video, bars color #ff8800', { bars_color: '#ff8800' }],
     ['waveform', "bars color '#ff8800', caption text 'Episode 12: Deep Sea'", { bars_color: '#ff8800', caption_text: 'Episode 12: Deep Sea' }],
   ] as [Model, string, Record<string, unknown>][])('%s: %s', (model, text, expected) => {
-    const candidate = build(model, text);
+    const candidate = models.build(model, text);
     expect(placed(candidate)).toMatchObject(expected);
     // The value is the user's own token, so the validator traces it to the request and raises nothing about it.
-    const schema = schemas.get(model) as ModelSchema;
-    const issues = validatePayload({ candidate, schema, bundle: bundleOf(text), quarantine: quarantines.get(model) as ExampleQuarantine });
+    const issues = models.issues(model, candidate, bundleOf(text));
     expect(issues.filter((issue) => Object.keys(expected).some((field) => issue.path === `/${field}`))).toEqual([]);
     // What was read as a setting leaves the text sent as the model's prompt.
     for (const value of Object.values(expected)) {
@@ -69,6 +49,6 @@ describe('the same words as the picture stay content', () => {
     ['lora', 'a token string MYSTYLE printed on a mug, lora rank 8', 'token_string'],
     ['waveform', 'neon bars color the whole frame, 40 bars', 'bars_color'],
   ] as [Model, string, string][])('%s: %s', (model, text, field) => {
-    expect(placed(build(model, text))).not.toHaveProperty(field);
+    expect(placed(models.build(model, text))).not.toHaveProperty(field);
   });
 });
