@@ -4,7 +4,7 @@
  * examples in examples/providers/. Each is extracted once per test process, as the Replicate catalog is.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
+import type { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
 import { extractModelSchema } from '../../src/stages/schema-extractor/index.ts';
 import type { ExtractionResult } from '../../src/stages/schema-extractor/index.ts';
 import type { ExtractedCatalogModel } from './replicate-catalog.ts';
@@ -57,10 +57,11 @@ function extractOne(file: string, origin: ProviderCatalogEntry['origin'], source
 export function asCatalogModels(entries: readonly ProviderCatalogEntry[]): ExtractedCatalogModel[] {
   return entries.flatMap((entry) => {
     if (entry.result === undefined) return [];
-    const [owner = entry.provider, ...rest] = entry.result.modelSchema.model.split('/');
-    const input = entry.result.quarantine.exampleInput();
+    const name = entry.result.modelSchema.model ?? `${entry.provider}/${entry.operation}`;
+    const [owner = entry.provider, ...rest] = name.split('/');
+    const input = { ...entry.result.quarantine.exampleInput() };
     const model = { owner, name: rest.join('/'), latest_version: null, default_example: { input } };
-    return [{ model, name: entry.result.modelSchema.model, result: entry.result, ms: 0 }];
+    return [{ model, name, result: entry.result, ms: 0 }];
   });
 }
 
