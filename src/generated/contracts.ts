@@ -266,6 +266,7 @@ export type ReviewReason =
   | 'request_partly_unused'
   | 'builder_failed'
   | 'execution_uncertain'
+  | 'provider_throttled'
   | 'schema_changed'
   | 'response_review';
 /**
