@@ -11,7 +11,8 @@ import { hasOptions, nameWords } from './fields.ts';
 import { decimalComma, multipleWord, unitNumber } from './quantities.ts';
 import { DIGITS, foldDigits, hasOtherDigits, isDigitsOnly, numberSource, parseWrittenNumber } from './numbers.ts';
 import { presetNearRatio, presetOfRatio, presetShapes } from './size-presets.ts';
-import { conceptOption, mayNameOption, optionKey, optionNamed, optionWordsSource, stringOptions } from './option-words.ts';
+import { conceptOption, mayNameOption, optionKey, optionNamed, optionWordsSource, stringOptions, switchOption } from './option-words.ts';
+import { actionOption, actionSource, maySayAction, spreadOption, spreadOptionSource } from './field-actions.ts';
 import { anyWord, CLITIC_PREFIX, escapeRegExp, isUnspaced } from './patterns.ts';
 import { foldWord, readingWords } from './words.ts';
 
@@ -338,6 +339,20 @@ function formatOptions(field: FieldSpec): string[] {
   return field.role === 'output_format' || formats.length >= 2 ? members : [];
 }
 
+/**
+ * A switch named for a file format (`mp4`, described "Returns .mp4 if true or .gif if false"): the format asked
+ * for turns it on, and a format its description names for the other way turns it off.
+ */
+export function formatSwitch(field: FieldSpec): { on: string; off: string[] } | undefined {
+  if (field.type !== 'boolean' || hasOptions(field)) return undefined;
+  const words = nameWords(field.name);
+  const on = words.length === 1 ? words[0] : undefined;
+  if (on === undefined || !KNOWN_FORMATS.includes(on)) return undefined;
+  const described = (field.description ?? '').toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const off = [...new Set(described.filter((word) => word !== on && KNOWN_FORMATS.includes(word)))];
+  return { on, off };
+}
+
 /** The formats a written name stands for: itself, and the format it is another name of (`jpeg` → jpg, `subrip` → srt). */
 function formatNames(written: string): string[] {
   const lower = written.toLowerCase();
@@ -374,6 +389,8 @@ export function formatPattern(members: readonly string[], subtitlesAlone = false
 
 const format: Conversion = {
   pattern(field) {
+    const formats = formatSwitch(field);
+    if (formats) return formatPattern([formats.on, ...formats.off]);
     const members = formatOptions(field);
     return members.length === 0 ? null : formatPattern(members, members.some((member) => SUBTITLE_FORMATS.has(member.toLowerCase())));
   },
@@ -381,6 +398,11 @@ const format: Conversion = {
     if (groups.subtitles !== undefined) return subtitlesFormat(field);
     const written = (groups.format ?? '').toLowerCase();
     const wanted = formatNames(written);
+    const formats = formatSwitch(field);
+    if (formats) {
+      if (wanted.includes(formats.on)) return { value: true, fit: 'ok' };
+      return formats.off.some((off) => wanted.includes(off)) ? { value: false, fit: 'ok' } : undefined;
+    }
     const member = formatOptions(field).find((option) => option.toLowerCase() === written) ?? formatOptions(field).find((option) => wanted.includes(option.toLowerCase()));
     return member === undefined ? undefined : { value: member, fit: 'ok' };
   },
@@ -451,6 +473,13 @@ const FEATURE_NAMES: Record<string, string> = {
   'face enhance': 'faces', 'face enhancement': 'faces', 'enhance face': 'faces', 'enhance faces': 'faces', 'face restore': 'faces',
   'face restoration': 'faces', 'restore face': 'faces', 'restore faces': 'faces', 'face correction': 'faces', 'fix face': 'faces', 'fix faces': 'faces',
   loop: 'loop', looping: 'loop', 'seamless loop': 'loop',
+  // Telling the speakers of a recording apart.
+  diarization: 'diarization', diarisation: 'diarization', diarize: 'diarization', diarise: 'diarization', 'diarize audio': 'diarization',
+  'diarise audio': 'diarization', 'speaker diarization': 'diarization', 'speaker labels': 'diarization',
+  // Letting the model rewrite the prompt before it makes anything.
+  'magic prompt': 'prompt enhancement', 'enhance prompt': 'prompt enhancement', 'prompt enhancement': 'prompt enhancement',
+  'prompt upsampling': 'prompt enhancement', 'prompt optimizer': 'prompt enhancement', 'prompt extend': 'prompt enhancement',
+  'prompt expansion': 'prompt enhancement', 'expand prompt': 'prompt enhancement', 'optimize prompt': 'prompt enhancement',
 };
 /** The verbs a switch field's name may start with; anything else (`diarise_audio`) is another switch. */
 const SWITCH_HEADS = new Set(['generate', 'enable', 'disable', 'keep', 'add', 'include', 'with', 'use', 'remove', 'no', 'apply', 'output', 'return', 'show', 'hide', 'mute', 'burn', 'embed', 'skip', 'without', 'drop', 'strip']);
@@ -459,14 +488,24 @@ const NEGATIVE_HEADS = new Set(['disable', 'no', 'remove', 'skip', 'without', 'h
 
 function featureKeyOf(field: FieldSpec): string | undefined {
   if (field.type !== 'boolean' || hasOptions(field)) return undefined;
-  const words = nameWords(field.name);
+  return featureOfName(field.name);
+}
+
+/** The feature a switch's name is about, its verb off (`apply_watermark` → watermark), if the lists have it. */
+function featureOfName(name: string): string | undefined {
+  const words = nameWords(name);
   const base = SWITCH_HEADS.has(words[0] ?? '') ? words.slice(1) : words;
   return FEATURE_NAMES[base.join(' ')];
 }
 
+/** The words of every language for a feature. */
+function wordsOfFeature(key: string): string[] {
+  return [...readingWords().features].filter(([, feature]) => feature === key).map(([word]) => word);
+}
+
 function featureWordsOf(field: FieldSpec): string[] {
   const key = featureKeyOf(field);
-  return key === undefined ? [] : [...readingWords().features].filter(([, feature]) => feature === key).map(([word]) => word);
+  return key === undefined ? [] : wordsOfFeature(key);
 }
 
 /** Phrases that ask for the field's feature on by themselves (`fix the faces`, `mejora las caras`, `ループで`). */
@@ -475,12 +514,28 @@ function featureRequestsOf(field: FieldSpec): string[] {
   return key === undefined ? [] : [...readingWords().featureRequests].filter(([, feature]) => feature === key).map(([phrase]) => phrase);
 }
 
+/**
+ * `don't`, `do not` are negations that need a verb: the feature after them is asked off only as a verb with its
+ * object or ending the clause (`don't rewrite my prompt`, `don't watermark it`), not as a linking verb before an
+ * adjective (`don't sound robotic` says nothing about audio).
+ */
+const AUXILIARY = /(?:n't|(?<![\p{L}])not)$/u;
+const OBJECT_OR_END = `(?=\\s*(?:$|[,;.!?:()\\n]|(?:it|them|this|that|the|a|an|my|our|any|at all|please|and|but)(?![\\p{L}])))`;
+
+/** The negations and affirmations of the lists, those that need a verb apart. */
+function switchVerbs(): { verbs: string[]; auxiliaries: string[] } {
+  const words = readingWords().lists;
+  const all = [...words.negation, ...words.affirmation];
+  return { verbs: all.filter((word) => !AUXILIARY.test(word)), auxiliaries: all.filter((word) => AUXILIARY.test(word)) };
+}
+
 export function switchPattern(featureWords: readonly string[], requests: readonly string[] = []): RegExp {
   const words = readingWords().lists;
   return cached(`switch:${featureWords.join('|')}:${requests.join('|')}`, () => {
     const feature = anyWord(featureWords);
     const article = '(?:(?:the|any|el|la|los|las|le|les|das|die|den|der|o|os|as)\\s+)?';
-    const before = `(?<verb>${anyWord([...words.negation, ...words.affirmation])})\\s*${article}(?<feature>${feature})`;
+    const { verbs, auxiliaries } = switchVerbs();
+    const before = `(?<verb>${anyWord(verbs)})\\s*${article}(?<feature>${feature})|(?<aux>${anyWord(auxiliaries)})\\s*${article}(?<featureAux>${feature})${OBJECT_OR_END}`;
     const unspacedVerbs = [...words.negation, ...words.affirmation, ...words.off, ...words.on].filter(isUnspaced);
     const after = `(?<feature2>${feature})\\s*(?:[:=]\\s*)?(?<state>${anyWord([...words.off, ...words.on].filter((word) => !isUnspaced(word)))})(?![\\p{L}\\p{N}_])`;
     const afterUnspaced = `(?<feature3>${feature})\\s*(?:を|の|は)?\\s*(?<state2>${anyWord(unspacedVerbs)})`;
@@ -495,7 +550,7 @@ export function switchPattern(featureWords: readonly string[], requests: readonl
 function switchedOn(groups: Groups): boolean | undefined {
   const lists = readingWords().lists;
   if (groups.request !== undefined) return true;
-  const word = foldWord(groups.verb ?? groups.state ?? groups.state2 ?? '');
+  const word = foldWord(groups.verb ?? groups.aux ?? groups.state ?? groups.state2 ?? '');
   if (lists.negation.includes(word) || lists.off.includes(word)) return false;
   if (lists.affirmation.includes(word) || lists.on.includes(word)) return true;
   return undefined;
@@ -505,9 +560,15 @@ const negatedSwitch: Conversion = {
   pattern(field) {
     const words = featureWordsOf(field);
     const requests = featureRequestsOf(field);
-    return words.length === 0 ? null : switchPattern(words, requests);
+    const action = field.type === 'boolean' && !hasOptions(field) ? actionSource(field, anyWord(readingWords().lists.negation)) : undefined;
+    if (action === undefined) return words.length === 0 ? null : switchPattern(words, requests);
+    const forms = [...(words.length === 0 ? [] : [switchPattern(words, requests).source]), action];
+    return cached(`switch-action:${field.name}:${field.description ?? ''}:${words.join('|')}`, () => `(?:${forms.join('|')})`);
   },
+  mayMatch: (text, field) => featureWordsOf(field).length > 0 || maySayAction(field, text),
   convert(groups, field) {
+    // `fix the hands` for `handfix`: the field's own action, so no negative head turns it around.
+    if (groups.act !== undefined) return { value: groups.actNeg === undefined, fit: 'ok' };
     const on = switchedOn(groups);
     if (on === undefined) return undefined;
     const negative = NEGATIVE_HEADS.has(nameWords(field.name)[0] ?? '');
@@ -577,10 +638,16 @@ export function fieldLabels(field: FieldSpec): string[] {
   return [...labels].filter((label) => label.length >= 2);
 }
 
-/** The field's labels and what people call them in the reading languages (the lists' fieldNames). */
+/**
+ * The field's labels and what people call them in the reading languages (the lists' fieldNames); for a field of
+ * on/off options named for a feature of the lists (`magic_prompt_option`: letting the model rewrite the prompt),
+ * that feature's words too (`don't rewrite my prompt`, `sin mejora del prompt`).
+ */
 function localLabels(field: FieldSpec): string[] {
   const names = readingWords().fieldNames;
-  return [...new Set(fieldLabels(field).flatMap((label) => names.get(label) ?? []))];
+  const labels = fieldLabels(field);
+  const features = switchesOnOff(field) ? labels.map((label) => FEATURE_NAMES[label]).filter((key): key is string => key !== undefined) : [];
+  return [...new Set([...labels.flatMap((label) => names.get(label) ?? []), ...features.flatMap(wordsOfFeature)])];
 }
 
 /** The article or a preposition written onto the option in Hebrew and Arabic (`בסגנון האנימה`, `بأسلوب البكسل آرت`). */
@@ -601,7 +668,9 @@ function enumPattern(field: FieldSpec): RegExp | null {
   const english = fieldLabels(field);
   const local = localLabels(field);
   const switches = switchesOnOff(field);
-  return cached(`enum:${field.name}:${field.title ?? ''}:${options.join('|')}`, () => {
+  const action = switchLike(field) ? actionSource(field, anyWord(readingWords().lists.negation)) : undefined;
+  const spread = spreadOptionSource(options);
+  return cached(`enum:${field.name}:${field.title ?? ''}:${field.description ?? ''}:${options.join('|')}`, () => {
     const words = readingWords().lists;
     const option = optionWordsSource(field);
     const englishAlt = [...english].sort((a, b) => b.length - a.length).map((label) => `(?<![\\p{L}\\p{N}_])${label.split(' ').map(escapeRegExp).join('[\\s_-]+')}(?![\\p{L}\\p{N}_])`);
@@ -609,27 +678,40 @@ function enumPattern(field: FieldSpec): RegExp | null {
     const media = anyWord(words.mediaNouns);
     const article = '(?:(?:the|el|la|le|les|der|die|das|den|o|a)\\s+)?';
     const named = english.length + local.length > 0;
+    const { verbs, auxiliaries } = switchVerbs();
     const select = anyWord(words.selectLeads);
     const forms = [
       ...(named ? [`(?<label>${labelAlt})(?<sep>${LABEL_SEPARATOR})${ATTACHED}(?<option>${option})`, `(?<option2>${option})(?:\\s*|\\s*-\\s*|['’]s\\s+)(?<label2>${labelAlt})`] : []),
-      ...(named && switches ? [`(?<verb>${anyWord([...words.negation, ...words.affirmation])})\\s*${article}(?<label3>${labelAlt})`] : []),
+      ...(named && switches ? [`(?<verb>${anyWord(verbs)})\\s*${article}(?<label3>${labelAlt})|(?<aux>${anyWord(auxiliaries)})\\s*${article}(?<label4>${labelAlt})${OBJECT_OR_END}`] : []),
       // `only the vocals`, `sepárame solo la batería`, `ボーカルだけ`: picked out of a set, the option is chosen.
       `(?<select>${select})(?:\\s+${select})?\\s*${SELECT_ARTICLE}${ATTACHED}(?<option6>${option})`,
       `(?<option7>${option})\\s*(?<selectTrail>${anyWord(words.selectTrails)})`,
       `(?<option4>${option})\\s+(?<media>${media})`,
       `(?<media2>${media})\\s+(?<option5>${option})`,
+      // Weak forms, counted only in a clause of their own (find.ts): `fix the hands`, `crop it to 16:9`. Before a
+      // bare option word, which may be a word of theirs (`crop` of `crop_to_16_9`).
+      ...(action === undefined ? [] : [action]),
+      ...(spread === undefined ? [] : [`(?<spread>${spread})`]),
       `(?<option3>${option})`,
     ];
     return `(?:${forms.join('|')})`;
   });
 }
 
-/** The article (or the Hebrew object marker) between a selecting word and its option: `only the vocals`, `רק את התופים`. */
-const SELECT_ARTICLE = '(?:(?:the|el|la|los|las|le|les|der|die|das|den|o|a|os|as|\u05D0\u05EA)\\s+)?';
+/**
+ * The article, a possessive (`keep my image's size`, `conserva el tamaño de mi imagen`) or the Hebrew object marker
+ * between a selecting word and its option: `only the vocals`, `רק את התופים`.
+ */
+const SELECT_ARTICLE = '(?:(?:the|my|our|el|la|los|las|mi|mis|le|les|mon|ma|mes|der|die|das|den|mein|meine|meinen|o|a|os|as|meu|minha|\u05D0\u05EA)\\s+)?';
 
 /** Options for on and off (`On`, `Off`): a negation before the field's name chooses one. */
 function switchesOnOff(field: FieldSpec): boolean {
   return conceptOption(field, 'on') !== undefined && conceptOption(field, 'off') !== undefined;
+}
+
+/** A field with an option for off (`disabled`, `none`): an action said in words switches it. */
+function switchLike(field: FieldSpec): boolean {
+  return switchOption(field, 'off') !== undefined;
 }
 
 /** False when no label of the field is in the text. */
@@ -653,10 +735,19 @@ const NEEDS_LABEL = new Set(['on', 'off', 'auto', 'none', 'any', 'default', 'hig
 const enumSynonym: Conversion = {
   pattern: enumPattern,
   // Every form holds an option word, but for the switch form (`sin magic prompt`), which holds the field's name.
-  mayMatch: (text, field) => mayNameOption(field, text) || (switchesOnOff(field) && mayNameField(field, text)),
+  mayMatch: (text, field) => mayNameOption(field, text) || (switchesOnOff(field) && mayNameField(field, text)) || (switchLike(field) && maySayAction(field, text)),
   convert(groups, field) {
-    if (groups.verb !== undefined) {
-      const option = switchedOption(field, groups.verb);
+    if (groups.act !== undefined) {
+      const option = actionOption(stringOptions(field), switchOption(field, 'off'), switchOption(field, 'on'), groups.act, groups.actNeg !== undefined);
+      return option === undefined ? undefined : { value: option, fit: 'ok' };
+    }
+    if (groups.spread !== undefined) {
+      const option = spreadOption(stringOptions(field), groups.spread);
+      return option === undefined ? undefined : { value: option, fit: 'ok' };
+    }
+    const verb = groups.verb ?? groups.aux;
+    if (verb !== undefined) {
+      const option = switchedOption(field, verb);
       return option === undefined ? undefined : { value: option, fit: 'ok' };
     }
     const written = groups.option ?? groups.option2 ?? groups.option4 ?? groups.option5 ?? groups.option6 ?? groups.option7 ?? groups.option3 ?? '';

@@ -14,6 +14,7 @@ import {
   conversionMatches,
   countPattern,
   formatPattern,
+  formatSwitch,
   isFormatField,
   KNOWN_FORMATS,
   languagePattern,
@@ -80,7 +81,37 @@ export function readSettings(text: string, fields: readonly FieldSpec[]): Readin
       });
     }
   }
-  return withoutSharedBareOptions(readings).sort((a, b) => a.start - b.start || a.end - b.end);
+  return withRefinedOptions(text, withoutSharedBareOptions(readings)).sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/**
+ * `a black and white realistic photo`: two options of one field side by side, one of them the other refined
+ * (`realistic_image` and `realistic_image/b_and_w`), say the refined one; it stands as firmly as its neighbour.
+ */
+function withRefinedOptions(text: string, readings: readonly Reading[]): Reading[] {
+  const options = readings.filter((reading) => reading.conversion === 'enum_synonym');
+  if (options.length < 2) return [...readings];
+  const dropped = new Set<Reading>();
+  const replaced = new Map<Reading, Reading>();
+  for (const a of options) {
+    for (const b of options) {
+      if (a === b || a.field !== b.field || a.end > b.start || !/^[\s,]*$/u.test(text.slice(a.end, b.start))) continue;
+      const pair: [Reading, Reading] | undefined = refines(a.value, b.value) ? [a, b] : refines(b.value, a.value) ? [b, a] : undefined;
+      if (!pair) continue;
+      const [general, refined] = pair;
+      dropped.add(general);
+      replaced.set(refined, { ...refined, firm: refined.firm || general.firm, keepInText: refined.keepInText || general.keepInText });
+    }
+  }
+  return readings.filter((reading) => !dropped.has(reading)).map((reading) => replaced.get(reading) ?? reading);
+}
+
+/** True when option `refined` holds every word of option `general` and more. */
+function refines(general: unknown, refined: unknown): boolean {
+  const words = (value: unknown): string[] => String(value).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const inner = words(general);
+  const outer = words(refined);
+  return inner.length > 0 && outer.length > inner.length && inner.every((word) => outer.includes(word));
 }
 
 /** `a realistic photo`: the option word describes what is made, so it stays in the description too. */
@@ -163,7 +194,7 @@ function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, Fiel
   // A field of file-format options stands in for an output format only on a model that has none by name.
   const namedFormat = fields.some((field) => field.role === 'output_format');
   for (const field of fields) {
-    if (field.role === 'output_format' || (!namedFormat && isFormatField(field))) pairs.push(['format_word', field]);
+    if (field.role === 'output_format' || (!namedFormat && isFormatField(field)) || formatSwitch(field) !== undefined) pairs.push(['format_word', field]);
     if (field.type === 'boolean') pairs.push(['negated_switch', field]);
     if (unitOfField(field) !== undefined) pairs.push(['unit_number', field]);
     if (field.type === 'string' && Array.isArray(field.enum) && field.enum.length > 0) pairs.push(['enum_synonym', field]);
@@ -179,6 +210,7 @@ function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, Fiel
 function isContent(kind: ConversionName, text: string, start: number, end: number, groups: Groups, shown: readonly Span[]): boolean {
   if (shown.some((span) => span.start <= start && end <= span.end) || isAskedAbout(text, start)) return true;
   if (kind === 'language_name') return isNationality(text, start, end);
+  if (kind === 'format_word') return isRefusedFormat(text, start, end);
   if (kind !== 'resolution_word' && kind !== 'duration') return false;
   // `five seconds of rain`, `une minute et demie d'accordéon`: what the length is of follows.
   if (kind === 'duration' && followedBy(text, end, readingWords().lists.countTrails)) return false;
@@ -197,6 +229,20 @@ function isContent(kind: ConversionName, text: string, start: number, end: numbe
   const unit = groups.unit ?? '';
   const adjectiveForm = /^\p{Script=Latin}{2,}$/u.test(unit) && !/s$/i.test(unit);
   return qualifies && adjectiveForm && !mediaNounSoon(text, end);
+}
+
+/** Words before a format that say it is the one not wanted (`an mp4 instead of a gif`), in the reading languages. */
+const REFUSING = [
+  'instead of', 'rather than', 'not', 'en vez de', 'en lugar de', 'no en', 'au lieu de', 'plutôt que', 'pas en', 'statt', 'anstatt', 'nicht als',
+  'em vez de', 'ao invés de', 'não em', 'вместо', 'не в', 'במקום', 'ולא', 'بدلا من', 'بدلاً من', 'وليس',
+];
+/** Written after a format that is not wanted (`gifではなく`). */
+const REFUSING_AFTER = ['ではなく', 'じゃなくて', 'じゃなく'];
+
+/** `an mp4 instead of a gif`, `mp4 statt gif`, `gifではなくmp4`: the format after such words is refused, not asked for. */
+function isRefusedFormat(text: string, start: number, end: number): boolean {
+  const article = '(?:(?:a|an|the|un|une|una|um|uma|ein|eine|einer|einem|einen)\\s+)?';
+  return edgePattern('refusing', () => `${anyWord(REFUSING)}\\s*${article}$`).test(text.slice(Math.max(0, start - 30), start)) || followedBy(text, end, REFUSING_AFTER);
 }
 
 /**
@@ -335,12 +381,12 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
     case 'language_name':
       return true;
     case 'negated_switch':
-      return groups.verb !== undefined || groups.state2 !== undefined || groups.request !== undefined;
+      return groups.verb !== undefined || groups.aux !== undefined || groups.state2 !== undefined || groups.request !== undefined;
     case 'enum_synonym':
       // The field named next to its option (`style: anime`, `estilo anime`, `בסגנון פיקסל ארט`), a switch word
       // before it (`sin magic prompt`), the option describing what is made (`реалистичное фото`), or picked out of
       // a set (`only the vocals`, `ボーカルだけ`); a bare option word counts only alone in its clause.
-      return groups.label !== undefined || groups.label2 !== undefined || groups.label3 !== undefined || groups.select !== undefined || groups.selectTrail !== undefined || describesWhatIsMade(groups) || codeLike(groups.option3);
+      return groups.label !== undefined || groups.label2 !== undefined || groups.label3 !== undefined || groups.label4 !== undefined || groups.select !== undefined || groups.selectTrail !== undefined || describesWhatIsMade(groups) || codeLike(groups.option3 ?? groups.spread);
     case 'unit_number':
       return isFirmUnitNumber(groups, unitKeyOf(groups.unit ?? '') ?? '');
     case 'decimal_comma':

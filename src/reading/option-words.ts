@@ -67,6 +67,18 @@ export function conceptOption(field: FieldSpec, concept: string): string | undef
   return bestOption(stringOptions(field).map((option) => [option, tokensOf(option)] as const), tokensOf(concept));
 }
 
+/**
+ * The field's option for on or for off: the one the concept names (`Off`), else the one option written as a word
+ * for it (`disabled`, `none`, `enabled`).
+ */
+export function switchOption(field: FieldSpec, state: 'on' | 'off'): string | undefined {
+  const named = conceptOption(field, state);
+  if (named !== undefined) return named;
+  const words = new Set(optionConcepts().get(state) ?? []);
+  const written = stringOptions(field).filter((option) => words.has(optionKey(option)));
+  return written.length === 1 ? written[0] : undefined;
+}
+
 function bestOption(options: readonly (readonly [string, readonly string[]])[], run: readonly string[]): string | undefined {
   if (run.length === 0) return undefined;
   let best: { option: string; extra: number } | undefined;

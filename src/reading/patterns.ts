@@ -75,7 +75,8 @@ export function writtenWordStart(text: string, start: number): number {
 }
 
 function phraseBody(word: string): string {
-  return word.split(' ').map(escapeRegExp).join('\\s+');
+  // `don't`: the lists write the apostrophe plain, phones write it curly.
+  return word.split(' ').map((part) => escapeRegExp(part).replace(/'/g, "['\u2019]")).join('\\s+');
 }
 
 function isBoundedBothSides(word: string): boolean {
