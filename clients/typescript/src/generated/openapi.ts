@@ -1309,7 +1309,7 @@ export interface components {
         };
         /**
          * ModelReference
-         * @description A model named as owner/name or owner/name:version; a provider's endpoint may have more segments (fal-ai/flux/dev).
+         * @description A model named as owner/name or owner/name:version; a provider's endpoint may have up to seven segments (fal-ai/flux/dev, fal-ai/bytedance/seedance/v1/pro/image-to-video).
          */
         ModelReference: string;
         /**
