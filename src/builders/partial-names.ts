@@ -85,8 +85,22 @@ export function findNamedValues(text: string, fields: readonly FieldSpec[]): Nam
   return found;
 }
 
-/** The fields whose name or title words hold each run of words, run together (`fontsize`, `outputquality`). */
+/** labelKeys by the fields it was made for; two reads of one text ask for the same fields' keys. */
+let lastKeys: { fields: readonly FieldSpec[]; shape: string; keys: Map<string, FieldSpec[]> } | undefined;
+
+/**
+ * The fields whose name or title words hold each run of words, run together (`fontsize`, `outputquality`). The
+ * map is kept for the fields last asked about, while they are the same objects with the same names and titles.
+ */
 function labelKeys(fields: readonly FieldSpec[]): Map<string, FieldSpec[]> {
+  const shape = fields.map((field) => `${field.name}\u0001${field.title ?? ''}`).join('\u0000');
+  if (lastKeys && lastKeys.shape === shape && lastKeys.fields.length === fields.length && lastKeys.fields.every((field, index) => field === fields[index])) return lastKeys.keys;
+  const keys = buildLabelKeys(fields);
+  lastKeys = { fields: [...fields], shape, keys };
+  return keys;
+}
+
+function buildLabelKeys(fields: readonly FieldSpec[]): Map<string, FieldSpec[]> {
   const keys = new Map<string, FieldSpec[]>();
   const add = (key: string, field: FieldSpec) => {
     const list = keys.get(key) ?? [];

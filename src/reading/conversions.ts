@@ -13,7 +13,7 @@ import { DIGITS, foldDigits, hasOtherDigits, isDigitsOnly, numberSource, parseWr
 import { presetNearRatio, presetOfRatio, presetShapes } from './size-presets.ts';
 import { conceptOption, mayNameOption, optionKey, optionNamed, optionWordsSource, stringOptions, switchOption } from './option-words.ts';
 import { actionOption, actionSource, maySayAction, spreadOption, spreadOptionSource } from './field-actions.ts';
-import { anyWord, CLITIC_PREFIX, escapeRegExp, isUnspaced } from './patterns.ts';
+import { allMatches, anyWord, CLITIC_PREFIX, escapeRegExp, isUnspaced } from './patterns.ts';
 import { foldWord, readingWords } from './words.ts';
 
 export { numberForField, type Converted } from './field-values.ts';
@@ -73,7 +73,7 @@ export function* conversionMatches(
   if (definition.mayMatch && !definition.mayMatch(text, field)) return;
   const pattern = definition.pattern(field);
   if (!pattern) return;
-  for (const match of text.matchAll(pattern)) {
+  for (const match of allMatches(pattern, text)) {
     const groups = match.groups ?? {};
     const converted = definition.convert(groups, field);
     if (converted !== undefined) yield { start: match.index, end: match.index + match[0].length, groups, converted };
@@ -663,6 +663,18 @@ const LABEL_SEPARATOR = '\\s*[:=\uFF1A]\\s*|\\s+(?:is|to|as)\\s+|\\s+(?:of|de|vo
  * bare form counts only alone in its clause (see find.ts). The option may be written in any reading language.
  */
 function enumPattern(field: FieldSpec): RegExp | null {
+  // Its key (the options, the field's labels in every language, whether it switches on and off) costs more to
+  // work out than the pattern costs to use: kept per field, while the field reads as it did.
+  const known = enumPatterns.get(field);
+  if (known && known.name === field.name && known.title === field.title && known.type === field.type && known.options === field.enum) return known.pattern;
+  const pattern = buildEnumPattern(field);
+  enumPatterns.set(field, { name: field.name, title: field.title, type: field.type, options: field.enum, pattern });
+  return pattern;
+}
+
+const enumPatterns = new WeakMap<FieldSpec, { name: string; title: string | undefined; type: FieldSpec['type']; options: unknown[] | undefined; pattern: RegExp | null }>();
+
+function buildEnumPattern(field: FieldSpec): RegExp | null {
   const options = stringOptions(field);
   if (options.length === 0) return null;
   const english = fieldLabels(field);

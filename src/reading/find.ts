@@ -27,7 +27,7 @@ import {
 } from './conversions.ts';
 import { aspectField, countField, durationField, framesField, isNumericField, languageField, resolutionField } from './fields.ts';
 import { isDigitsOnly, parseWrittenNumber } from './numbers.ts';
-import { anyWord, isUnspaced, writtenWordStart } from './patterns.ts';
+import { allMatches, anyWord, isUnspaced, writtenWordStart } from './patterns.ts';
 import { anyUnitNumberPattern, enlargeVerbInClause, isFirmUnitNumber, multiplePattern, scaleField, unitKeyOf, unitOfField } from './quantities.ts';
 import { foldWord, readingWords } from './words.ts';
 
@@ -152,7 +152,7 @@ export function findSettingPhrases(text: string, fields: readonly FieldSpec[] = 
   ];
   const shown = contentSpans(text);
   for (const [kind, pattern] of kinds) {
-    for (const match of text.matchAll(pattern)) {
+    for (const match of allMatches(pattern, text)) {
       const groups = match.groups ?? {};
       if (kind === 'duration' && !durationWords(groups)) continue;
       const end = match.index + match[0].length;

@@ -89,3 +89,22 @@ function isBoundedBothSides(word: string): boolean {
 export function isUnspaced(text: string): boolean {
   return UNSPACED.test(text);
 }
+
+/** The matches of the text last scanned, by pattern: the readers scan one text with the same patterns several times. */
+let scanned: { text: string; matches: Map<RegExp, readonly RegExpExecArray[]> } = { text: '', matches: new Map() };
+
+/**
+ * Every match of a global pattern in the text, as `text.matchAll` gives them. The readers find settings in a text,
+ * then the phrases no field took, with many of the same large patterns over the same text: each is run once per
+ * text. Patterns are compared as objects (the cached ones), so a pattern that changes is a new one. The matches
+ * are shared: callers only read them.
+ */
+export function allMatches(pattern: RegExp, text: string): readonly RegExpExecArray[] {
+  if (scanned.text !== text) scanned = { text, matches: new Map() };
+  let matches = scanned.matches.get(pattern);
+  if (!matches) {
+    matches = [...text.matchAll(pattern)];
+    scanned.matches.set(pattern, matches);
+  }
+  return matches;
+}
