@@ -70,9 +70,10 @@ function derivedFields(candidate: CandidatePayload, fields: ReadonlyMap<string, 
   const derived = new Set<string>();
   // A malformed candidate (no provenance) is refused by the checks around this; it derives nothing.
   if (candidate.provenance === null || typeof candidate.provenance !== 'object') return derived;
+  const context = { fields: [...fields.values()], payload: candidate.payload };
   for (const [field, entry] of Object.entries(candidate.provenance)) {
     if (entry?.source !== 'user_prompt' || entry.conversion === undefined) continue;
-    if (isDerivedFromUser(evidence, entry.conversion, entry.evidence, fields.get(field), candidate.payload[field])) derived.add(field);
+    if (isDerivedFromUser(evidence, entry.conversion, entry.evidence, fields.get(field), candidate.payload[field], context)) derived.add(field);
   }
   return derived;
 }
