@@ -185,7 +185,8 @@ export interface SystemRuntime {
 export function wireSystem(config: Readonly<Config>, database: Database, options: SystemOptions, runtime: SystemRuntime): System {
   const { logger, redact } = runtime;
   const notifications = createNotificationsRepository(database.db);
-  const models = createModelsRepository(database.db);
+  const clock = options.clock ?? systemClock;
+  const models = createModelsRepository(database.db, { clock: { now: () => clock.now().getTime() } });
   const retention = createRetentionRepository(database.db);
   // Secret-role values are sealed on their way into PostgreSQL; the names also teach the log redactor.
   const sealing: RunSealing = {
@@ -216,7 +217,7 @@ export function wireSystem(config: Readonly<Config>, database: Database, options
     previewRuns: createPolicyPreviewQueries(database.db),
     auditTrail: createAuditTrail(database.db),
     retention,
-    piiMasking: piiMaskingOf(retention, options.clock ?? systemClock),
+    piiMasking: piiMaskingOf(retention, clock),
     dispatch: {
       ...runtime.dispatch,
       // Only tenants with a channel get notification jobs: a parked run keeps nothing of its own in Redis otherwise.
@@ -227,7 +228,7 @@ export function wireSystem(config: Readonly<Config>, database: Database, options
     reportConnectionError: runtime.reportConnectionError,
     metrics: createMetrics(),
     redact,
-    clock: options.clock ?? systemClock,
+    clock,
     newId: randomUUID,
     rotateSealedValues: (onProgress) => rotateSealedValues(database.pool, sealing.sealer, onProgress),
     pingDatabase: () => pingDatabase(database),
