@@ -153,7 +153,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
       logger,
       redact,
       reportConnectionError,
-      dispatch: { enqueueStage: queues.enqueueStage, scheduleExpiry: queues.scheduleExpiry, scheduleSlaStep: queues.scheduleSlaStep, enqueueWebhook: queues.enqueueWebhook, enqueueNotification: (job, at) => queues.enqueueNotification(job, at) },
+      dispatch: { enqueueStage: queues.enqueueStage, scheduleExpiry: queues.scheduleExpiry, scheduleSlaStep: queues.scheduleSlaStep, enqueueWebhook: queues.enqueueWebhook, enqueueNotification: (job, at) => queues.enqueueNotification(job, at), withdrawNotification: queues.withdrawNotification },
       async close() {
         await queues.close().catch(() => undefined);
         await database.close().catch(() => undefined);
@@ -222,6 +222,8 @@ export function wireSystem(config: Readonly<Config>, database: Database, options
       ...runtime.dispatch,
       // Only tenants with a channel get notification jobs: a parked run keeps nothing of its own in Redis otherwise.
       enqueueNotification: gatedNotifications(async (tenantId) => hasChannels(await notifications.getSettings(tenantId)), (job, at) => runtime.dispatch.enqueueNotification(job, at)),
+      // A tenant without channels was never given a job to withdraw: a decision costs it no Redis call.
+      withdrawNotification: gatedNotifications(async (tenantId) => hasChannels(await notifications.getSettings(tenantId)), (job) => runtime.dispatch.withdrawNotification(job)),
     },
     adapters: createAdapterRegistry(config, options.adapters),
     logger,

@@ -52,6 +52,7 @@ const KIND_WORDS: Record<SettingPhrase['kind'], string> = {
   native_digits: 'a number',
   dependent_option: 'an option another setting needs',
   mask_side: 'which side of the mask stays',
+  size_preset: 'a picture size',
 };
 
 /** An option named bare in text the prompt keeps, with the option it names. */

@@ -55,7 +55,8 @@ export function findCaptureLabels(context: RuleContext): CaptureLabel[] {
     for (const match of context.text.matchAll(pattern)) {
       labels.push({ field, start: match.index, valueStart: match.index + match[0].length, form: 'assign', stopAtComma, keepsStop, secret });
     }
-    if (stopAtComma && !secret) labels.push(...spacedLabels(context.text, field, isPrimary));
+    // Inputs with a role of their own (an aspect ratio as free text) have their own rules, which check the value's shape.
+    if (field.role === 'other') labels.push(...spacedLabels(context.text, field, isPrimary));
     if (field.role === 'negative_prompt' && isPrimary) {
       for (const match of context.text.matchAll(NEGATIVE_SWITCHES)) {
         const form: DirectiveForm = match[0].startsWith('--') ? 'assign' : 'loose';

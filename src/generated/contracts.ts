@@ -24,7 +24,7 @@ export type Identifier = string;
  */
 export type FieldName = string;
 /**
- * A model named as owner/name or owner/name:version; a provider's endpoint may have more segments (fal-ai/flux/dev).
+ * A model named as owner/name or owner/name:version; a provider's endpoint may have up to seven segments (fal-ai/flux/dev, fal-ai/bytedance/seedance/v1/pro/image-to-video).
  *
  * This interface was referenced by `Common`'s JSON-Schema
  * via the `definition` "ModelReference".
@@ -266,6 +266,7 @@ export type ReviewReason =
   | 'request_partly_unused'
   | 'builder_failed'
   | 'execution_uncertain'
+  | 'provider_throttled'
   | 'schema_changed'
   | 'response_review';
 /**
@@ -502,7 +503,7 @@ export interface FieldProvenance {
   evidence?: string;
   confidence?: number;
   /**
-   * The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word), "the white part of the mask should stay" → true (mask_side). With dependent_option the value is one another field's value needs, by the schema (a voice file attached to custom_voice → voice_a custom_voice; a width → aspect_ratio custom where width only works then): the evidence is what set that other field (the user's words, or the attachment's URL). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
+   * The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word), "16:9" → landscape_16_9 (size_preset), "the white part of the mask should stay" → true (mask_side). With dependent_option the value is one another field's value needs, by the schema (a voice file attached to custom_voice → voice_a custom_voice; a width → aspect_ratio custom where width only works then): the evidence is what set that other field (the user's words, or the attachment's URL). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
    */
   conversion?:
     | 'duration'
@@ -518,6 +519,7 @@ export interface FieldProvenance {
     | 'decimal_comma'
     | 'multiple_word'
     | 'native_digits'
+    | 'size_preset'
     | 'dependent_option'
     | 'mask_side';
 }
@@ -1835,6 +1837,10 @@ export interface FieldSpec {
   order: number;
   format?: string;
   enum?: unknown[];
+  /**
+   * For a field whose type is not a string but that also takes one of a few names (fal's image_size: a {width, height} object or a preset such as landscape_16_9): those names. Builders read a ratio or an orientation into the preset that has it (the size_preset conversion).
+   */
+  presets?: string[];
   minimum?: number;
   maximum?: number;
   hasDefault: boolean;

@@ -349,8 +349,9 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       return true;
     case 'native_digits':
     case 'dependent_option':
-      // Only recorded on values other rules read (prompt-directives.ts, the builder's dependent settings): it never
-      // finds a setting by itself.
+    case 'size_preset':
+      // Only recorded on values other rules read (prompt-directives.ts, size-presets.ts, the builder's dependent
+      // settings): it never finds a setting by itself.
       return false;
     case 'mask_side':
       // A colour beside a part of the mask and what happens to it: nothing a picture's words say by chance.

@@ -3,6 +3,7 @@ import { isVettedError } from '../../src/errors.ts';
 import type { ModelSchema } from '../../src/generated/contracts.ts';
 import { createPayloadAjv } from '../../src/schema/ajv.ts';
 import { extractModelSchema } from '../../src/stages/schema-extractor/index.ts';
+import { CompiledSchemaCache } from '../../src/stages/validator/index.ts';
 
 type Json = Record<string, unknown>;
 
@@ -76,6 +77,30 @@ describe('provider model files', () => {
     expect(modelSchema.provider).toMatchObject({ name: 'fal', endpoint: 'fal-ai/some/model', path: '/fal-ai/some/model' });
   });
 
+  it('finds a fal endpoint of six segments, as fal publishes them, and refuses eight', () => {
+    const falFile = (endpoint: string) => ({
+      provider: 'fal',
+      endpoint,
+      openapi: {
+        openapi: '3.0.4',
+        paths: { [`/${endpoint}`]: { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/In' } } } } } } },
+        components: { schemas: { In: { type: 'object', properties: { prompt: { type: 'string' } } } } },
+      },
+    });
+    expect(extract(falFile('fal-ai/bytedance/seedance/v1/pro/image-to-video')).modelSchema.model).toBe('fal-ai/bytedance/seedance/v1/pro/image-to-video');
+    expect(refusal(falFile('a/b/c/d/e/f/g/h'))).toMatchObject({ code: 'MODEL_SOURCE_INVALID', field: 'endpoint' });
+  });
+
+  it('keeps a published schema that writes nullable beside a union with no type, accepting null', () => {
+    const body = { type: 'object', properties: { model: { anyOf: [{ type: 'string' }, { type: 'string', enum: ['dall-e-2'] }], nullable: true, default: 'dall-e-2' } } };
+    const { modelSchema } = extract(openaiFile(body));
+    const compiled = new CompiledSchemaCache(1).compiledFor(modelSchema);
+    expect(compiled.publishedError).toBeUndefined();
+    expect(compiled.published?.({ model: null })).toBe(true);
+    expect(compiled.published?.({ model: 'dall-e-2' })).toBe(true);
+    expect(compiled.published?.({ model: 3 })).toBe(false);
+  });
+
   it('refuses an operation the document does not have, naming the field', () => {
     const source = { ...openaiFile({ type: 'object', properties: {} }), operation: 'missingOp' };
     expect(refusal(source)).toMatchObject({ code: 'MODEL_SOURCE_INVALID', field: 'operation' });
@@ -121,6 +146,25 @@ describe('provider model files', () => {
     expect(property(modelSchema, 'format').oneOf).toHaveLength(2);
     expect(accepts(modelSchema, { format: { kind: 'json', strict: true } })).toBe(true);
     expect(accepts(modelSchema, { format: { kind: 'xml' } })).toBe(false);
+  });
+
+  it('keeps object branches told apart by a required fixed tag, with no discriminator, as OpenAI writes chat messages', () => {
+    const message = (role: string) => ({ type: 'object', required: ['role', 'content'], properties: { role: { type: 'string', enum: [role] }, content: { type: 'string', nullable: true } } });
+    const body = {
+      type: 'object',
+      required: ['messages'],
+      properties: {
+        messages: { type: 'array', items: { oneOf: [message('system'), message('user')] } },
+        stop: { oneOf: [{ type: 'string', nullable: true }, { type: 'array', items: { type: 'string' } }] },
+      },
+    };
+    const { modelSchema } = extract(openaiFile(body));
+    expect(accepts(modelSchema, { messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: null }] })).toBe(true);
+    expect(accepts(modelSchema, { messages: [{ role: 'critic', content: 'hm' }] })).toBe(false);
+    expect(accepts(modelSchema, { messages: [{ role: 'user', content: 'hi' }], stop: null })).toBe(true);
+    expect(accepts(modelSchema, { messages: [{ role: 'user', content: 'hi' }], stop: ['END'] })).toBe(true);
+    // Two branches that may carry the same tag value are still refused: a payload could fit both.
+    expect(refusal(openaiFile({ type: 'object', properties: { m: { oneOf: [message('user'), message('user')] } } }))).toMatchObject({ code: 'SCHEMA_UNSUPPORTED', construct: 'oneOf' });
   });
 
   it('refuses a discriminator whose branches carry no fixed tag, naming the keyword', () => {

@@ -1202,10 +1202,10 @@ export interface components {
             evidence?: string;
             confidence?: number;
             /**
-             * @description The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word), "the white part of the mask should stay" → true (mask_side). With dependent_option the value is one another field's value needs, by the schema (a voice file attached to custom_voice → voice_a custom_voice; a width → aspect_ratio custom where width only works then): the evidence is what set that other field (the user's words, or the attachment's URL). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
+             * @description The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word), "16:9" → landscape_16_9 (size_preset), "the white part of the mask should stay" → true (mask_side). With dependent_option the value is one another field's value needs, by the schema (a voice file attached to custom_voice → voice_a custom_voice; a width → aspect_ratio custom where width only works then): the evidence is what set that other field (the user's words, or the attachment's URL). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
              * @enum {string}
              */
-            conversion?: "duration" | "frames" | "count" | "aspect_word" | "resolution_word" | "format_word" | "language_name" | "negated_switch" | "enum_synonym" | "unit_number" | "decimal_comma" | "multiple_word" | "native_digits" | "dependent_option" | "mask_side";
+            conversion?: "duration" | "frames" | "count" | "aspect_word" | "resolution_word" | "format_word" | "language_name" | "negated_switch" | "enum_synonym" | "unit_number" | "decimal_comma" | "multiple_word" | "native_digits" | "size_preset" | "dependent_option" | "mask_side";
         };
         /**
          * FieldRole
@@ -1225,6 +1225,8 @@ export interface components {
             order: number;
             format?: string;
             enum?: unknown[];
+            /** @description For a field whose type is not a string but that also takes one of a few names (fal's image_size: a {width, height} object or a preset such as landscape_16_9): those names. Builders read a ratio or an orientation into the preset that has it (the size_preset conversion). */
+            presets?: string[];
             minimum?: number;
             maximum?: number;
             hasDefault: boolean;
@@ -1309,7 +1311,7 @@ export interface components {
         };
         /**
          * ModelReference
-         * @description A model named as owner/name or owner/name:version; a provider's endpoint may have more segments (fal-ai/flux/dev).
+         * @description A model named as owner/name or owner/name:version; a provider's endpoint may have up to seven segments (fal-ai/flux/dev, fal-ai/bytedance/seedance/v1/pro/image-to-video).
          */
         ModelReference: string;
         /**
@@ -1560,7 +1562,7 @@ export interface components {
          * ReviewReason
          * @enum {string}
          */
-        ReviewReason: "validation_failed" | "example_leak" | "policy_requires_human" | "low_confidence" | "too_many_changes" | "safety_flags" | "nothing_to_build_from" | "request_unused" | "request_partly_unused" | "builder_failed" | "execution_uncertain" | "schema_changed" | "response_review";
+        ReviewReason: "validation_failed" | "example_leak" | "policy_requires_human" | "low_confidence" | "too_many_changes" | "safety_flags" | "nothing_to_build_from" | "request_unused" | "request_partly_unused" | "builder_failed" | "execution_uncertain" | "provider_throttled" | "schema_changed" | "response_review";
         /**
          * ReviewSla
          * @description The review's reminder and escalation (policy.sla): when each is due, who it escalates to, and what happened so far.
