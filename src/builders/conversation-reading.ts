@@ -9,8 +9,9 @@
  * Nothing is invented: the prompt is made only of the user's own words, turn by turn, without the setting phrases.
  */
 import type { ModelSchema, RequestBundle, UnusedRequest } from '../generated/contracts.ts';
-import { DIGIT } from '../reading/index.ts';
+import { readSettings } from '../reading/index.ts';
 import { askedField, readAnswer } from './answer-reading.ts';
+import { bareNumbers, placeBareNumbers, type EarlierSettings } from './follow-up-numbers.ts';
 import { isFollowUpOnly, refersBack } from './follow-up-words.ts';
 import { removeSpans } from './prompt-cleanup.ts';
 import { EXCLUSION_RULE } from './exclusion-rule.ts';
@@ -56,7 +57,17 @@ function questionedTurns(bundle: RequestBundle): { text: string; question?: stri
 export function readRequest(bundle: RequestBundle, schema: ModelSchema): RequestReading | undefined {
   const turns = questionedTurns(bundle);
   if (turns.length === 0) return undefined;
-  const read = turns.map(({ text, question }, index) => (index > 0 ? withBareNumbers(readTurn(text, question, schema, true)) : readTurn(text, undefined, schema, false)));
+  const read: ReadTurn[] = [];
+  for (const [index, { text, question }] of turns.entries()) {
+    if (index === 0) {
+      read.push(readTurn(text, undefined, schema));
+      continue;
+    }
+    // What the user set before: a later turn's phrase for it needs no clause of its own (`go 4x`, `use 50 steps`).
+    const earlier = read.flatMap((turn) => turn.scan.values);
+    const turn = readTurn(text, question, schema, new Set(earlier.map((value) => value.field)));
+    read.push(withBareNumbers(turn, { values: earlier, assistantFields: () => assistantFields(question, schema) }, schema));
+  }
   const notes: string[] = [];
   const subject = composeSubject(read, notes);
   // Options the first turn names bare describe what is made, in words the prompt keeps; a later turn naming one
@@ -87,9 +98,13 @@ interface ReadTurn {
   answers: boolean;
 }
 
-/** One turn's settings, with a reply to the assistant's question about a setting read for that setting. */
-function readTurn(text: string, question: string | undefined, schema: ModelSchema, later: boolean): ReadTurn {
-  const scan = scanPromptDirectives(text, schema, { laterTurn: later });
+/**
+ * One turn's settings, with a reply to the assistant's question about a setting read for that setting. `earlier`
+ * (the fields the user's earlier turns set) is given for a later turn only.
+ */
+function readTurn(text: string, question: string | undefined, schema: ModelSchema, earlier?: ReadonlySet<string>): ReadTurn {
+  const later = earlier !== undefined;
+  const scan = scanPromptDirectives(text, schema, later ? { laterTurn: true, earlierFields: earlier } : {});
   // In a later turn a shape word asks for a change (`make it vertical`); in the first it may describe the picture.
   const own = later ? [...scan.cuts, ...scan.directives.filter((directive) => directive.keepInPrompt)] : scan.cuts;
   const field = question === undefined ? undefined : askedField(question, schema);
@@ -105,17 +120,28 @@ function readTurn(text: string, question: string | undefined, schema: ModelSchem
   return { written: text, scan: read, rest: removeSpans(text, cuts), answers: true };
 }
 
-const BARE_NUMBER = new RegExp(`(?<![\\p{L}\\p{N}_.,])${DIGIT}+(?:[.,]${DIGIT}+)?(?![\\p{L}\\p{N}_])`, 'gu');
+/**
+ * `actually three`, `slower, 110, and just 3`: a later turn of only follow-up words and numbers no rule read changes
+ * settings it does not name. It is no new subject; each number goes where the conversation makes its setting plain
+ * (follow-up-numbers.ts), and the rest are reported as unplaced, so a person says what they set.
+ */
+function withBareNumbers(turn: ReadTurn, earlier: EarlierSettings, schema: ModelSchema): ReadTurn {
+  const numbers = bareNumbers(turn.rest);
+  if (numbers.length === 0 || !isFollowUpOnly(removeSpans(turn.rest, numbers))) return turn;
+  const setNow = new Set(turn.scan.values.map((value) => value.field));
+  const placed = placeBareNumbers(numbers, earlier, setNow, schema);
+  const scan = { ...turn.scan, values: [...turn.scan.values, ...placed.values], unused: [...turn.scan.unused, ...placed.unused], notes: [...turn.scan.notes, ...placed.notes] };
+  return { ...turn, scan, rest: '' };
+}
 
 /**
- * `slower, 110, and just 3`: a later turn of only follow-up words and numbers no rule read changes settings it
- * does not name. It is no new subject, and each number is reported as unplaced, so a person says what it sets.
+ * The fields the assistant's turn names a value for, wherever it stands in its sentence (`Generated 8 variations at
+ * 128 bpm`): what the conversation spoke of, never a value to use.
  */
-function withBareNumbers(turn: ReadTurn): ReadTurn {
-  const numbers = [...turn.rest.matchAll(BARE_NUMBER)];
-  if (numbers.length === 0 || !isFollowUpOnly(turn.rest.replace(BARE_NUMBER, ' '))) return turn;
-  const unused = numbers.map((match) => ({ phrase: match[0], reason: 'a number given without naming the setting it is for' }));
-  return { ...turn, scan: { ...turn.scan, unused: [...turn.scan.unused, ...unused] }, rest: '' };
+function assistantFields(question: string | undefined, schema: ModelSchema): string[] {
+  if (question === undefined) return [];
+  const read = [...scanPromptDirectives(question, schema).values, ...readSettings(question, schema.fields)];
+  return [...new Set(read.map((value) => value.field))];
 }
 
 function composeSubject(turns: readonly ReadTurn[], notes: string[]): { text: string; written: string; fromEarlier: boolean; parts: readonly ReadTurn[] } {

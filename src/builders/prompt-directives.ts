@@ -83,6 +83,11 @@ const RULES = [namedValueRule, namedRatioRule, sizeRule, wordSizeRule, ratioRule
 export interface ScanOptions {
   /** The text is a later turn of a conversation, not the request's opening words. */
   laterTurn?: boolean;
+  /**
+   * Fields the user's earlier turns set. In a later turn a number for one of them changes it wherever it stands
+   * (`go 4x`, `use 50 steps and the longest length`, `now 30 fps`): the conversation already made it a setting.
+   */
+  earlierFields?: ReadonlySet<string>;
 }
 
 /**
@@ -105,7 +110,11 @@ export function scanPromptDirectives(text: string, schema: ModelSchema, options:
   const addresses = webAddressSpans(text);
   const inAddress = (span: Span) => addresses.some((address) => address.start <= span.start && span.end <= address.end);
   const eligible = candidates.filter(
-    (candidate) => !insideQuotes(candidate, quoted) && !inAddress(candidate) && !isAskedAbout(text, candidate.start) && (!candidate.needsOwnClause || inOwnClause(text, ownBreaks, candidate, byStart)),
+    (candidate) =>
+      !insideQuotes(candidate, quoted) &&
+      !inAddress(candidate) &&
+      !isAskedAbout(text, candidate.start) &&
+      (!candidate.needsOwnClause || changesEarlierNumber(candidate, options) || inOwnClause(text, ownBreaks, candidate, byStart)),
   );
   const captured = addCaptures(context, breaks, resolveOverlaps(eligible));
   // `…, nothing blurry`: what is left out goes to the negative prompt, unless another rule took the clause.
@@ -140,6 +149,13 @@ export function scanPromptDirectives(text: string, schema: ModelSchema, options:
     // `100 epochs` is a setting's name with its value and a number of a unit: said once, reported once.
     .filter((item, index, all) => all.findIndex((other) => other.phrase === item.phrase) === index);
   return { values, directives: accepted, cuts: cuts.sort((a, b) => a.start - b.start), refused: refusedFields, unused, keptInText: settings.keptInText, notes };
+}
+
+/** A later turn's number for a field the user set before: a change of that setting, not picture content. */
+function changesEarlierNumber(candidate: Directive, options: ScanOptions): boolean {
+  const earlier = options.earlierFields;
+  if (!options.laterTurn || !earlier || candidate.values.length === 0) return false;
+  return candidate.values.every((value) => earlier.has(value.field) && typeof value.value === 'number');
 }
 
 /**

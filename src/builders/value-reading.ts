@@ -4,6 +4,7 @@
  * here rounds, clamps, translates or guesses.
  */
 import type { FieldSpec } from '../generated/contracts.ts';
+import { isDigitsOnly, numberSource, parseWrittenNumber } from '../reading/numbers.ts';
 
 /** Whether a value the user wrote is acceptable to the field as it stands. */
 export type Fit = 'ok' | 'not_an_option' | 'out_of_range';
@@ -47,8 +48,25 @@ export function hasEnum(field: FieldSpec): field is FieldSpec & { enum: unknown[
 export function readTypedValue(text: string, pos: number, field: FieldSpec, acceptMiss: boolean): ReadValue | null {
   if (hasEnum(field)) return readEnum(text, pos, field, acceptMiss);
   if (field.type === 'boolean') return readBoolean(text, pos);
-  if (field.type === 'integer' || field.type === 'number') return readNumber(text, pos, field);
+  if (field.type === 'integer' || field.type === 'number') return readNumber(text, pos, field) ?? (acceptMiss ? readNumberWords(text, pos, field) : null);
   return null;
+}
+
+let numberWordsPattern: RegExp | undefined;
+
+/**
+ * `seed forty-two`, `Seed zweiundvierzig`: a whole number written in words right after a field's name. Only where
+ * the user plainly addressed the field (`acceptMiss`): a loose name followed by a word is more often a description.
+ * The value stays checkable: the validator reads number words in the user's text as their numbers.
+ */
+function readNumberWords(text: string, pos: number, field: FieldSpec): ReadValue | null {
+  numberWordsPattern ??= new RegExp(numberSource(), 'iuy');
+  numberWordsPattern.lastIndex = pos;
+  const match = numberWordsPattern.exec(text);
+  if (!match || isDigitsOnly(match[0])) return null;
+  const value = parseWrittenNumber(match[0]);
+  if (value === undefined || !Number.isInteger(value) || !endsToken(text, pos + match[0].length)) return null;
+  return { value, raw: match[0], end: pos + match[0].length, fit: fitOf(field, value) };
 }
 
 /** Reads a number at `pos` ending on a token boundary (`768`, `768px`; not `768x512`, not `4x`). */

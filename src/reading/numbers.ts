@@ -1,8 +1,9 @@
 /**
  * Numbers as people write them: digits (ASCII, Arabic-Indic `٤٢`, Persian `۴۲` or full-width `４２`; `1.5`, `1,5`
- * or `١٫٥`) or a number word of any of the reading languages (`six`, `seis`, `шесть`, `六`). Deterministic: the
- * same words, the same number.
+ * or `١٫٥`) or number words of any of the reading languages (`six`, `seis`, `шесть`, `六`, and compounds:
+ * `forty-two`, `cuarenta y dos`, `zweiundvierzig`, `四十二`). Deterministic: the same words, the same number.
  */
+import { compoundNumberSource, extraNumberWords, parseCompoundNumber } from './compound-numbers.ts';
 import { anyWord } from './patterns.ts';
 import { foldWord, readingWords } from './words.ts';
 
@@ -20,9 +21,12 @@ export const DIGITS = `${DIGIT}{1,6}(?:[.,${ARABIC_DECIMAL}]${DIGIT}{1,3})?`;
 
 let numberPattern: string | undefined;
 
-/** A number written as digits or as a number word, as regex source (no groups). */
+/**
+ * A number written as digits or as number words, as regex source (no groups). A compound comes before the single
+ * words, so `forty-two` is read whole rather than as `forty`.
+ */
 export function numberSource(): string {
-  numberPattern ??= `(?:(?<![\\p{N}.,])${DIGITS}(?![\\p{N}])|${anyWord(readingWords().numbers.keys())})`;
+  numberPattern ??= `(?:(?<![\\p{N}.,])${DIGITS}(?![\\p{N}])|${compoundNumberSource()}|${anyWord([...readingWords().numbers.keys(), ...extraNumberWords().keys()])})`;
   return numberPattern;
 }
 
@@ -44,7 +48,7 @@ export function foldDigits(text: string): string {
 /** The number a written number means, or undefined when it is not one. */
 export function parseWrittenNumber(written: string): number | undefined {
   const folded = foldWord(written);
-  const word = readingWords().numbers.get(folded);
+  const word = readingWords().numbers.get(folded) ?? parseCompoundNumber(folded);
   if (word !== undefined) return word;
   const ascii = foldDigits(folded).replace(',', '.');
   if (!/^\d+(?:\.\d+)?$/.test(ascii)) return undefined;
