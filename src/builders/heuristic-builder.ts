@@ -11,6 +11,8 @@
  *     they never reach the user-prompt field);
  *  3. the user's subject (the turns' words minus the phrases consumed in 2) into the user-prompt field;
  *  4. attachments into file fields (attachment-matcher.ts);
+ *  4b. what those choices imply for another field (`custom_voice` attached → `voice_a` custom_voice; a width that
+ *     only works with `aspect_ratio` custom → custom: dependent-settings.ts);
  *  5. the schema's own defaults, except for secrets and except a non-empty default prompt.
  * Nothing else: no example values (the builder cannot see them), no invented words, numbers or choices.
  * A required field left without a value stays out of the payload; the validator reports it and a person decides.
@@ -21,6 +23,7 @@ import type { BuilderInput, PayloadBuilder } from '../ports.ts';
 import { matchAttachments } from './attachment-matcher.ts';
 import { applyDefaults, applyHumanEdits, finishCandidate, type FieldValue } from './candidate-assembly.ts';
 import { CONFIDENCE } from './confidence.ts';
+import { applyDependentSettings } from './dependent-settings.ts';
 import { orderedFields, requestTextField } from './field-vocabulary.ts';
 import { readingConversion } from './reading-rule.ts';
 import { readRequest, userTurns, type RequestReading } from './conversation-reading.ts';
@@ -82,6 +85,7 @@ export function buildHeuristicPayload({ bundle, schema }: BuilderInput): Candida
     });
   }
   notes.push(...attachments.notes);
+  applyDependentSettings(fields, values, notes);
   applyDefaults(fields, promptField, values, notes);
 
   return finishCandidate(fields, values, notes, {

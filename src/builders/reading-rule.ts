@@ -50,6 +50,8 @@ const KIND_WORDS: Record<SettingPhrase['kind'], string> = {
   decimal_comma: 'a number',
   multiple_word: 'a number of times bigger',
   native_digits: 'a number',
+  dependent_option: 'an option another setting needs',
+  mask_side: 'which side of the mask stays',
   size_preset: 'a picture size',
 };
 

@@ -503,7 +503,7 @@ export interface FieldProvenance {
   evidence?: string;
   confidence?: number;
   /**
-   * The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word), "16:9" → landscape_16_9 (size_preset). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
+   * The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word), "16:9" → landscape_16_9 (size_preset), "the white part of the mask should stay" → true (mask_side). With dependent_option the value is one another field's value needs, by the schema (a voice file attached to custom_voice → voice_a custom_voice; a width → aspect_ratio custom where width only works then): the evidence is what set that other field (the user's words, or the attachment's URL). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
    */
   conversion?:
     | 'duration'
@@ -519,7 +519,9 @@ export interface FieldProvenance {
     | 'decimal_comma'
     | 'multiple_word'
     | 'native_digits'
-    | 'size_preset';
+    | 'size_preset'
+    | 'dependent_option'
+    | 'mask_side';
 }
 /**
  * This interface was referenced by `CandidatePayload`'s JSON-Schema

@@ -8,6 +8,8 @@
 import type { FieldSpec } from '../generated/contracts.ts';
 import { numberForField, type Converted } from './field-values.ts';
 import { hasOptions, nameWords } from './fields.ts';
+import { dependentOption, type DependencyContext } from './dependent.ts';
+import { maskSidePattern, maskSideValue } from './mask-sides.ts';
 import { decimalComma, multipleWord, unitNumber } from './quantities.ts';
 import { DIGITS, foldDigits, hasOtherDigits, isDigitsOnly, numberSource, parseWrittenNumber } from './numbers.ts';
 import { presetNearRatio, presetOfRatio, presetShapes } from './size-presets.ts';
@@ -17,6 +19,7 @@ import { allMatches, anyWord, CLITIC_PREFIX, escapeRegExp, isUnspaced } from './
 import { foldWord, readingWords } from './words.ts';
 
 export { numberForField, type Converted } from './field-values.ts';
+export type { DependencyContext } from './dependent.ts';
 
 export const CONVERSION_NAMES = [
   'duration',
@@ -32,6 +35,8 @@ export const CONVERSION_NAMES = [
   'decimal_comma',
   'multiple_word',
   'native_digits',
+  'dependent_option',
+  'mask_side',
   'size_preset',
 ] as const;
 export type ConversionName = (typeof CONVERSION_NAMES)[number];
@@ -50,8 +55,15 @@ export function isConversionName(name: unknown): name is ConversionName {
   return typeof name === 'string' && (CONVERSION_NAMES as readonly string[]).includes(name);
 }
 
-/** The value `conversion` gives the first phrase of its kind in `words` for `field`, or undefined. */
-export function deriveValue(conversion: ConversionName, words: string, field: FieldSpec): Converted | undefined {
+/**
+ * The value `conversion` gives the first phrase of its kind in `words` for `field`, or undefined. A value one
+ * choice implies for another field (`dependent_option`) is read against the rest of the payload: `context`.
+ */
+export function deriveValue(conversion: ConversionName, words: string, field: FieldSpec, context?: DependencyContext): Converted | undefined {
+  if (conversion === 'dependent_option') {
+    const value = context === undefined ? undefined : dependentOption(words, field, context, wordsGive);
+    return value === undefined ? undefined : { value, fit: 'ok' };
+  }
   const definition = CONVERSIONS[conversion];
   if (definition.mayMatch && !definition.mayMatch(words, field)) return undefined;
   const pattern = definition.pattern(field);
@@ -774,6 +786,43 @@ const enumSynonym: Conversion = {
   },
 };
 
+// ---- values implied by another choice ----------------------------------------------------------------------------
+
+/**
+ * True when `words` give `field` the `value` it holds: the value itself (a file's address, an option or a number
+ * as written), or what one of the other conversions reads there (`افصل الغيتار فقط` → guitar). The trigger of a
+ * dependent value (dependent.ts) must be the user's own setting, cited.
+ */
+function wordsGive(words: string, field: FieldSpec, value: unknown): boolean {
+  const written = words.trim();
+  if (written === '') return false;
+  if (typeof value === 'string' && (written === value.trim() || holdsWord(written, value))) return true;
+  if (Array.isArray(value) && value.some((item) => typeof item === 'string' && item.trim() === written)) return true;
+  if (typeof value === 'number' && (written.match(/\d+(?:\.\d+)?/g) ?? []).some((number) => Number(number) === value)) return true;
+  return CONVERSION_NAMES.some((name) => name !== 'dependent_option' && deriveValue(name, written, field)?.value === value);
+}
+
+/** The option written in the words as a whole word (`htdemucs_6s`, `guitar`), case aside. */
+function holdsWord(words: string, option: string): boolean {
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(option.trim())}(?![\\p{L}\\p{N}_])`, 'iu');
+  return option.trim() !== '' && pattern.test(words);
+}
+
+/** Read against the payload (deriveValue): no phrase of the text gives it by itself. */
+const dependent: Conversion = {
+  pattern: () => null,
+  convert: () => undefined,
+};
+
+/** `the white part of the mask should stay` → the switch state that keeps white (mask-sides.ts). */
+const maskSide: Conversion = {
+  pattern: maskSidePattern,
+  convert(groups, field) {
+    const value = maskSideValue(groups, field);
+    return value === undefined ? undefined : { value, fit: 'ok' };
+  },
+};
+
 const CONVERSIONS: Record<ConversionName, Conversion> = {
   duration,
   frames,
@@ -788,5 +837,7 @@ const CONVERSIONS: Record<ConversionName, Conversion> = {
   decimal_comma: decimalComma,
   multiple_word: multipleWord,
   native_digits: nativeDigits,
+  dependent_option: dependent,
+  mask_side: maskSide,
   size_preset: sizePreset,
 };

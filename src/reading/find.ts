@@ -26,6 +26,7 @@ import {
   type Converted,
 } from './conversions.ts';
 import { aspectField, countField, durationField, framesField, isNumericField, languageField, resolutionField } from './fields.ts';
+import { switchKeeps } from './mask-sides.ts';
 import { isDigitsOnly, parseWrittenNumber } from './numbers.ts';
 import { allMatches, anyWord, isUnspaced, writtenWordStart } from './patterns.ts';
 import { anyUnitNumberPattern, enlargeVerbInClause, isFirmUnitNumber, multiplePattern, scaleField, unitKeyOf, unitOfField } from './quantities.ts';
@@ -196,6 +197,7 @@ function fieldsByConversion(fields: readonly FieldSpec[]): [ConversionName, Fiel
   for (const field of fields) {
     if (field.role === 'output_format' || (!namedFormat && isFormatField(field)) || formatSwitch(field) !== undefined) pairs.push(['format_word', field]);
     if (field.type === 'boolean') pairs.push(['negated_switch', field]);
+    if (switchKeeps(field) !== undefined) pairs.push(['mask_side', field]);
     if (unitOfField(field) !== undefined) pairs.push(['unit_number', field]);
     if (field.type === 'string' && Array.isArray(field.enum) && field.enum.length > 0) pairs.push(['enum_synonym', field]);
   }
@@ -392,9 +394,14 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
     case 'decimal_comma':
       return true;
     case 'native_digits':
+    case 'dependent_option':
     case 'size_preset':
-      // Only recorded on values other rules read (prompt-directives.ts, size-presets.ts): it never finds a setting by itself.
+      // Only recorded on values other rules read (prompt-directives.ts, size-presets.ts, the builder's dependent
+      // settings): it never finds a setting by itself.
       return false;
+    case 'mask_side':
+      // A colour beside a part of the mask and what happens to it: nothing a picture's words say by chance.
+      return true;
     case 'multiple_word':
       // `upscale it 4 times`, `al doble` after `amplía`, `2倍に拡大`: a multiple is a scale beside a word asking for
       // a bigger picture; alone (`a cat, 4x`) it counts only in a clause of its own.

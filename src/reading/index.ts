@@ -2,7 +2,8 @@
  * Reading settings the way a person reads them, in nine languages: the neutral core the builders and the
  * validator share. Pure apart from loading its word lists once (words/*.json).
  */
-export { CONVERSION_NAMES, deriveValue, isConversionName, phraseGiving, type ConversionName, type Converted } from './conversions.ts';
+export { CONVERSION_NAMES, deriveValue, isConversionName, phraseGiving, type ConversionName, type Converted, type DependencyContext } from './conversions.ts';
+export { dependentOption, impliedValue, isFileValue, isTriggerValue } from './dependent.ts';
 export { findSettingPhrases, fillerWords, isAskedAbout, isContentAt, isFiller, readSettings, shownTextSpans, webAddressSpans, type Reading, type SettingPhrase } from './find.ts';
 export { READING_LANGUAGES, readingWords, wordFileProblem, type ReadingLanguage } from './words.ts';
 export { anyWord as anyWordPattern, isUnspaced } from './patterns.ts';

@@ -66,13 +66,14 @@ export function validatePayload(input: ValidatePayloadInput, cache: CompiledSche
  * The fields whose value the user's words give by a recorded conversion, re-run here: the leak firewall need not
  * look for an example in them (`al doble` → 2 is the user's 2 even where the example's scale is 2 too).
  */
-function derivedFields(candidate: CandidatePayload, fields: ReadonlyMap<string, FieldSpec>, evidence: BundleEvidence): Set<string> {
+export function derivedFields(candidate: CandidatePayload, fields: ReadonlyMap<string, FieldSpec>, evidence: BundleEvidence): Set<string> {
   const derived = new Set<string>();
   // A malformed candidate (no provenance) is refused by the checks around this; it derives nothing.
   if (candidate.provenance === null || typeof candidate.provenance !== 'object') return derived;
+  const context = { fields: [...fields.values()], payload: candidate.payload };
   for (const [field, entry] of Object.entries(candidate.provenance)) {
     if (entry?.source !== 'user_prompt' || entry.conversion === undefined) continue;
-    if (isDerivedFromUser(evidence, entry.conversion, entry.evidence, fields.get(field), candidate.payload[field])) derived.add(field);
+    if (isDerivedFromUser(evidence, entry.conversion, entry.evidence, fields.get(field), candidate.payload[field], context)) derived.add(field);
   }
   return derived;
 }

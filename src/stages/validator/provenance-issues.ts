@@ -21,7 +21,8 @@
  *     safety checker off and call it the user's wish;
  *   - null: accepted, it carries no content;
  *   - any value the claim's recorded `conversion` gives on its cited `evidence` (`1 minute` → 60, `in Spanish`
- *     → `es`), the evidence being the user's words: the conversion is re-run, not trusted (traceability.ts).
+ *     → `es`), the evidence being the user's words: the conversion is re-run, not trusted (traceability.ts);
+ *     a value another setting implies (`dependent_option`) is re-read against the rest of the payload.
  * A failed claim is blocking.
  */
 import { assertNever } from '../../errors.ts';
@@ -32,6 +33,7 @@ import type {
   ProvenanceSource,
   ValidationIssue,
 } from '../../generated/contracts.ts';
+import type { DependencyContext } from '../../reading/index.ts';
 import { canonicalJson } from '../../util/canonical-hash.ts';
 import { evidenceMentionsNumber, type BundleEvidence } from '../bundle-evidence.ts';
 import { escapePointer, isPlainObject } from '../example-quarantine.ts';
@@ -63,19 +65,21 @@ export function provenanceIssues(
   if (!isPlainObject(candidate.payload)) return [];
   const provenance = isPlainObject(candidate.provenance) ? candidate.provenance : {};
   const issues: ValidationIssue[] = [];
+  // A value another setting implies is re-read against the rest of the payload (traceability.ts).
+  const context = { fields: [...fields.values()], payload: candidate.payload };
   for (const [field, value] of Object.entries(candidate.payload)) {
     if (value === undefined) continue;
     // A top-level field's label is its name; the pointer is only needed when there is an issue to report.
     const claim: FieldClaim = { field, label: field, value, spec: fields.get(field) };
     const entry = Object.hasOwn(provenance, field) ? provenance[field] : undefined;
     // A null or non-object entry says nothing about where the value came from: treat it as missing.
-    const issue = isPlainObject(entry) ? checkClaim(claim, entry as FieldProvenance, evidence) : missingProvenance(claim);
+    const issue = isPlainObject(entry) ? checkClaim(claim, entry as FieldProvenance, evidence, context) : missingProvenance(claim);
     if (issue) issues.push(issue);
   }
   return issues;
 }
 
-function checkClaim(claim: FieldClaim, entry: FieldProvenance, evidence: BundleEvidence): ValidationIssue | undefined {
+function checkClaim(claim: FieldClaim, entry: FieldProvenance, evidence: BundleEvidence, context: DependencyContext): ValidationIssue | undefined {
   const source = entry.source;
   if (!KNOWN_SOURCES.has(source)) {
     return blocking(claim, `${claim.label} gives an unknown provenance source ${JSON.stringify(source)}`, rebuildHint(claim));
@@ -97,7 +101,7 @@ function checkClaim(claim: FieldClaim, entry: FieldProvenance, evidence: BundleE
       return checkSchemaDefault(claim);
     case 'user_prompt':
       if (entry.conversion !== undefined) {
-        if (isDerivedFromUser(evidence, entry.conversion, entry.evidence, claim.spec, claim.value)) return undefined;
+        if (isDerivedFromUser(evidence, entry.conversion, entry.evidence, claim.spec, claim.value, context)) return undefined;
         // A switch says nothing by itself: a conversion that does not give it from the cited words proves it wrong.
         if (typeof claim.value === 'boolean') return unprovenConversion(claim, entry);
       }

@@ -15,7 +15,7 @@
  */
 import type { FieldSpec } from '../../generated/contracts.ts';
 import { canonicalJson } from '../../util/canonical-hash.ts';
-import { deriveValue, isConversionName } from '../../reading/index.ts';
+import { deriveValue, isConversionName, type DependencyContext } from '../../reading/index.ts';
 import { normalizeText, type BundleEvidence } from '../bundle-evidence.ts';
 
 /**
@@ -106,11 +106,20 @@ function isWordChar(code: number, char: string | undefined): boolean {
  * True when the value is what a recorded conversion gives on the cited words, and those words are the user's:
  * `1 minute` → 60, `10 seconds` → "10.0", `in Spanish` → `es`, `vertical` → `9:16`. The conversion is re-run
  * here (src/reading/conversions.ts), so a builder cannot claim one it did not apply; a conversion name the
- * validator does not know, words the user never wrote, or a different result prove nothing.
+ * validator does not know, words the user never wrote, or a different result prove nothing. A value another
+ * setting implies (`dependent_option`: a voice file attached → `custom_voice`) is re-read against the payload and
+ * the schema (`context`): the cited words must give that other field the value it holds.
  */
-export function isDerivedFromUser(evidence: BundleEvidence, conversion: unknown, phrase: unknown, field: FieldSpec | undefined, value: unknown): boolean {
+export function isDerivedFromUser(
+  evidence: BundleEvidence,
+  conversion: unknown,
+  phrase: unknown,
+  field: FieldSpec | undefined,
+  value: unknown,
+  context?: DependencyContext,
+): boolean {
   if (!isConversionName(conversion) || typeof phrase !== 'string' || phrase.trim() === '' || !field) return false;
   if (!evidence.text.includes(normalizeText(phrase)) || wordsMissingFromEvidence(evidence, phrase).length > 0) return false;
-  const derived = deriveValue(conversion, phrase, field);
+  const derived = deriveValue(conversion, phrase, field, context);
   return derived !== undefined && (derived.value === value || canonicalJson(derived.value) === canonicalJson(value));
 }
