@@ -3,13 +3,12 @@
  * --api), they go through the API's /api/keys with an admin key and print what they print on the store; a key
  * revoked that way is refused at once, and the last admin key cannot revoke itself.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli as runCliIn, VETTED_BIN as BIN } from '../support/cli-process.ts';
-import { eventually } from '../support/test-system.ts';
+import { runCli as runCliIn } from '../support/cli-process.ts';
+import { startEmbeddedApi } from '../support/embedded-api.ts';
 
 const home = mkdtempSync(path.join(tmpdir(), 'vetted-cli-keys-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -19,19 +18,11 @@ const runCli = (args: string[], env: Record<string, string> = {}) => runCliIn(ho
 describe('vetted keys through a running embedded API', () => {
   it('creates, lists and revokes keys of the admin key\'s tenant through the API found from --data-dir', async () => {
     const dataDir = path.join(home, 'team');
-    const api = spawn('node', [BIN, 'api', '--embedded', '--port', '0', '--data-dir', dataDir], {
-      env: { ...process.env, HOME: home, LOG_LEVEL: 'info', DATABASE_URL: 'postgres://127.0.0.1:1/nowhere', REDIS_URL: 'redis://127.0.0.1:1' },
-    });
-    let output = '';
-    api.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    api.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const closed = new Promise((resolve) => api.on('close', resolve));
+    const api = await startEmbeddedApi(home, dataDir);
     try {
-      const url = await eventually(async () => /API listening on (http:\/\/\S+) /.exec(output)?.[1], 120_000, `the API to listen (${output})`);
-      const admin = /keep it\): (\S+)/.exec(output)?.[1];
-      expect(admin).toBeDefined();
-      const adminId = admin!.slice(3, 15);
-      const withAdmin = { VETTED_API_KEY: admin! };
+      const { url, adminKey: admin } = api;
+      const adminId = admin.slice(3, 15);
+      const withAdmin = { VETTED_API_KEY: admin };
 
       const created = await runCli(['keys', 'create', '--role', 'reviewer', '--override', '--label', 'desk', '--data-dir', dataDir], withAdmin);
       expect(created.code, created.stderr).toBe(0);
@@ -40,7 +31,7 @@ describe('vetted keys through a running embedded API', () => {
       expect(key).toMatch(/^vt_[a-z0-9]{12}\.\S+$/);
       expect(created.stderr).toContain(`created key ${id} for tenant default (reviewer, override); it is shown once:`);
 
-      const wrongTenant = await runCli(['keys', 'create', '--role', 'admin', '--tenant', 'acme', '--api', url, '--api-key', admin!]);
+      const wrongTenant = await runCli(['keys', 'create', '--role', 'admin', '--tenant', 'acme', '--api', url, '--api-key', admin]);
       expect(wrongTenant.code).not.toBe(0);
       expect(wrongTenant.stderr).toContain("A key is created for the caller's own tenant (default), not acme");
 
@@ -70,8 +61,7 @@ describe('vetted keys through a running embedded API', () => {
       expect(badId.code).not.toBe(0);
       expect(badId.stderr).toContain('key id "nope" is not a key id');
     } finally {
-      api.kill('SIGTERM');
-      await closed;
+      await api.stop();
     }
   }, 300_000);
 });

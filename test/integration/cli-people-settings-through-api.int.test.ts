@@ -4,7 +4,6 @@
  * commands print on PostgreSQL (ids and who changed what aside); a bad field is named, a reviewer key is refused,
  * and without a store or an API the error says what to give.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerModel } from '../../src/catalog/model-catalog.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createEmbeddedSystem } from '../../src/embedded/embedded-system.ts';
-import { runCli as runCliIn, VETTED_BIN as BIN } from '../support/cli-process.ts';
+import { runCli as runCliIn } from '../support/cli-process.ts';
+import { startEmbeddedApi } from '../support/embedded-api.ts';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../support/databases.ts';
 import { exampleModel, settle, submit } from '../support/pipeline.ts';
-import { eventually } from '../support/test-system.ts';
 
 const home = mkdtempSync(path.join(tmpdir(), 'vetted-cli-people-'));
 const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://127.0.0.1:1/unused', REDIS_URL: 'redis://127.0.0.1:1' });
@@ -83,16 +82,9 @@ describe('people and settings through a running embedded API', () => {
     } finally {
       await system.close();
     }
-    const api = spawn('node', [BIN, 'api', '--embedded', '--port', '0', '--data-dir', dataDir], {
-      env: { ...process.env, HOME: home, LOG_LEVEL: 'info', DATABASE_URL: 'postgres://127.0.0.1:1/nowhere', REDIS_URL: 'redis://127.0.0.1:1' },
-    });
-    let output = '';
-    api.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    api.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const closed = new Promise((resolve) => api.on('close', resolve));
+    const api = await startEmbeddedApi(home, dataDir);
     try {
-      await eventually(async () => /API listening on (http:\/\/\S+) /.exec(output)?.[1], 120_000, `the API to listen (${output})`);
-      const admin = { VETTED_API_KEY: /keep it\): (\S+)/.exec(output)![1]! };
+      const admin = { VETTED_API_KEY: api.adminKey };
       const through = await play(['--data-dir', dataDir], admin);
       expect(through).toEqual(direct);
       expect(through[2]).toMatch(/Ada Lovelace.*reviewer.*ops.*true.*ada@example\.com/);
@@ -121,8 +113,7 @@ describe('people and settings through a running embedded API', () => {
       expect(JSON.parse(replied.stdout)).toMatchObject({ outcome: { decision: 'continue' }, run: { id: parkedId } });
       expect(Object.keys(JSON.parse(replied.stdout) as object)).toEqual(expect.arrayContaining(['outcome', 'route', 'run']));
     } finally {
-      api.kill('SIGTERM');
-      await closed;
+      await api.stop();
     }
 
     const neither = await runCli(['reviewers', 'list'], { DATABASE_URL: 'postgres://127.0.0.1:1/nowhere' });

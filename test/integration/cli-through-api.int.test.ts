@@ -3,12 +3,12 @@
  * the API beside the data directory's lock and go through it with an admin key, printing what they print on
  * the store; without a key, or without an API holding the directory, the error says what to give.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli as runCliIn, VETTED_BIN as BIN } from '../support/cli-process.ts';
+import { runCli as runCliIn } from '../support/cli-process.ts';
+import { startEmbeddedApi } from '../support/embedded-api.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createEmbeddedSystem } from '../../src/embedded/embedded-system.ts';
 import { exampleModel, settle, submit } from '../support/pipeline.ts';
@@ -35,18 +35,10 @@ describe('the CLI through a running embedded API', () => {
       await system.close();
     }
 
-    const api = spawn('node', [BIN, 'api', '--embedded', '--port', '0', '--data-dir', dataDir], {
-      env: { ...process.env, HOME: home, LOG_LEVEL: 'info', DATABASE_URL: 'postgres://127.0.0.1:1/nowhere', REDIS_URL: 'redis://127.0.0.1:1' },
-    });
-    let output = '';
-    api.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    api.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const closed = new Promise((resolve) => api.on('close', resolve));
+    const api = await startEmbeddedApi(home, dataDir);
     try {
-      const url = await eventually(async () => /API listening on (http:\/\/\S+) /.exec(output)?.[1], 120_000, `the API to listen (${output})`);
-      const key = /keep it\): (\S+)/.exec(output)?.[1];
-      expect(key).toBeDefined();
-      const withKey = { VETTED_API_KEY: key! };
+      const { url, adminKey: key } = api;
+      const withKey = { VETTED_API_KEY: key };
 
       const keyless = await runCli(['runs', '--data-dir', dataDir]);
       expect(keyless.code).toBe(2);
@@ -59,7 +51,7 @@ describe('the CLI through a running embedded API', () => {
       expect(lines.find((line) => line.includes(parkedId))).toMatch(/'awaiting_human'.*'black-forest-labs\/flux-schnell'/);
       expect(lines.findIndex((line) => line.includes(parkedId))).toBeLessThan(lines.findIndex((line) => line.includes(doneId)));
 
-      const shown = await runCli(['run', parkedId, '--api', url, '--api-key', key!]);
+      const shown = await runCli(['run', parkedId, '--api', url, '--api-key', key]);
       expect(shown.code, shown.stderr).toBe(0);
       expect(JSON.parse(shown.stdout)).toMatchObject({ id: parkedId, status: 'awaiting_human' });
       expect(JSON.parse(shown.stdout)).not.toHaveProperty('links');
@@ -76,8 +68,7 @@ describe('the CLI through a running embedded API', () => {
       expect(nowhere.code).not.toBe(0);
       expect(nowhere.stderr).toContain(`No API holds the store at ${path.join(home, 'none')}: start \`vetted api --embedded --data-dir ${path.join(home, 'none')}\``);
     } finally {
-      api.kill('SIGTERM');
-      await closed;
+      await api.stop();
     }
   }, 300_000);
 });

@@ -4,35 +4,10 @@
  * own stop, and the prompt keeps the user's punctuation between the clauses it keeps.
  */
 import { describe, expect, it } from 'vitest';
-import type { FieldRole, FieldSpec, FieldType, ModelSchema } from '../../src/generated/contracts.ts';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
 import { findPersona } from '../../src/builders/persona-lead.ts';
 import { removeSpans } from '../../src/builders/prompt-cleanup.ts';
 import { scanPromptDirectives } from '../../src/builders/prompt-directives.ts';
-import type { RequestBundle } from '../../src/generated/contracts.ts';
-
-function field(name: string, role: FieldRole, type: FieldType, extra: Partial<FieldSpec> = {}): FieldSpec {
-  return { name, role, type, required: false, nullable: false, order: 0, hasDefault: false, ...extra };
-}
-
-function schemaOf(fields: FieldSpec[]): ModelSchema {
-  const ordered = fields.map((spec, order) => ({ ...spec, order }));
-  return {
-    schemaHash: 'e'.repeat(64),
-    model: 'test/persona',
-    version: null,
-    source: 'replicate_version',
-    jsonSchema: {
-      $schema: 'http://json-schema.org/draft-07/schema#',
-      type: 'object',
-      additionalProperties: false,
-      required: ordered.filter((spec) => spec.required).map((spec) => spec.name),
-      properties: Object.fromEntries(ordered.map((spec) => [spec.name, { type: spec.type }])),
-    },
-    fields: ordered,
-    warnings: [],
-  };
-}
+import { buildOn, field, schemaOf } from '../support/reading-builds.ts';
 
 const CHAT_MODEL = schemaOf([
   field('prompt', 'prompt', 'string', { required: true }),
@@ -45,14 +20,6 @@ const SPEECH_MODEL = schemaOf([
   field('text', 'prompt', 'string'),
   field('temperature', 'other', 'number', { minimum: 0, maximum: 1 }),
 ]);
-
-function bundleOf(prompt: string): RequestBundle {
-  return { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-}
-
-function build(schema: ModelSchema, prompt: string) {
-  return buildHeuristicPayload({ bundle: bundleOf(prompt), schema });
-}
 
 describe('a persona at the start of the request', () => {
   it.each([
@@ -67,14 +34,14 @@ describe('a persona at the start of the request', () => {
     ['تقمص دور مرشد سياحي. ماذا أزور في القاهرة؟', 'تقمص دور مرشد سياحي.', 'ماذا أزور في القاهرة؟'],
     ['ベテランの庭師として振る舞ってください。バラの剪定方法は？', 'ベテランの庭師として振る舞ってください。', 'バラの剪定方法は？'],
   ])('%j: the role goes to the system prompt, the rest is the request', (prompt, system, rest) => {
-    const result = build(CHAT_MODEL, prompt);
+    const result = buildOn(CHAT_MODEL, prompt);
     expect(result.payload.system_prompt).toBe(system);
     expect(result.payload.prompt).toBe(rest);
     expect(result.provenance.system_prompt).toMatchObject({ source: 'user_prompt', evidence: system });
   });
 
   it('keeps the role in the request when the model has no system prompt', () => {
-    const result = build(PLAIN_CHAT_MODEL, 'Act as a travel agent. Plan three days in Lisbon.');
+    const result = buildOn(PLAIN_CHAT_MODEL, 'Act as a travel agent. Plan three days in Lisbon.');
     expect(result.payload.prompt).toBe('Act as a travel agent. Plan three days in Lisbon.');
   });
 
@@ -87,16 +54,16 @@ describe('a persona at the start of the request', () => {
     'אתה יכול לעזור לי? מה השעה?',
   ])('casts no role from %j', (prompt) => {
     expect(findPersona(prompt)).toBeUndefined();
-    expect(build(CHAT_MODEL, prompt).payload.system_prompt).toBeUndefined();
+    expect(buildOn(CHAT_MODEL, prompt).payload.system_prompt).toBeUndefined();
   });
 
   it('lets a labelled system prompt win over a role in the same request', () => {
-    const result = build(CHAT_MODEL, 'You are a pirate. system prompt: You are terse. Question: what is a knot?');
+    const result = buildOn(CHAT_MODEL, 'You are a pirate. system prompt: You are terse. Question: what is a knot?');
     expect(result.payload.system_prompt).toBe('You are terse.');
   });
 
   it('still reads the settings after the role', () => {
-    const result = build(CHAT_MODEL, 'Act as a sommelier. Recommend a wine for salmon, max tokens 80');
+    const result = buildOn(CHAT_MODEL, 'Act as a sommelier. Recommend a wine for salmon, max tokens 80');
     expect(result.payload).toMatchObject({ system_prompt: 'Act as a sommelier.', max_tokens: 80 });
     expect(result.payload.prompt).toBe('Recommend a wine for salmon');
   });

@@ -3,43 +3,10 @@
  * and what the prompt loses. Schemas are hand-written to the ModelSchema contract.
  */
 import { describe, expect, it } from 'vitest';
-import type { FieldRole, FieldSpec, FieldType, ModelSchema } from '../../src/generated/contracts.ts';
+import type { ModelSchema } from '../../src/generated/contracts.ts';
 import { removeSpans } from '../../src/builders/prompt-cleanup.ts';
 import { scanPromptDirectives, type DirectiveScan } from '../../src/builders/prompt-directives.ts';
-
-function field(name: string, role: FieldRole, type: FieldType, extra: Partial<FieldSpec> = {}): FieldSpec {
-  return { name, role, type, required: false, nullable: false, order: 0, hasDefault: false, ...extra };
-}
-
-function schemaOf(fields: FieldSpec[]): ModelSchema {
-  const ordered = fields.map((spec, order) => ({ ...spec, order }));
-  const properties: Record<string, unknown> = {};
-  for (const spec of ordered) {
-    properties[spec.name] = {
-      type: spec.type,
-      ...(spec.enum ? { enum: spec.enum } : {}),
-      ...(spec.minimum !== undefined ? { minimum: spec.minimum } : {}),
-      ...(spec.maximum !== undefined ? { maximum: spec.maximum } : {}),
-      ...(spec.format ? { format: spec.format } : {}),
-      ...(spec.hasDefault ? { default: spec.default } : {}),
-    };
-  }
-  return {
-    schemaHash: 'd'.repeat(64),
-    model: 'test/directives',
-    version: null,
-    source: 'replicate_version',
-    jsonSchema: {
-      $schema: 'http://json-schema.org/draft-07/schema#',
-      type: 'object',
-      additionalProperties: false,
-      required: ordered.filter((spec) => spec.required).map((spec) => spec.name),
-      properties,
-    },
-    fields: ordered,
-    warnings: [],
-  };
-}
+import { field, schemaOf } from '../support/reading-builds.ts';
 
 const RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4'];
 

@@ -6,28 +6,14 @@
  * for "now" in a later turn (`עכשיו ארבע גרסאות`).
  */
 import { describe, expect, it } from 'vitest';
-import type { FieldRole, FieldSpec, FieldType, ModelSchema } from '../../src/generated/contracts.ts';
 import { scanPromptDirectives } from '../../src/builders/prompt-directives.ts';
+import { field, schemaOf } from '../support/reading-builds.ts';
 
-function field(name: string, role: FieldRole, type: FieldType, extra: Partial<FieldSpec> = {}): FieldSpec {
-  return { name, role, type, required: false, nullable: false, order: 0, hasDefault: false, ...extra };
-}
-
-const FIELDS = [
+const MODEL = schemaOf([
   field('prompt', 'prompt', 'string', { required: true }),
   field('aspect_ratio', 'aspect_ratio', 'string', { enum: ['21:9', '16:9', '4:3', '1:1', '3:4', '9:16', '9:21'] }),
   field('num_outputs', 'num_outputs', 'integer', { minimum: 1, maximum: 4 }),
-].map((spec, order) => ({ ...spec, order }));
-
-const MODEL: ModelSchema = {
-  schemaHash: 'a'.repeat(64),
-  model: 'test/aspect-words',
-  version: null,
-  source: 'replicate_version',
-  jsonSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', additionalProperties: false, required: ['prompt'], properties: {} },
-  fields: FIELDS,
-  warnings: [],
-};
+]);
 
 function aspectOf(text: string): unknown {
   return scanPromptDirectives(text, MODEL).values.find((value) => value.field === 'aspect_ratio')?.value;

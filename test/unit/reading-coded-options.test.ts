@@ -4,11 +4,11 @@
  * whose options are file formats whatever its name).
  */
 import { describe, expect, it } from 'vitest';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
-import type { FieldSpec, RequestBundle } from '../../src/generated/contracts.ts';
+import type { FieldSpec } from '../../src/generated/contracts.ts';
 import { deriveValue, readSettings } from '../../src/reading/index.ts';
 import { readableNames } from '../../src/reading/option-words.ts';
 import { catalogSchema } from '../support/catalog-schema.ts';
+import { buildOn } from '../support/reading-builds.ts';
 
 function options(name: string, values: string[], extra: Partial<FieldSpec> = {}): FieldSpec {
   return { name, role: 'other', type: 'string', required: false, nullable: false, order: 0, hasDefault: false, enum: values, ...extra };
@@ -74,10 +74,7 @@ describe('subtitle formats', () => {
 });
 
 describe('against catalog models', () => {
-  function build(model: string, prompt: string) {
-    const bundle: RequestBundle = { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-    return buildHeuristicPayload({ bundle, schema: catalogSchema(model) });
-  }
+  const build = (model: string, prompt: string) => buildOn(catalogSchema(model), prompt);
 
   it('take a possessed field name as whose, not as a label with the text after its colon as the value', () => {
     const result = build('jaaari/kokoro-82m', "in Emma's voice: The shop closes at six.");

@@ -5,29 +5,11 @@
  * no negative-prompt input keeps the clause in its prompt.
  */
 import { describe, expect, it } from 'vitest';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
-import type { CandidatePayload, ConversationTurn, FieldRole, FieldSpec, FieldType, ModelSchema } from '../../src/generated/contracts.ts';
+import type { CandidatePayload, ConversationTurn, ModelSchema } from '../../src/generated/contracts.ts';
 import { collectBundleEvidence } from '../../src/stages/bundle-evidence.ts';
 import { provenanceIssues } from '../../src/stages/validator/provenance-issues.ts';
 import { exclusionField, findExclusions } from '../../src/reading/index.ts';
-
-function field(name: string, role: FieldRole, type: FieldType, extra: Partial<FieldSpec> = {}): FieldSpec {
-  return { name, role, type, required: false, nullable: false, order: 0, hasDefault: false, ...extra };
-}
-
-function schemaOf(fields: FieldSpec[]): ModelSchema {
-  const ordered = fields.map((spec, order) => ({ ...spec, order }));
-  const properties = Object.fromEntries(ordered.map((spec) => [spec.name, { type: spec.type, ...(spec.enum ? { enum: spec.enum } : {}) }]));
-  return {
-    schemaHash: 'e'.repeat(64),
-    model: 'test/exclusions',
-    version: null,
-    source: 'replicate_version',
-    jsonSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', additionalProperties: false, required: ['prompt'], properties },
-    fields: ordered,
-    warnings: [],
-  };
-}
+import { bundleOf, buildOn, field, schemaOf } from '../support/reading-builds.ts';
 
 const IMAGE = schemaOf([
   field('prompt', 'prompt', 'string', { required: true }),
@@ -44,14 +26,12 @@ const DESCRIBED = schemaOf([
 ]);
 
 function build(schema: ModelSchema, prompt: string, conversation: ConversationTurn[] = []): CandidatePayload {
-  const bundle = { prompt, conversation, attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-  return buildHeuristicPayload({ bundle, schema });
+  return buildOn(schema, prompt, { conversation });
 }
 
 function issues(candidate: CandidatePayload, schema: ModelSchema, prompt: string, conversation: ConversationTurn[] = []): string[] {
-  const bundle = { prompt, conversation, attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
   const fields = new Map(schema.fields.map((spec) => [spec.name, spec]));
-  return provenanceIssues(candidate, fields, collectBundleEvidence(bundle)).map((issue) => issue.message);
+  return provenanceIssues(candidate, fields, collectBundleEvidence(bundleOf(prompt, { conversation }))).map((issue) => issue.message);
 }
 
 describe('a clause that leaves things out goes to the negative prompt', () => {

@@ -5,11 +5,11 @@
  * The field takes codes (its default is one), so the code read is the value.
  */
 import { describe, expect, it } from 'vitest';
-import type { FieldSpec } from '../../src/generated/contracts.ts';
 import { readSettings } from '../../src/reading/index.ts';
+import { field } from '../support/reading-builds.ts';
 
-const LANGUAGE: FieldSpec = { name: 'language', role: 'other', type: 'string', required: false, nullable: false, order: 0, hasDefault: true, default: 'en' };
-const TEXT: FieldSpec = { name: 'text', role: 'prompt', type: 'string', required: true, nullable: false, order: 1, hasDefault: false };
+const LANGUAGE = field('language', 'other', 'string', { hasDefault: true, default: 'en' });
+const TEXT = field('text', 'prompt', 'string', { required: true, order: 1 });
 
 function languageOf(text: string): unknown {
   return readSettings(text, [TEXT, LANGUAGE]).find((reading) => reading.field === 'language')?.value;

@@ -5,13 +5,10 @@
  * does not fit, or when they are a common setting name the model has no input for; content otherwise.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
-import type { CandidatePayload, ModelSchema, RequestBundle } from '../../src/generated/contracts.ts';
-import type { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
-import { validatePayload } from '../../src/stages/validator/index.ts';
-import { loadCatalogModels } from '../support/replicate-catalog.ts';
+import type { CandidatePayload } from '../../src/generated/contracts.ts';
+import { bundleOf, CATALOG_LOAD_MS, CatalogModels, placed } from '../support/reading-builds.ts';
 
-const MODELS = {
+const models = new CatalogModels({
   flux8: 'bytedance/hyper-flux-8step',
   swinir: 'jingyunliang/swinir',
   talker: 'cjwbw/sadtalker',
@@ -21,25 +18,10 @@ const MODELS = {
   refiner: 'batouresearch/magic-image-refiner',
   whisperx: 'victor-upmeet/whisperx',
   schnell: 'black-forest-labs/flux-schnell',
-} as const;
-type Model = keyof typeof MODELS;
-const schemas = new Map<Model, ModelSchema>();
-const quarantines = new Map<Model, ExampleQuarantine>();
+});
+type Model = keyof typeof models.names;
 
-beforeAll(() => loadCatalogModels(MODELS, schemas, quarantines), 180_000);
-
-function bundleOf(prompt: string): RequestBundle {
-  return { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-}
-
-function build(model: Model, prompt: string): CandidatePayload {
-  return buildHeuristicPayload({ bundle: bundleOf(prompt), schema: schemas.get(model) as ModelSchema });
-}
-
-/** The fields set from the request (not the schema's defaults). */
-function placed(candidate: CandidatePayload): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(candidate.payload).filter(([field]) => candidate.provenance[field]?.source !== 'schema_default'));
-}
+beforeAll(() => models.load(), CATALOG_LOAD_MS);
 
 function unused(candidate: CandidatePayload): string[] {
   return (candidate.unusedRequest ?? []).map(({ phrase, reason }) => `${phrase}: ${reason}`);
@@ -55,7 +37,7 @@ describe('part of an input name with its value is placed', () => {
     ['captions', 'captions at the top, font size 9', { fontsize: 9 }],
     ['refiner', 'refine this, creativity 0,5', { creativity: 0.5 }],
   ] as [Model, string, Record<string, unknown>][])('%s: %s', (model, text, expected) => {
-    const candidate = build(model, text);
+    const candidate = models.build(model, text);
     expect(placed(candidate)).toMatchObject(expected);
     expect(unused(candidate)).toEqual([]);
   });
@@ -67,9 +49,8 @@ describe('part of an input name with its value is placed', () => {
       ['svd', 'fps 8'],
     ] as [Model, string][]) {
       const bundle = bundleOf(text);
-      const schema = schemas.get(model) as ModelSchema;
-      const candidate = buildHeuristicPayload({ bundle, schema });
-      const issues = validatePayload({ candidate, schema, bundle, quarantine: quarantines.get(model) as ExampleQuarantine });
+      const candidate = models.build(model, text);
+      const issues = models.issues(model, candidate, bundle);
       // A required file the request did not attach is not this test's business; a value the validator cannot trace is.
       expect(issues.filter((issue) => issue.severity === 'blocking' && issue.code !== 'missing_required'), text).toEqual([]);
     }
@@ -78,20 +59,20 @@ describe('part of an input name with its value is placed', () => {
 
 describe('a setting name with its value that nothing places is reported', () => {
   it('names several inputs', () => {
-    const candidate = build('whisperx', 'diarization on, speakers 3');
+    const candidate = models.build('whisperx', 'diarization on, speakers 3');
     expect(placed(candidate)).not.toHaveProperty('min_speakers');
     expect(unused(candidate)).toEqual(['speakers 3: it could name min_speakers or max_speakers']);
   });
 
   it('has a value the input does not take', () => {
-    expect(unused(build('talker', 'enhancer on, 300 size'))).toEqual(['300 size: it is not one of the size_of_image options']);
-    const candidate = build('flux8', 'a red barn, quality 190');
+    expect(unused(models.build('talker', 'enhancer on, 300 size'))).toEqual(['300 size: it is not one of the size_of_image options']);
+    const candidate = models.build('flux8', 'a red barn, quality 190');
     expect(placed(candidate)).not.toHaveProperty('output_quality');
     expect(unused(candidate)).toEqual(['quality 190: it is outside the output_quality range']);
   });
 
   it('is a common setting the model has no input for, said once', () => {
-    expect(unused(build('schnell', 'a koi pond, 100 epochs'))).toEqual(['100 epochs: it names no input of this model']);
+    expect(unused(models.build('schnell', 'a koi pond, 100 epochs'))).toEqual(['100 epochs: it names no input of this model']);
   });
 });
 
@@ -102,7 +83,7 @@ describe('setting words inside the description are content', () => {
     ['schnell', 'a temple with 100 steps'],
     ['talker', 'a 512 size shoe box on a shelf'],
   ] as [Model, string][])('%s: %s', (model, text) => {
-    const candidate = build(model, text);
+    const candidate = models.build(model, text);
     expect(placed(candidate)).toEqual(model === 'talker' ? {} : { prompt: text });
     expect(unused(candidate)).toEqual([]);
   });

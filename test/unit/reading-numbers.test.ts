@@ -6,54 +6,24 @@
  * (`ל-4k`) or before Japanese `に`. The same words as content set nothing.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
-import type { CandidatePayload, FieldSpec, ModelSchema, RequestBundle } from '../../src/generated/contracts.ts';
+import type { CandidatePayload } from '../../src/generated/contracts.ts';
 import { deriveValue, foldDigits } from '../../src/reading/index.ts';
 import { parseWrittenNumber } from '../../src/reading/numbers.ts';
 import { traceProvenance } from '../../src/adapters/openai/provenance-trace.ts';
 import { collectBundleEvidence } from '../../src/stages/bundle-evidence.ts';
-import type { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
-import { validatePayload } from '../../src/stages/validator/index.ts';
-import { loadCatalogModels } from '../support/replicate-catalog.ts';
+import { bundleOf, CATALOG_LOAD_MS, CatalogModels, placed } from '../support/reading-builds.ts';
 
-const MODELS = {
+const models = new CatalogModels({
   schnell: 'black-forest-labs/flux-schnell',
   lcm: 'fofr/latent-consistency-model',
   sd: 'stability-ai/stable-diffusion',
   haiper: 'haiper-ai/haiper-video-2',
   esrgan: 'lucataco/real-esrgan-video',
   chat: 'meta/meta-llama-3-8b-instruct',
-} as const;
-type Model = keyof typeof MODELS;
-const schemas = new Map<Model, ModelSchema>();
-const quarantines = new Map<Model, ExampleQuarantine>();
+});
+type Model = keyof typeof models.names;
 
-beforeAll(() => loadCatalogModels(MODELS, schemas, quarantines), 180_000);
-
-function bundleOf(prompt: string): RequestBundle {
-  return { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-}
-
-function build(model: Model, prompt: string): CandidatePayload {
-  return buildHeuristicPayload({ bundle: bundleOf(prompt), schema: schemas.get(model) as ModelSchema });
-}
-
-/** The fields set from the request (not the schema's defaults). */
-function placed(candidate: CandidatePayload): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(candidate.payload).filter(([field]) => candidate.provenance[field]?.source !== 'schema_default'));
-}
-
-/** The validator's blocking issues, a missing required file aside. */
-function blocking(model: Model, prompt: string, candidate: CandidatePayload): string[] {
-  const issues = validatePayload({ candidate, schema: schemas.get(model) as ModelSchema, bundle: bundleOf(prompt), quarantine: quarantines.get(model) as ExampleQuarantine });
-  return issues.filter((issue) => issue.severity === 'blocking' && issue.code !== 'missing_required').map((issue) => issue.message);
-}
-
-function field(model: Model, name: string): FieldSpec {
-  const found = (schemas.get(model) as ModelSchema).fields.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`${MODELS[model]} has no ${name}`);
-  return found;
-}
+beforeAll(() => models.load(), CATALOG_LOAD_MS);
 
 describe('digits of other scripts', () => {
   it('are read as numbers, position for position', () => {
@@ -72,13 +42,13 @@ describe('digits of other scripts', () => {
     ['sd', 'منارة على صخرة، ٧٦٨x٥١٢', { width: 768, height: 512 }],
     ['chat', 'اكتب قصيدة عن البحر، بحد أقصى ١٥٠ رمزاً', { max_tokens: 150 }],
   ] as [Model, string, Record<string, unknown>][])('%s: %s', (model, prompt, expected) => {
-    const candidate = build(model, prompt);
+    const candidate = models.build(model, prompt);
     expect(placed(candidate)).toMatchObject(expected);
-    expect(blocking(model, prompt, candidate)).toEqual([]);
+    expect(models.blocking(model, prompt, candidate)).toEqual([]);
   });
 
   it('records the conversion, cites the digits as written, and keeps them in the text', () => {
-    const candidate = build('schnell', 'قطة على سطح ١٢، نسبة العرض إلى الارتفاع ١٦:٩، البذرة ٤٢');
+    const candidate = models.build('schnell', 'قطة على سطح ١٢، نسبة العرض إلى الارتفاع ١٦:٩، البذرة ٤٢');
     expect(candidate.provenance.seed).toMatchObject({ evidence: 'البذرة ٤٢', conversion: 'native_digits' });
     expect(candidate.provenance.aspect_ratio).toMatchObject({ conversion: 'native_digits' });
     expect(candidate.payload.prompt).toBe('قطة على سطح ١٢');
@@ -92,11 +62,11 @@ describe('digits of other scripts', () => {
       confidence: 0.9,
       builder: 'test',
     };
-    expect(blocking('schnell', prompt, wrong)).toEqual([expect.stringMatching(/aspect_ratio/)]);
-    expect(deriveValue('native_digits', '١٦:٩', field('schnell', 'aspect_ratio'))?.value).toBe('16:9');
-    expect(deriveValue('native_digits', '16:9', field('schnell', 'aspect_ratio'))).toBeUndefined();
+    expect(models.blocking('schnell', prompt, wrong)).toEqual([expect.stringMatching(/aspect_ratio/)]);
+    expect(deriveValue('native_digits', '١٦:٩', models.field('schnell', 'aspect_ratio'))?.value).toBe('16:9');
+    expect(deriveValue('native_digits', '16:9', models.field('schnell', 'aspect_ratio'))).toBeUndefined();
     const bundle = bundleOf(prompt);
-    expect(traceProvenance('16:9', field('schnell', 'aspect_ratio'), collectBundleEvidence(bundle), bundle)).toMatchObject({ evidence: '١٦:٩', conversion: 'native_digits' });
+    expect(traceProvenance('16:9', models.field('schnell', 'aspect_ratio'), collectBundleEvidence(bundle), bundle)).toMatchObject({ evidence: '١٦:٩', conversion: 'native_digits' });
   });
 });
 
@@ -112,10 +82,10 @@ describe('counts, lengths and resolutions written around what is made', () => {
     ['schnell', 'お寿司の盛り合わせ、3枚にして', { num_outputs: 3 }, 'お寿司'],
     ['haiper', 'vídeo de quatro segundos de um beija-flor', { duration: 4 }, 'vídeo de um beija-flor'],
   ] as [Model, string, Record<string, unknown>, string][])('%s: %s', (model, prompt, expected, kept) => {
-    const candidate = build(model, prompt);
+    const candidate = models.build(model, prompt);
     expect(placed(candidate)).toMatchObject(expected);
     expect(String(candidate.payload.prompt)).toContain(kept);
-    expect(blocking(model, prompt, candidate)).toEqual([]);
+    expect(models.blocking(model, prompt, candidate)).toEqual([]);
   });
 
   it.each([
@@ -123,9 +93,9 @@ describe('counts, lengths and resolutions written around what is made', () => {
     ['תשדרג את הסרטון ל-4k', '4k'],
     ['この動画を4kにアップスケールして', '4k'],
   ])('a resolution after its lead: %s', (prompt, resolution) => {
-    const candidate = build('esrgan', prompt);
+    const candidate = models.build('esrgan', prompt);
     expect(placed(candidate)).toMatchObject({ resolution });
-    expect(blocking('esrgan', prompt, candidate)).toEqual([]);
+    expect(models.blocking('esrgan', prompt, candidate)).toEqual([]);
   });
 
   it.each([
@@ -134,6 +104,6 @@ describe('counts, lengths and resolutions written around what is made', () => {
     ['haiper', 'a video of a clock, four seconds before midnight', 'duration'],
     ['haiper', 'a retro TV ad for a 1080p television, 1990s style', 'resolution'],
   ] as [Model, string, string][])('content stays content: %s: %s', (model, prompt, name) => {
-    expect(placed(build(model, prompt))).not.toHaveProperty(name);
+    expect(placed(models.build(model, prompt))).not.toHaveProperty(name);
   });
 });

@@ -5,29 +5,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
-import type { FieldSpec, ModelSchema, RequestBundle } from '../../src/generated/contracts.ts';
+import type { FieldSpec } from '../../src/generated/contracts.ts';
 import { deriveValue, READING_LANGUAGES, readSettings } from '../../src/reading/index.ts';
 import { conceptOption, optionFileProblem } from '../../src/reading/option-words.ts';
-import type { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
-import { validatePayload } from '../../src/stages/validator/index.ts';
 import { fromPackageRoot } from '../../src/util/package-root.ts';
-import { loadCatalogModels } from '../support/replicate-catalog.ts';
+import { bundleOf, CATALOG_LOAD_MS, CatalogModels } from '../support/reading-builds.ts';
 
-const MODELS = { poster: 'ideogram-ai/ideogram-v2', icon: 'recraft-ai/recraft-v3', anime: 'cjwbw/animagine-xl-3.1' } as const;
-type Model = keyof typeof MODELS;
-const schemas = new Map<Model, ModelSchema>();
-const quarantines = new Map<Model, ExampleQuarantine>();
+const models = new CatalogModels({ poster: 'ideogram-ai/ideogram-v2', icon: 'recraft-ai/recraft-v3', anime: 'cjwbw/animagine-xl-3.1' });
+type Model = keyof typeof models.names;
 
-beforeAll(() => loadCatalogModels(MODELS, schemas, quarantines), 180_000);
+beforeAll(() => models.load(), CATALOG_LOAD_MS);
 
 function read(model: Model, text: string): Record<string, unknown> {
-  const fields = (schemas.get(model) as ModelSchema).fields;
+  const fields = models.fields(model);
   return Object.fromEntries(readSettings(text, fields).filter((reading) => reading.conversion === 'enum_synonym').map((reading) => [reading.field, reading.value]));
-}
-
-function bundleOf(prompt: string): RequestBundle {
-  return { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
 }
 
 /** [language, request] for an anime poster without the magic prompt. */
@@ -69,7 +60,7 @@ describe('option words in nine languages', () => {
   });
 
   it('gives the validator the phrase with its prefixes, and the conversion gives the same option again', () => {
-    const fields = (schemas.get('icon') as ModelSchema).fields;
+    const fields = models.fields('icon');
     const [reading] = readSettings('أيقونة فانوس بأسلوب البكسل آرت', fields).filter((found) => found.conversion === 'enum_synonym');
     expect(reading).toMatchObject({ phrase: 'بأسلوب البكسل آرت', value: 'digital_illustration/pixel_art', firm: true });
     const style = fields.find((field) => field.name === 'style') as FieldSpec;
@@ -78,20 +69,19 @@ describe('option words in nine languages', () => {
 
   it('places the option with its conversion, cuts its words from the prompt, and the validator accepts it', () => {
     for (const text of ['un logo de café, estilo realista', 'לוגו לבית קפה, סגנון ריאליסטי', 'شعار لمقهى، نمط واقعي', 'логотип кафе, стиль реалистичный']) {
-      const schema = schemas.get('poster') as ModelSchema;
       const bundle = bundleOf(text);
-      const candidate = buildHeuristicPayload({ bundle, schema });
+      const candidate = models.build('poster', text);
       expect(candidate.payload.style_type, text).toBe('Realistic');
       expect(candidate.provenance.style_type, text).toMatchObject({ source: 'user_prompt', conversion: 'enum_synonym' });
       expect(String(candidate.payload.prompt), text).not.toMatch(/realista|ריאליסטי|واقعي|реалистичный/);
-      const issues = validatePayload({ candidate, schema, bundle, quarantine: quarantines.get('poster') as ExampleQuarantine });
+      const issues = models.issues('poster', candidate, bundle);
       expect(issues.filter((issue) => issue.severity === 'blocking'), text).toEqual([]);
     }
   });
 
   it('keeps option words that are the picture’s own as content: inside a description, never alone', () => {
     for (const text of ['a comic about a designer who hates anime', 'плакат для курса дизайна интерьеров', 'ملصق لدورة تصميم الجرافيك', 'כרזה לסדנת עיצוב פנים']) {
-      const candidate = buildHeuristicPayload({ bundle: bundleOf(text), schema: schemas.get('poster') as ModelSchema });
+      const candidate = models.build('poster', text);
       expect(candidate.provenance.style_type?.source ?? 'unset', text).not.toBe('user_prompt');
     }
   });

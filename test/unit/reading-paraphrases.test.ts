@@ -4,34 +4,22 @@
  * each placed with the words it came from and accepted by the validator.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
-import type { CandidatePayload, ModelSchema, RequestBundle } from '../../src/generated/contracts.ts';
-import type { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
-import { validatePayload } from '../../src/stages/validator/index.ts';
-import { loadCatalogModels } from '../support/replicate-catalog.ts';
+import { CATALOG_LOAD_MS, CatalogModels, type CheckedBuild } from '../support/reading-builds.ts';
 
-const MODELS = {
+const models = new CatalogModels({
   music: 'meta/musicgen',
   image: 'black-forest-labs/flux-schnell',
   upscaler: 'nightmareai/real-esrgan',
   ultra: 'black-forest-labs/flux-1.1-pro-ultra',
-} as const;
-type Model = keyof typeof MODELS;
+});
+type Model = keyof typeof models.names;
+beforeAll(() => models.load(), CATALOG_LOAD_MS);
 
-const schemas = new Map<Model, ModelSchema>();
-const quarantines = new Map<Model, ExampleQuarantine>();
-beforeAll(() => loadCatalogModels(MODELS, schemas, quarantines), 180_000);
+/** Every request comes with a photo, as one asking to enlarge it would. */
+const WITH_PHOTO = { attachments: [{ url: 'https://files.example.com/photo.jpg', mimeType: 'image/jpeg' }] };
 
-function bundleOf(prompt: string): RequestBundle {
-  return { prompt, conversation: [], attachments: [{ url: 'https://files.example.com/photo.jpg', mimeType: 'image/jpeg' }], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-}
-
-function build(model: Model, prompt: string): { candidate: CandidatePayload; blocking: string[] } {
-  const schema = schemas.get(model) as ModelSchema;
-  const bundle = bundleOf(prompt);
-  const candidate = buildHeuristicPayload({ bundle, schema });
-  const issues = validatePayload({ candidate, schema, bundle, quarantine: quarantines.get(model) as ExampleQuarantine });
-  return { candidate, blocking: issues.filter((issue) => issue.severity === 'blocking' && issue.code !== 'missing_required').map((issue) => issue.message) };
+function build(model: Model, prompt: string): CheckedBuild {
+  return models.checked(model, prompt, WITH_PHOTO);
 }
 
 const LENGTHS: [string, string, number, string][] = [

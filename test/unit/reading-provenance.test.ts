@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { traceProvenance } from '../../src/adapters/openai/provenance-trace.ts';
-import type { CandidatePayload, FieldProvenance, FieldSpec, RequestBundle } from '../../src/generated/contracts.ts';
+import type { CandidatePayload, FieldProvenance, FieldSpec } from '../../src/generated/contracts.ts';
 import { collectBundleEvidence } from '../../src/stages/bundle-evidence.ts';
 import { provenanceIssues } from '../../src/stages/validator/provenance-issues.ts';
+import { bundleOf } from '../support/reading-builds.ts';
 
 function spec(name: string, type: FieldSpec['type'], extra: Partial<FieldSpec> = {}): FieldSpec {
   return { name, type, role: 'other', required: false, nullable: false, hasDefault: 'default' in extra, order: 0, ...extra };
@@ -23,10 +24,6 @@ const FIELDS = new Map<string, FieldSpec>(
     spec('generate_audio', 'boolean', { default: true }),
   ].map((field) => [field.name, field]),
 );
-
-function bundleOf(prompt: string): RequestBundle {
-  return { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-}
 
 /** The provenance issues of one field set to `value`, claimed from `claim`, against the request `prompt`. */
 function issuesFor(prompt: string, field: string, value: unknown, claim: FieldProvenance): string[] {

@@ -6,48 +6,26 @@
  * as content set nothing.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
-import type { CandidatePayload, FieldSpec, ModelSchema } from '../../src/generated/contracts.ts';
+import type { CandidatePayload, FieldSpec } from '../../src/generated/contracts.ts';
 import { collectBundleEvidence } from '../../src/stages/bundle-evidence.ts';
 import { provenanceIssues } from '../../src/stages/validator/provenance-issues.ts';
 import { traceProvenance } from '../../src/adapters/openai/provenance-trace.ts';
-import { extractReplicateCatalog } from '../support/replicate-catalog.ts';
+import { bundleOf, CATALOG_LOAD_MS, CatalogModels, placed } from '../support/reading-builds.ts';
 
-const MODELS = {
+const models = new CatalogModels({
   chat: 'meta/meta-llama-3-8b-instruct',
   looper: 'andreasjansson/musicgen-looper',
   flux: 'black-forest-labs/flux-pro',
   sd: 'stability-ai/stable-diffusion',
   sdxl: 'stability-ai/sdxl',
   pdf: 'cuuupid/marker',
-} as const;
-type Model = keyof typeof MODELS;
-const schemas = new Map<Model, ModelSchema>();
+});
+type Model = keyof typeof models.names;
 
-beforeAll(() => {
-  const catalog = extractReplicateCatalog();
-  for (const [key, name] of Object.entries(MODELS) as [Model, string][]) {
-    const schema = catalog.find((candidate) => candidate.name === name)?.result?.modelSchema;
-    if (!schema) throw new Error(`${name} is not in the catalog`);
-    schemas.set(key, schema);
-  }
-}, 180_000);
-
-function bundleOf(prompt: string) {
-  return { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-}
-
-function build(model: Model, prompt: string): CandidatePayload {
-  return buildHeuristicPayload({ bundle: bundleOf(prompt), schema: schemas.get(model) as ModelSchema });
-}
-
-/** The fields set from the request (not the schema's defaults). */
-function placed(candidate: CandidatePayload): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(candidate.payload).filter(([field]) => candidate.provenance[field]?.source !== 'schema_default'));
-}
+beforeAll(() => models.load(), CATALOG_LOAD_MS);
 
 function fieldsOf(model: Model): Map<string, FieldSpec> {
-  return new Map((schemas.get(model) as ModelSchema).fields.map((field) => [field.name, field]));
+  return new Map(models.fields(model).map((field) => [field.name, field]));
 }
 
 /** The validator's provenance issues on the candidate, against the request it was built from. */
@@ -70,15 +48,15 @@ describe('a number with its field\'s unit, or a maximum around it', () => {
     ['flux', 'un phare breton sous la pluie, 30 étapes', { steps: 30 }],
     ['pdf', 'convertis ce document en markdown, 5 pages maximum', { max_pages: 5 }],
   ] as const)('%s: %s', (model, prompt, expected) => {
-    const candidate = build(model, prompt);
+    const candidate = models.build(model, prompt);
     expect(placed(candidate)).toMatchObject(expected);
     expect(provenanceProblems(model, prompt, candidate)).toEqual([]);
   });
 
   it('records the conversion where the value is not the literal number, and the words it read', () => {
-    const candidate = build('looper', 'un loop de reguetón a 95 bpm, tres variaciones');
+    const candidate = models.build('looper', 'un loop de reguetón a 95 bpm, tres variaciones');
     expect(candidate.provenance.variations).toMatchObject({ source: 'user_prompt', evidence: 'tres variaciones', conversion: 'unit_number' });
-    const decimal = build('chat', 'Erkläre das Wetter. Temperatur 0,4.');
+    const decimal = models.build('chat', 'Erkläre das Wetter. Temperatur 0,4.');
     expect(decimal.provenance.temperature).toMatchObject({ evidence: 'Temperatur 0,4', conversion: 'decimal_comma' });
   });
 
@@ -101,7 +79,7 @@ describe('a number with its field\'s unit, or a maximum around it', () => {
     ['flux', 'a wooden temple with 100 steps up the hill, golden hour', 'steps'],
     ['pdf', 'summarise the 40 pages about tax law', 'max_pages'],
   ] as const)('content stays content: %s: %s', (model, prompt, field) => {
-    expect(placed(build(model, prompt))).not.toHaveProperty(field);
+    expect(placed(models.build(model, prompt))).not.toHaveProperty(field);
   });
 });
 
@@ -117,13 +95,13 @@ describe('sizes in words', () => {
     ['sd', '厳島神社の鳥居、幅768、高さ512', { width: 768, height: 512 }],
     ['sdxl', 'a red fox in fresh snow, width 1024 height 768', { width: 1024, height: 768 }],
   ] as const)('%s: %s', (model, prompt, expected) => {
-    const candidate = build(model, prompt);
+    const candidate = models.build(model, prompt);
     expect(placed(candidate)).toMatchObject(expected);
     expect(provenanceProblems(model, prompt, candidate)).toEqual([]);
   });
 
   it.each(['a 2 by 4 plank leaning on a wall', 'a photo of the 1024 by 768 monitor on a desk', 'a castle wall 300 high'])('content stays content: %s', (prompt) => {
-    const set = placed(build('sdxl', prompt));
+    const set = placed(models.build('sdxl', prompt));
     expect(set).not.toHaveProperty('width');
     expect(set).not.toHaveProperty('height');
   });

@@ -4,48 +4,25 @@
  * validator accepts every converted value it cites.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
-import type { CandidatePayload, FieldSpec, ModelSchema, RequestBundle } from '../../src/generated/contracts.ts';
+import type { CandidatePayload } from '../../src/generated/contracts.ts';
 import { readSettings } from '../../src/reading/index.ts';
-import type { ExampleQuarantine } from '../../src/stages/example-quarantine.ts';
-import { validatePayload } from '../../src/stages/validator/index.ts';
-import { loadCatalogModels } from '../support/replicate-catalog.ts';
+import { CATALOG_LOAD_MS, CatalogModels } from '../support/reading-builds.ts';
 
-const MODELS = {
+/** Each model's own example is quarantined as in production: a value read from the user must not be flagged as a leak. */
+const models = new CatalogModels({
   video: 'haiper-ai/haiper-video-2',
   speech: 'bzikst/xtts-v2-fork',
   poster: 'ideogram-ai/ideogram-v2',
   merge: 'lucataco/video-merge',
   image: 'black-forest-labs/flux-schnell',
   sdxl: 'naishagarwal/vaporwave-model',
-} as const;
-type Model = keyof typeof MODELS;
-
-const schemas = new Map<Model, ModelSchema>();
-/** Each model's own example, quarantined as in production: a value read from the user must not be flagged as a leak. */
-const quarantines = new Map<Model, ExampleQuarantine>();
-beforeAll(() => loadCatalogModels(MODELS, schemas, quarantines), 180_000);
-
-function fieldsOf(model: Model): FieldSpec[] {
-  return (schemas.get(model) as ModelSchema).fields;
-}
+});
+type Model = keyof typeof models.names;
+beforeAll(() => models.load(), CATALOG_LOAD_MS);
 
 /** Field → value, for readings that count where they stand or stand in a clause of their own. */
 function read(model: Model, text: string): Record<string, unknown> {
-  return Object.fromEntries(readSettings(text, fieldsOf(model)).map((reading) => [reading.field, reading.value]));
-}
-
-function bundleOf(prompt: string): RequestBundle {
-  return { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-}
-
-function build(model: Model, prompt: string): { candidate: CandidatePayload; blocking: string[] } {
-  const schema = schemas.get(model) as ModelSchema;
-  const bundle = bundleOf(prompt);
-  const candidate = buildHeuristicPayload({ bundle, schema });
-  const issues = validatePayload({ candidate, schema, bundle, quarantine: quarantines.get(model) as ExampleQuarantine });
-  // A required file the request did not attach is not this test's business; a value the validator cannot trace is.
-  return { candidate, blocking: issues.filter((issue) => issue.severity === 'blocking' && issue.code !== 'missing_required').map((issue) => issue.message) };
+  return Object.fromEntries(readSettings(text, models.fields(model)).map((reading) => [reading.field, reading.value]));
 }
 
 /** [language, request] for a video of six seconds in portrait. */
@@ -104,7 +81,7 @@ describe('the reading core, language by language', () => {
 describe('conversions', () => {
   it('reads minutes as seconds and picks the option equal by value', () => {
     expect(read('video', 'a wave, 0.1 minutes')).toMatchObject({ duration: 6 });
-    expect(readSettings('a wave, 1 minute', fieldsOf('video')).find((reading) => reading.field === 'duration')).toMatchObject({ value: 60, fit: 'not_an_option' });
+    expect(readSettings('a wave, 1 minute', models.fields('video')).find((reading) => reading.field === 'duration')).toMatchObject({ value: 60, fit: 'not_an_option' });
   });
 
   it('reads resolution words into a resolution option, or into width and height', () => {
@@ -130,7 +107,7 @@ describe('conversions', () => {
 
 describe('the heuristic builder with the reading core', () => {
   it.each(SIX_SECONDS_VERTICAL)('%s: places the duration and the ratio, each citing the words and the conversion, and the validator accepts them', (_language, text) => {
-    const { candidate, blocking } = build('video', text);
+    const { candidate, blocking } = models.checked('video', text);
     expect(candidate.payload).toMatchObject({ duration: 6, aspect_ratio: '9:16' });
     expect(candidate.provenance.duration).toMatchObject({ source: 'user_prompt', conversion: 'duration' });
     expect(candidate.provenance.aspect_ratio).toMatchObject({ source: 'user_prompt' });
@@ -138,26 +115,26 @@ describe('the heuristic builder with the reading core', () => {
   });
 
   it.each(IN_SPANISH)('%s: places the language code and cuts the phrase from the text', (_language, text) => {
-    const { candidate, blocking } = build('speech', text);
+    const { candidate, blocking } = models.checked('speech', text);
     expect(candidate.payload.language).toBe('es');
     expect(candidate.provenance.language).toMatchObject({ source: 'user_prompt', conversion: 'language_name' });
     expect(blocking).toEqual([]);
   });
 
   it('keeps an aspect word in the prompt, where it still describes the picture', () => {
-    const { candidate } = build('image', 'a vertical video still of a lighthouse');
+    const { candidate } = models.checked('image', 'a vertical video still of a lighthouse');
     expect(candidate.payload).toMatchObject({ aspect_ratio: '9:16', prompt: 'a vertical video still of a lighthouse' });
   });
 
   it('reports a setting phrase no input takes, instead of dropping it', () => {
-    const { candidate } = build('image', 'a lighthouse at dusk, sin audio, in 4K');
+    const { candidate } = models.checked('image', 'a lighthouse at dusk, sin audio, in 4K');
     expect(candidate.unusedRequest?.map((unused) => unused.phrase)).toEqual(['sin audio', '4K']);
     expect(candidate.payload).not.toHaveProperty('width');
   });
 
   it('leaves content words alone: traps stay in the prompt and set nothing', () => {
     for (const text of ['a portrait of a woman in a red coat', 'two dogs playing in a square', 'a street sign in a quiet town', 'three cats on a mat']) {
-      const { candidate } = build('image', text);
+      const { candidate } = models.checked('image', text);
       expect(candidate.payload, text).toEqual({ prompt: text, ...defaultsOf(candidate) });
       expect(candidate.unusedRequest ?? [], text).toEqual([]);
     }

@@ -4,32 +4,11 @@
  * delivery`) set nothing, and are not reported as unplaced either; the same words said as settings still are.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
-import type { CandidatePayload, ModelSchema } from '../../src/generated/contracts.ts';
-import { extractReplicateCatalog } from '../support/replicate-catalog.ts';
+import { CATALOG_LOAD_MS, CatalogModels, placed } from '../support/reading-builds.ts';
 
-const MODELS = { music: 'meta/musicgen', chat: 'meta/meta-llama-3-8b-instruct' } as const;
-type Model = keyof typeof MODELS;
-const schemas = new Map<Model, ModelSchema>();
+const models = new CatalogModels({ music: 'meta/musicgen', chat: 'meta/meta-llama-3-8b-instruct' });
 
-beforeAll(() => {
-  const catalog = extractReplicateCatalog();
-  for (const [key, name] of Object.entries(MODELS) as [Model, string][]) {
-    const schema = catalog.find((candidate) => candidate.name === name)?.result?.modelSchema;
-    if (!schema) throw new Error(`${name} is not in the catalog`);
-    schemas.set(key, schema);
-  }
-}, 180_000);
-
-function build(model: Model, prompt: string): CandidatePayload {
-  const bundle = { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-  return buildHeuristicPayload({ bundle, schema: schemas.get(model) as ModelSchema });
-}
-
-/** The fields set from the request (not the schema's defaults). */
-function placed(candidate: CandidatePayload): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(candidate.payload).filter(([field]) => candidate.provenance[field]?.source !== 'schema_default'));
-}
+beforeAll(() => models.load(), CATALOG_LOAD_MS);
 
 describe('a question about a setting is content', () => {
   it.each([
@@ -38,13 +17,13 @@ describe('a question about a setting is content', () => {
     'what is the difference between temperature 0.2 and 0.9?',
     '¿qué significa temperatura 0.5?',
   ])('%s: sets nothing and reports nothing', (text) => {
-    const candidate = build('chat', text);
+    const candidate = models.build('chat', text);
     expect(placed(candidate)).toEqual({ prompt: text });
     expect(candidate.unusedRequest ?? []).toEqual([]);
   });
 
   it('still reads the same setting said as one, after the question', () => {
-    const candidate = build('chat', 'Explain quantum physics, max tokens 200');
+    const candidate = models.build('chat', 'Explain quantum physics, max tokens 200');
     expect(placed(candidate)).toMatchObject({ max_tokens: 200 });
   });
 });
@@ -52,7 +31,7 @@ describe('a question about a setting is content', () => {
 describe('a length that qualifies another thing is content', () => {
   it('a 30 minute pizza delivery: the length stays in the prompt and sets no duration', () => {
     const text = 'a cheesy jingle about a 30 minute pizza delivery guarantee';
-    const candidate = build('music', text);
+    const candidate = models.build('music', text);
     expect(placed(candidate)).toEqual({ prompt: text });
     expect(candidate.unusedRequest ?? []).toEqual([]);
   });
@@ -63,7 +42,7 @@ describe('a length that qualifies another thing is content', () => {
     ['30 seconds slow piano', 30],
     ['اجعله 45 ثانية وبصيغة mp3', 45],
   ])('%s: a length of what is made, or said for itself, is still read', (text, seconds) => {
-    expect(placed(build('music', text))).toMatchObject({ duration: seconds });
+    expect(placed(models.build('music', text))).toMatchObject({ duration: seconds });
   });
 });
 
@@ -77,12 +56,12 @@ describe('a time followed by before or until is a moment, not a length', () => {
     'أغنية عن 30 ثانية قبل الإقلاع',
     '発車30秒前のホームの曲',
   ])('%s: the moment stays in the prompt and sets no duration', (text) => {
-    const candidate = build('music', text);
+    const candidate = models.build('music', text);
     expect(placed(candidate)).toEqual({ prompt: text });
     expect(candidate.unusedRequest ?? []).toEqual([]);
   });
 
   it('the same length with no such word is still read', () => {
-    expect(placed(build('music', 'песня про старт ракеты, 30 секунд'))).toMatchObject({ duration: 30 });
+    expect(placed(models.build('music', 'песня про старт ракеты, 30 секунд'))).toMatchObject({ duration: 30 });
   });
 });

@@ -5,35 +5,23 @@
  * name the option the field holds anyway are not.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
-import type { CandidatePayload, ConversationTurn, ModelSchema } from '../../src/generated/contracts.ts';
-import { extractReplicateCatalog } from '../support/replicate-catalog.ts';
+import type { CandidatePayload, ConversationTurn } from '../../src/generated/contracts.ts';
+import { CATALOG_LOAD_MS, CatalogModels, unplacedPhrases } from '../support/reading-builds.ts';
 
-const MODELS = {
+const models = new CatalogModels({
   stems: 'ryan5453/demucs',
   whisper: 'openai/whisper',
   ideogram: 'ideogram-ai/ideogram-v2',
   recraft: 'recraft-ai/recraft-v3',
   animagine: 'cjwbw/animagine-xl-3.1',
-} as const;
-type Model = keyof typeof MODELS;
-const schemas = new Map<Model, ModelSchema>();
+});
+type Model = keyof typeof models.names;
 
-beforeAll(() => {
-  const catalog = extractReplicateCatalog();
-  for (const [key, name] of Object.entries(MODELS) as [Model, string][]) {
-    const schema = catalog.find((candidate) => candidate.name === name)?.result?.modelSchema;
-    if (!schema) throw new Error(`${name} is not in the catalog`);
-    schemas.set(key, schema);
-  }
-}, 180_000);
+beforeAll(() => models.load(), CATALOG_LOAD_MS);
 
 function build(model: Model, prompt: string, conversation: ConversationTurn[] = []): CandidatePayload {
-  const bundle = { prompt, conversation, attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-  return buildHeuristicPayload({ bundle, schema: schemas.get(model) as ModelSchema });
+  return models.build(model, prompt, { conversation });
 }
-
-const phrases = (candidate: CandidatePayload) => (candidate.unusedRequest ?? []).map((entry) => entry.phrase);
 
 describe('an option named and not placed is reported', () => {
   it.each([
@@ -44,7 +32,7 @@ describe('an option named and not placed is reported', () => {
     ['мне нравится вокал в этой песне', 'вокал'],
   ])('a model without a prompt input: %s', (text, phrase) => {
     const candidate = build('stems', text);
-    expect(phrases(candidate)).toContain(phrase);
+    expect(unplacedPhrases(candidate)).toContain(phrase);
     expect(candidate.unusedRequest?.find((entry) => entry.phrase === phrase)?.reason).toMatch(/stem option/);
   });
 
@@ -54,7 +42,7 @@ describe('an option named and not placed is reported', () => {
       { role: 'assistant', content: 'Here it is.' },
       { role: 'user', content: 'switch to hand drawn instead' },
     ]);
-    expect(phrases(candidate)).toContain('hand drawn');
+    expect(unplacedPhrases(candidate)).toContain('hand drawn');
   });
 });
 
@@ -76,6 +64,6 @@ describe('option words that are content, or already hold, are not reported', () 
       { role: 'user', content: 'no, Fantasy art is fine' },
     ]);
     expect(candidate.payload.style_selector).toBe('Fantasy art');
-    expect(phrases(candidate)).not.toContain('Fantasy art');
+    expect(unplacedPhrases(candidate)).not.toContain('Fantasy art');
   });
 });
