@@ -5,15 +5,26 @@
  * long`, `a waveform video with 50 bars`), a code of two letters beside what is made (`audio en español`), and
  * the user's own spacing before punctuation kept where the prompt was cut.
  */
-import { describe, expect, it } from 'vitest';
-import { buildHeuristicPayload } from '../../src/builders/heuristic-builder.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { removeSpans } from '../../src/builders/prompt-cleanup.ts';
-import type { CandidatePayload, FieldSpec, ModelSchema, RequestBundle } from '../../src/generated/contracts.ts';
+import type { CandidatePayload, FieldSpec } from '../../src/generated/contracts.ts';
 import { deriveValue, readSettings } from '../../src/reading/index.ts';
-import { catalogSchema } from '../support/catalog-schema.ts';
+import { CATALOG_LOAD_MS, CatalogModels, field } from '../support/reading-builds.ts';
+
+const MODELS = new CatalogModels({
+  diarization: 'thomasmol/whisper-diarization',
+  whisper: 'openai/whisper',
+  subtitles: 'm1guelpf/whisper-subtitles',
+  tortoise: 'afiaka87/tortoise-tts',
+  waveform: 'fofr/audio-to-waveform',
+  llama: 'meta/meta-llama-3.1-405b-instruct',
+});
+type ModelName = keyof typeof MODELS.names;
+
+beforeAll(() => MODELS.load(), CATALOG_LOAD_MS);
 
 function spec(name: string, type: FieldSpec['type'], extra: Partial<FieldSpec> = {}): FieldSpec {
-  return { name, role: 'other', type, required: false, nullable: false, order: 0, hasDefault: false, ...extra };
+  return field(name, 'other', type, extra);
 }
 
 function readOne(text: string, fields: FieldSpec[]): Record<string, unknown> {
@@ -25,13 +36,11 @@ function firmReadings(text: string, fields: FieldSpec[]): unknown[] {
   return readSettings(text, fields).filter((reading) => reading.firm).map((reading) => reading.value);
 }
 
-const schemas = new Map<string, ModelSchema>();
-
-function build(model: string, prompt: string): CandidatePayload {
-  const schema = schemas.get(model) ?? catalogSchema(model);
-  schemas.set(model, schema);
-  const bundle: RequestBundle = { prompt, conversation: [], attachments: [], userProfile: {}, humanEdits: {}, safetyFlags: [] };
-  return buildHeuristicPayload({ bundle, schema });
+/** The candidate for `prompt`, which the validator must pass as it is. */
+function build(model: ModelName, prompt: string): CandidatePayload {
+  const { candidate, blocking } = MODELS.checked(model, prompt);
+  expect(blocking, prompt).toEqual([]);
+  return candidate;
 }
 
 const LANGUAGE = spec('language', 'string');
@@ -53,7 +62,7 @@ describe('a language code right after the word for language', () => {
   });
 
   it('is placed on a model whose language input is free text', () => {
-    const candidate = build('thomasmol/whisper-diarization', '3 speakers, output format both, language en');
+    const candidate = build('diarization', '3 speakers, output format both, language en');
     expect(candidate.payload.language).toBe('en');
     expect(candidate.payload.num_speakers).toBe(3);
   });
@@ -89,12 +98,12 @@ describe('subtitles asked away', () => {
 
   it('pick no subtitle format, and are reported where every option is one', () => {
     expect(readOne('no subtitles please', [SUBTITLES_ONLY]).format).toBeUndefined();
-    const candidate = build('m1guelpf/whisper-subtitles', 'no subtitles please');
+    const candidate = build('subtitles', 'no subtitles please');
     expect(candidate.unusedRequest?.map((item) => item.phrase)).toContain('no subtitles');
   });
 
   it('leave a transcription model on plain text', () => {
-    expect(build('openai/whisper', 'transcribe this, no subtitles').payload.transcription).toBe('plain text');
+    expect(build('whisper', 'transcribe this, no subtitles').payload.transcription).toBe('plain text');
   });
 });
 
@@ -117,7 +126,7 @@ describe('the first of a set of inputs named by its plain name', () => {
   });
 
   it('on a real speech model', () => {
-    expect(build('afiaka87/tortoise-tts', "Read 'The quick brown fox' in Tom's voice").payload.voice_a).toBe('tom');
+    expect(build('tortoise', "Read 'The quick brown fox' in Tom's voice").payload.voice_a).toBe('tom');
   });
 });
 
@@ -127,11 +136,11 @@ describe('a number of a unit that is the length of what is made or a part it com
     ['make it 50 bars long', 50],
     ['a waveform, 30 bars', 30],
   ])('%s → bar_count %d', (text, bars) => {
-    expect(build('fofr/audio-to-waveform', text).payload.bar_count).toBe(bars);
+    expect(build('waveform', text).payload.bar_count).toBe(bars);
   });
 
   it.each(['a picture of a prison with 50 bars', 'a temple with 100 steps'])('not in "%s"', (text) => {
-    expect(build('fofr/audio-to-waveform', text).payload.bar_count).toBe(100);
+    expect(build('waveform', text).payload.bar_count).toBe(100);
     const STEPS = spec('steps', 'integer', { minimum: 1, maximum: 500 });
     expect(firmReadings(text, [STEPS])).toEqual([]);
   });
@@ -158,8 +167,6 @@ describe('the prompt keeps the user’s spacing before punctuation', () => {
 });
 
 describe('a stop sequence asked for in words', () => {
-  const LLAMA = 'meta/meta-llama-3.1-405b-instruct';
-
   it.each([
     ['Act as a sommelier. Recommend a wine for grilled salmon, and stop when you write END.', 'END'],
     ['Write a haiku. Stop at ###', '###'],
@@ -173,7 +180,7 @@ describe('a stop sequence asked for in words', () => {
     ['اكتب قصيدة ثم توقف عندما تكتب END', 'END'],
     ['俳句を書いて、ENDと書いたら止めて', 'END'],
   ])('%s → %s, the words kept in the prompt', (text, mark) => {
-    const candidate = build(LLAMA, text);
+    const candidate = build('llama', text);
     expect(candidate.payload.stop_sequences).toBe(mark);
     expect(String(candidate.payload.prompt)).toContain(mark);
   });
@@ -184,6 +191,6 @@ describe('a stop sequence asked for in words', () => {
     'write a story about a robot that cannot stop at NOTHING',
     'tell me about the movie Stop At Nothing',
   ])('not in "%s"', (text) => {
-    expect(build(LLAMA, text).payload.stop_sequences).toBeUndefined();
+    expect(build('llama', text).payload.stop_sequences).toBeUndefined();
   });
 });
