@@ -21,6 +21,7 @@ import type { BenchContext, BenchOptions, Phase, PhaseResult } from './phase.ts'
 import { cpuImpliedRatio, fixed, formatCostTable, formatLoadTable, formatWalTable, formatMicroTable, formatVerdicts, loadSummary, type LoadRow, type TargetVerdict } from './report.ts';
 import { peersPhase } from './langgraph-peer.ts';
 import { placementPhase } from './placement/phase.ts';
+import { readingPhase } from './reading/phase.ts';
 import { reviewPhase } from './review-round-trip.ts';
 import { scalePhase } from './scale-out.ts';
 import { sdkPhase } from './sdk-pipeline.ts';
@@ -32,7 +33,7 @@ import { releaseWal } from './wal-meter.ts';
  * Every phase, in the order they run (a phase compared with another comes after it). A new bench adds
  * itself here. Opt-in phases run only when `--only` or their own flag names them.
  */
-const PHASES: readonly Phase[] = [vettedPhase, sdkPhase, shadowPhase, baselinePhase, microPhase, memoryPhase, reviewPhase, peersPhase, scalePhase, placementPhase];
+const PHASES: readonly Phase[] = [vettedPhase, sdkPhase, shadowPhase, baselinePhase, microPhase, memoryPhase, reviewPhase, peersPhase, scalePhase, placementPhase, readingPhase];
 const DEFAULT_PHASES = PHASES.filter((phase) => !phase.optIn).map((phase) => phase.name);
 
 const BUILDERS: readonly BuilderName[] = ['heuristic', 'openai'];

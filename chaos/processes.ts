@@ -106,9 +106,9 @@ export class Fleet {
    * killing it before it took any work would test nothing.
    */
   async kill9(role: Role): Promise<number | undefined> {
-    await waitUntil(() => this.members.get(role)?.ready === true, KILL_WAIT_READY_MS, 200);
+    await this.waitReady(role);
     const member = this.members.get(role);
-    if (!member || !member.ready || !isAlive(member.child)) return undefined;
+    if (!member || !isServing(member)) return undefined;
     member.expectedExit = true;
     const pid = member.child.pid;
     member.child.kill('SIGKILL');
@@ -117,9 +117,12 @@ export class Fleet {
     return pid;
   }
 
-  /** Resolves once the process playing `role` is ready (at most 30 s). */
-  async waitReady(role: Role): Promise<void> {
-    await waitUntil(() => this.members.get(role)?.ready === true, KILL_WAIT_READY_MS, 200);
+  /**
+   * Whether the process playing `role` serves within `timeoutMs`: one killed a moment ago is still in its place
+   * until the respawn delay has passed, and does not count.
+   */
+  async waitReady(role: Role, timeoutMs = KILL_WAIT_READY_MS): Promise<boolean> {
+    return waitUntil(() => isServing(this.members.get(role)), timeoutMs, 200);
   }
 
   /** Waits for respawns still pending (so a kill late in the load is back before the drain). */
@@ -230,7 +233,21 @@ export class Fleet {
   }
 }
 
-function isAlive(child: ChildProcess): boolean {
+/** What tells whether a fleet member plays its role right now. */
+export interface ServingState {
+  /** It said it was ready. */
+  ready: boolean;
+  /** It is being killed or stopped: its exit (and, after a kill, its restart) is on the way. */
+  expectedExit: boolean;
+  child: Pick<ChildProcess, 'exitCode' | 'signalCode'>;
+}
+
+/** Ready, not on its way out, and still running. */
+export function isServing(member: ServingState | undefined): boolean {
+  return member !== undefined && member.ready && !member.expectedExit && isAlive(member.child);
+}
+
+function isAlive(child: Pick<ChildProcess, 'exitCode' | 'signalCode'>): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
 

@@ -18,14 +18,47 @@
  */
 import { waitUntil } from './log.ts';
 import type { Fault } from './faults.ts';
+import { READY_TIMEOUT_MS } from './processes.ts';
 import { startFalSim, type FalSim } from '../src/sim/fal-sim.ts';
 
 /** Not a secret: the fal sim refuses any other key, so the provider is proven to send it. */
 const FAL_SIM_KEY = 'fal_sim_chaos_not_a_secret';
 /** How long a held submission or call waits for its answer: time for the kill to land first. */
 const HOLD_MS = 4000;
-/** How long a fault waits for a fal or OpenAI call to come along (they are a few percent of the mix). */
-const WAIT_FOR_CALL_MS = 20_000;
+/** How long a fault waits for a fal or OpenAI call to come along once execute serves (they are a few percent of the mix). */
+const WAIT_FOR_CALL_MS = 30_000;
+
+/** A provider call the fault waits for, to kill the execute worker around it. */
+export interface CallTrap {
+  /** The call, for the record ("fal submission"). */
+  what: string;
+  /** Asks the sim to hold back the next call's answer; a trap that only watches for a running call has none. */
+  arm?(): void;
+  /** Takes the hold back when no call came, so a later call is not held for nothing. */
+  disarm?(): void;
+  /** True once a call is where the kill should find it. */
+  caught(): boolean;
+}
+
+export interface TrapWaits {
+  /** For the execute worker to serve: a restart after the previous kill takes over a minute on a loaded machine. */
+  readyMs: number;
+  /** For a call, once it serves. */
+  callMs: number;
+}
+
+/**
+ * Waits for the execute worker to serve, and only then arms the trap and waits for a call to walk into it: armed
+ * while the worker restarts, the wait for a call ran out before any worker could make one, and nothing was killed.
+ * Undefined when a call is caught; otherwise why there is nothing to kill around.
+ */
+export async function trapCall(workerServes: (timeoutMs: number) => Promise<boolean>, trap: CallTrap, waits: TrapWaits = { readyMs: READY_TIMEOUT_MS, callMs: WAIT_FOR_CALL_MS }): Promise<string | undefined> {
+  if (!(await workerServes(waits.readyMs))) return `the execute worker did not serve within ${waits.readyMs / 1000} s; nothing killed`;
+  trap.arm?.();
+  if (await waitUntil(() => trap.caught(), waits.callMs, 10)) return undefined;
+  trap.disarm?.();
+  return `no ${trap.what} within ${waits.callMs / 1000} s; nothing killed`;
+}
 
 /** The fal sim and the environment that points the `fal` provider at it (polling only, quick polls). */
 export async function startFalForChaos(): Promise<{ fal: FalSim; env: Record<string, string> }> {
@@ -46,25 +79,24 @@ export async function startFalForChaos(): Promise<{ fal: FalSim; env: Record<str
 
 /** kill -9 the execute worker while the fal sim holds back the answer to a submission it already queued. */
 const killMidFalSubmit: Fault['inject'] = async ({ fleet, fal }) => {
-  await fleet.waitReady('execute');
-  fal.holdNextSubmits(1, HOLD_MS);
-  const held = await waitUntil(() => fal.submitsHeld > 0, WAIT_FOR_CALL_MS, 10);
-  if (!held) {
-    fal.holdNextSubmits(0, 0);
-    return `no fal submission within ${WAIT_FOR_CALL_MS / 1000} s; nothing killed`;
-  }
+  const missed = await trapCall((ms) => fleet.waitReady('execute', ms), {
+    what: 'fal submission',
+    arm: () => fal.holdNextSubmits(1, HOLD_MS),
+    disarm: () => fal.holdNextSubmits(0, 0),
+    caught: () => fal.submitsHeld > 0,
+  });
+  if (missed) return missed;
   const pid = await fleet.kill9('execute');
   return pid === undefined ? 'execute was not running' : `pid ${pid}, while fal held the answer to a submission it had queued`;
 };
 
 /** kill -9 the execute worker while a fal request it submitted (and recorded) is still running. */
 const killMidFalRequest: Fault['inject'] = async ({ fleet, fal }) => {
-  await fleet.waitReady('execute');
   // In progress = its status was read at least once, so its request id is in the ledger (the worker records it
   // before the first read); a submission whose caller died earlier is never read and stays IN_QUEUE.
   const running = () => fal.submitted().find((s) => s.status === 'IN_PROGRESS');
-  const found = await waitUntil(() => running() !== undefined, WAIT_FOR_CALL_MS, 10);
-  if (!found) return `no fal request running within ${WAIT_FOR_CALL_MS / 1000} s; nothing killed`;
+  const missed = await trapCall((ms) => fleet.waitReady('execute', ms), { what: 'fal request running', caught: () => running() !== undefined });
+  if (missed) return missed;
   const request = running();
   const pid = await fleet.kill9('execute');
   return pid === undefined ? 'execute was not running' : `pid ${pid}, while fal request ${request?.requestId ?? '?'} ran`;
@@ -72,13 +104,13 @@ const killMidFalRequest: Fault['inject'] = async ({ fleet, fal }) => {
 
 /** kill -9 the execute worker while the OpenAI sim holds back the answer to a call it already ran. */
 const killMidOpenAiCall: Fault['inject'] = async ({ fleet, sims }) => {
-  await fleet.waitReady('execute');
-  sims.openai.holdNextCalls(1, HOLD_MS);
-  const held = await waitUntil(() => sims.openai.callsHeld > 0, WAIT_FOR_CALL_MS, 10);
-  if (!held) {
-    sims.openai.holdNextCalls(0, 0);
-    return `no OpenAI call within ${WAIT_FOR_CALL_MS / 1000} s; nothing killed`;
-  }
+  const missed = await trapCall((ms) => fleet.waitReady('execute', ms), {
+    what: 'OpenAI call',
+    arm: () => sims.openai.holdNextCalls(1, HOLD_MS),
+    disarm: () => sims.openai.holdNextCalls(0, 0),
+    caught: () => sims.openai.callsHeld > 0,
+  });
+  if (missed) return missed;
   const pid = await fleet.kill9('execute');
   return pid === undefined ? 'execute was not running' : `pid ${pid}, while the OpenAI sim held the answer to a call it had run`;
 };

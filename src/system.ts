@@ -153,7 +153,7 @@ export async function createSystem(config: Readonly<Config>, options: SystemOpti
       logger,
       redact,
       reportConnectionError,
-      dispatch: { enqueueStage: queues.enqueueStage, scheduleExpiry: queues.scheduleExpiry, scheduleSlaStep: queues.scheduleSlaStep, enqueueWebhook: queues.enqueueWebhook, enqueueNotification: (job, at) => queues.enqueueNotification(job, at) },
+      dispatch: { enqueueStage: queues.enqueueStage, scheduleExpiry: queues.scheduleExpiry, scheduleSlaStep: queues.scheduleSlaStep, enqueueWebhook: queues.enqueueWebhook, enqueueNotification: (job, at) => queues.enqueueNotification(job, at), withdrawNotification: queues.withdrawNotification },
       async close() {
         await queues.close().catch(() => undefined);
         await database.close().catch(() => undefined);
@@ -185,7 +185,8 @@ export interface SystemRuntime {
 export function wireSystem(config: Readonly<Config>, database: Database, options: SystemOptions, runtime: SystemRuntime): System {
   const { logger, redact } = runtime;
   const notifications = createNotificationsRepository(database.db);
-  const models = createModelsRepository(database.db);
+  const clock = options.clock ?? systemClock;
+  const models = createModelsRepository(database.db, { clock: { now: () => clock.now().getTime() } });
   const retention = createRetentionRepository(database.db);
   // Secret-role values are sealed on their way into PostgreSQL; the names also teach the log redactor.
   const sealing: RunSealing = {
@@ -216,18 +217,20 @@ export function wireSystem(config: Readonly<Config>, database: Database, options
     previewRuns: createPolicyPreviewQueries(database.db),
     auditTrail: createAuditTrail(database.db),
     retention,
-    piiMasking: piiMaskingOf(retention, options.clock ?? systemClock),
+    piiMasking: piiMaskingOf(retention, clock),
     dispatch: {
       ...runtime.dispatch,
       // Only tenants with a channel get notification jobs: a parked run keeps nothing of its own in Redis otherwise.
       enqueueNotification: gatedNotifications(async (tenantId) => hasChannels(await notifications.getSettings(tenantId)), (job, at) => runtime.dispatch.enqueueNotification(job, at)),
+      // A tenant without channels was never given a job to withdraw: a decision costs it no Redis call.
+      withdrawNotification: gatedNotifications(async (tenantId) => hasChannels(await notifications.getSettings(tenantId)), (job) => runtime.dispatch.withdrawNotification(job)),
     },
     adapters: createAdapterRegistry(config, options.adapters),
     logger,
     reportConnectionError: runtime.reportConnectionError,
     metrics: createMetrics(),
     redact,
-    clock: options.clock ?? systemClock,
+    clock,
     newId: randomUUID,
     rotateSealedValues: (onProgress) => rotateSealedValues(database.pool, sealing.sealer, onProgress),
     pingDatabase: () => pingDatabase(database),

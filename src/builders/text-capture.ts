@@ -7,6 +7,7 @@
  */
 import type { FieldSpec } from '../generated/contracts.ts';
 import type { Directive, DirectiveForm, RuleContext, Span } from './directive-types.ts';
+import { onlyFillerBefore } from './clause-words.ts';
 import { fieldNames, phrasePattern } from './field-vocabulary.ts';
 import { fieldPattern } from './pattern-cache.ts';
 import { findPersona } from './persona-lead.ts';
@@ -54,6 +55,8 @@ export function findCaptureLabels(context: RuleContext): CaptureLabel[] {
     for (const match of context.text.matchAll(pattern)) {
       labels.push({ field, start: match.index, valueStart: match.index + match[0].length, form: 'assign', stopAtComma, keepsStop, secret });
     }
+    // Inputs with a role of their own (an aspect ratio as free text) have their own rules, which check the value's shape.
+    if (field.role === 'other') labels.push(...spacedLabels(context.text, field, isPrimary));
     if (field.role === 'negative_prompt' && isPrimary) {
       for (const match of context.text.matchAll(NEGATIVE_SWITCHES)) {
         const form: DirectiveForm = match[0].startsWith('--') ? 'assign' : 'loose';
@@ -65,6 +68,33 @@ export function findCaptureLabels(context: RuleContext): CaptureLabel[] {
   if (persona) labels.push(persona);
   return labels.sort((a, b) => a.start - b.start || b.valueStart - a.valueStart);
 }
+
+/**
+ * `language en`, `token string MYSTYLE`, `bars color #ff8800`, `caption text 'Episode 12'`: a free-string field's
+ * name with its value after a space, no `:` or `=`. Without the separator the value's extent is only plain when it
+ * is quoted or one token that ends its clause; anything longer (`language skills of a child`) is the picture's
+ * words, so the label is not read.
+ */
+function spacedLabels(text: string, field: FieldSpec, isPrimary: boolean): CaptureLabel[] {
+  const pattern = fieldPattern(field, `spaced:${isPrimary}`, () => {
+    const names = fieldNames(field, isPrimary).map(phrasePattern).join('|');
+    return new RegExp(`(?<![\\p{L}\\p{N}_-])(?:${names})[ \\t]+(?=["“‘']|${ONE_TOKEN_ENDING_CLAUSE})`, 'giu');
+  });
+  if (!pattern) return [];
+  // The name opens its clause (`…, language en`); after a content word it is the picture's (`a child with language skills`).
+  return [...text.matchAll(pattern)].filter((match) => onlyFillerBefore(text, match.index)).map((match) => ({
+    field,
+    start: match.index,
+    valueStart: match.index + match[0].length,
+    form: 'named' as const,
+    stopAtComma: true,
+    keepsStop: false,
+    secret: false,
+  }));
+}
+
+/** One token (no spaces, no clause punctuation) followed by the clause's end: a comma, a line end, a sentence stop. */
+const ONE_TOKEN_ENDING_CLAUSE = '[^\\s,;،؛、，；。]+(?=[,;،؛、，；。\\n]|[.!?]*$|[.!?]+\\s)';
 
 /**
  * `You are a pirate who speaks in rhyme. What is the sea?`: the role's sentence, for the primary system prompt.

@@ -7,19 +7,23 @@ import { LRUCache } from 'lru-cache';
 import type { ModelSchema } from '../generated/contracts.ts';
 import { ExampleQuarantine } from '../stages/example-quarantine.ts';
 import { SHARED_TENANT, type CatalogEntry, type CatalogRef, type CatalogStore } from '../catalog/catalog-store.ts';
+import { createRefCache } from '../catalog/ref-cache.ts';
 import type { Db } from './client.ts';
 import { modelExamples, models, modelSchemas } from './schema/index.ts';
 
-/**
- * How long a process trusts a resolved reference. Every run's extract stage resolves one, so this saves a
- * query per run; a re-pointed reference (a new version registered) reaches other processes within it.
- */
-const REF_CACHE_TTL_MS = 5000;
+export interface ModelsRepositoryOptions {
+  cacheSize?: number;
+  /**
+   * Milliseconds on the system's clock, for the resolved references (src/catalog/ref-cache.ts: every run resolves
+   * one, so a resolved reference is trusted REF_CACHE_TTL_MS; a re-pointed one reaches other processes within it).
+   */
+  clock?: { now(): number };
+}
 
-export function createModelsRepository(db: Db, options: { cacheSize?: number } = {}): CatalogStore {
+export function createModelsRepository(db: Db, options: ModelsRepositoryOptions = {}): CatalogStore {
   const schemaCache = new LRUCache<string, ModelSchema>({ max: options.cacheSize ?? 1000 });
   const quarantineCache = new LRUCache<string, ExampleQuarantine>({ max: options.cacheSize ?? 1000 });
-  const refCache = new LRUCache<string, CatalogRef>({ max: 10_000, ttl: REF_CACHE_TTL_MS });
+  const refCache = createRefCache(options.clock ? { clock: options.clock } : {});
 
   return {
     async getSchema(schemaKey: string): Promise<ModelSchema | undefined> {
@@ -59,7 +63,6 @@ export function createModelsRepository(db: Db, options: { cacheSize?: number } =
     /** Registers (or re-points) catalog references to an extracted schema. */
     async registerModel(input: { tenantId: string; refs: string[]; schemaKey: string; source: Record<string, unknown> }): Promise<void> {
       const now = new Date();
-      refCache.clear();
       for (const ref of input.refs) {
         await db
           .insert(models)
@@ -69,21 +72,21 @@ export function createModelsRepository(db: Db, options: { cacheSize?: number } =
             set: { schemaKey: input.schemaKey, source: input.source, updatedAt: now },
           });
       }
+      // After the writes: a resolution under way here may have read the reference before them.
+      refCache.forget();
     },
 
     /** Resolves `owner/name` or `owner/name:version` for a tenant: its own entry first, then a shared one. */
     async resolveRef(tenantId: string, ref: string): Promise<CatalogRef | undefined> {
-      const key = `${tenantId}\u0000${ref}`;
-      const cached = refCache.get(key);
-      if (cached) return cached;
-      const [row] = await db
-        .select({ tenantId: models.tenantId, ref: models.ref, schemaKey: models.schemaKey })
-        .from(models)
-        .where(and(eq(models.ref, ref), inArray(models.tenantId, [tenantId, SHARED_TENANT])))
-        .orderBy(desc(sql`${models.tenantId} = ${tenantId}`))
-        .limit(1);
-      if (row) refCache.set(key, row);
-      return row;
+      return refCache.resolve(tenantId, ref, async () => {
+        const [row] = await db
+          .select({ tenantId: models.tenantId, ref: models.ref, schemaKey: models.schemaKey })
+          .from(models)
+          .where(and(eq(models.ref, ref), inArray(models.tenantId, [tenantId, SHARED_TENANT])))
+          .orderBy(desc(sql`${models.tenantId} = ${tenantId}`))
+          .limit(1);
+        return row;
+      });
     },
 
     /** The source a catalog reference was registered with (re-extracted after an extractor upgrade). */
@@ -101,7 +104,7 @@ export function createModelsRepository(db: Db, options: { cacheSize?: number } =
         .update(models)
         .set({ schemaKey, updatedAt: new Date() })
         .where(and(eq(models.tenantId, entry.tenantId), eq(models.ref, entry.ref), eq(models.schemaKey, entry.schemaKey)));
-      refCache.clear();
+      refCache.forget();
     },
 
     /** What a tenant sees (its own entries and the shared ones); every tenant's entries without one. */

@@ -220,6 +220,9 @@ export function createEmbeddedRunner(logger: Logger): EmbeddedRunner {
     async enqueueNotification(job, at) {
       whenStarted((h) => notifyLater(h, job, at));
     },
+    async withdrawNotification(job) {
+      timers.cancel(notificationJobId(job));
+    },
     async enqueueShadow(job) {
       whenStarted((h) => pool.add({ name: 'vetted-shadow', attempts: 3, backoffMs: 2000 }, () => h.shadow(job)));
     },

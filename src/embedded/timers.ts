@@ -11,6 +11,8 @@ export interface KeyedTimers {
   /** Calls `fire` at `when` (ms since the epoch, by `now`) unless `key` is already armed. */
   at(key: string, when: number, fire: () => void): void;
   has(key: string): boolean;
+  /** Drops the timer of `key`, if armed (it never fires). */
+  cancel(key: string): void;
   /** Drops every timer (they never fire). */
   clear(): void;
 }
@@ -32,6 +34,10 @@ export function createKeyedTimers(now: () => number): KeyedTimers {
       if (!timers.has(key)) arm(key, when, fire);
     },
     has: (key) => timers.has(key),
+    cancel(key) {
+      clearTimeout(timers.get(key));
+      timers.delete(key);
+    },
     clear() {
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();

@@ -1,7 +1,7 @@
 /**
  * commit(move): the only way a run changes state. The move is lowered to one store write (moves.ts) whose
  * rows (the run, its events, a decision, a ledger record) commit together; then, and only then, its effects
- * outside the store: the next stage's job, a review's expiry, a webhook, a notification, logs and metrics. A crash between the
+ * outside the store: the next stage's job, a review's expiry, a webhook, a notification (or withdrawing one), logs and metrics. A crash between the
  * two loses no work: the reconciler (reconciler.ts) finds a run whose job is missing and gives it one.
  *
  * create(): the one way a run comes into being (insert + run.created event, then the first stage's job).
@@ -83,6 +83,7 @@ async function applyEffects(engine: Engine, move: Move, committed: Committed): P
       return;
     case 'cancel':
       await ended(engine, move.run, committed);
+      await withdrawNearExpiry(engine, move.run);
       return cancelStartedExecutions(engine, move.run);
     case 'expire':
       return ended(engine, move.run, committed);
@@ -190,6 +191,8 @@ async function decided(engine: Engine, move: Extract<Move, { kind: 'decide' }>, 
     reviewId: decision.reviewId, hitlId: decision.reviewId, action: decision.action, route: plan.route, goto: moved.status,
     returnTo: review?.returnTo ?? null, parsedResult: decision.parsed ?? null, actor: decision.actor.id,
   });
+  // Decided, unless it waits for more people: its warning before expiry has nothing left to warn about.
+  if (plan.route !== 'await_quorum') await withdrawNearExpiry(engine, run);
   switch (plan.route) {
     case 'execute':
       if (plan.override) logEvent(engine.logger, 'HITL_OVERRIDE', logContext(run), { reviewId: decision.reviewId, actor: decision.actor.id }, 'warn');
@@ -241,6 +244,20 @@ async function notify(engine: Engine, committed: Committed): Promise<void> {
 async function tellPeople(engine: Engine, job: NotificationJob): Promise<void> {
   await engine.dispatch.enqueueNotification(job).catch((error: unknown) => {
     engine.logger.warn({ err: error, runId: job.runId, reviewId: job.subjectId, event: job.event }, 'could not queue the notification; the review is in PostgreSQL regardless');
+  });
+}
+
+/**
+ * A review that stopped waiting takes its delayed "nears expiry" notice along: the notice would find it decided
+ * and do nothing, but its job would hold keys in Redis until the warning's time. Best effort, like every notice:
+ * one left behind still does nothing.
+ */
+async function withdrawNearExpiry(engine: Engine, run: RunRow): Promise<void> {
+  const reviewId = run.pendingReview?.reviewId ?? run.pendingReviewId;
+  if (!reviewId) return;
+  const job: NotificationJob = { tenantId: run.tenantId, subject: 'review', subjectId: reviewId, runId: run.id, event: 'expiring' };
+  await engine.dispatch.withdrawNotification(job).catch((error: unknown) => {
+    engine.logger.warn({ err: error, runId: run.id, reviewId }, 'could not withdraw the nears-expiry notice; when due it finds the review decided and sends nothing');
   });
 }
 

@@ -66,4 +66,9 @@ export interface Dispatch {
    * the job waits until then ("nears expiry").
    */
   enqueueNotification(job: NotificationJob, at?: Date): Promise<void>;
+  /**
+   * Drops a notification that has not gone out yet (a decided review's "nears expiry" warning): it would find the
+   * review decided and do nothing, but it would hold its keys in Redis until its time. Nothing queued is no error.
+   */
+  withdrawNotification(job: NotificationJob): Promise<void>;
 }

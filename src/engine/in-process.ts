@@ -87,6 +87,10 @@ export function createListDispatch(): ListDispatch {
     async enqueueNotification(job) {
       notifications.push({ ...job });
     },
+    async withdrawNotification(job) {
+      const index = notifications.findIndex((queued) => queued.subject === job.subject && queued.subjectId === job.subjectId && queued.event === job.event);
+      if (index !== -1) notifications.splice(index, 1);
+    },
     take(held = []) {
       const index = jobs.findIndex((job) => !held.includes(job.stage));
       return index === -1 ? undefined : jobs.splice(index, 1)[0];

@@ -5,13 +5,14 @@
  * spent the stage table says whether the run fails or a person is asked. A run is never dropped.
  */
 import { assertNever, isVettedError } from '../errors.ts';
+import { isThrottledError } from '../stages/executor.ts';
 import type { RunError } from '../generated/contracts.ts';
 import { logContext, logEvent } from '../observability/logger.ts';
 import { runLabels } from '../observability/metrics.ts';
 import { commit } from './commit.ts';
 import type { Engine } from './engine.ts';
 import type { Move } from './moves.ts';
-import type { StageOutcome } from './outcomes.ts';
+import type { ParkRequest, StageOutcome } from './outcomes.ts';
 import type { StageDefinition } from './stages.ts';
 import type { RunRow, StageVisit } from './store.ts';
 import { deferringLedger, directLedger, type VisitLedger } from './visit-ledger.ts';
@@ -111,20 +112,24 @@ function outcomeForError(engine: Engine, stage: StageDefinition, run: RunRow, at
     return { kind: 'retry', error };
   }
   if (stage.onExhausted === 'fail') return { kind: 'fail', error: runError };
+  return { kind: 'park', park: { ...exhausted(stage, error, runError), candidate: run.candidate } };
+}
+
+/**
+ * Why a person is asked once a stage's attempts are spent: the builder gave up; the provider refused every
+ * attempt as too many requests (nothing ran, so trying the same payload later is safe); or an execution failed
+ * in a way that may or may not have run it.
+ */
+function exhausted(stage: StageDefinition, error: unknown, runError: RunError): Pick<ParkRequest, 'why' | 'issues'> {
   const building = stage.name === 'build';
-  return {
-    kind: 'park',
-    park: {
-      why: {
-        reason: building ? 'builder_failed' : 'execution_uncertain',
-        kind: 'error_recovery',
-        checkpoint: 'error_recovery',
-        question: `The ${stage.name} stage failed (${runError.message}). Retry, edit, or reject the run.`,
-      },
-      issues: [{ path: '', code: building ? 'builder_error' : 'execution_error', message: runError.message, severity: 'blocking', suggestion: 'Retry once the service is healthy, or reject the run.' }],
-      candidate: run.candidate,
-    },
-  };
+  const code = building ? 'builder_error' : 'execution_error';
+  const issues: ParkRequest['issues'] = [{ path: '', code, message: runError.message, severity: 'blocking', suggestion: 'Retry once the service is healthy, or reject the run.' }];
+  if (!building && isThrottledError(error)) {
+    const question = `The provider refused every attempt as too many requests (${runError.message}); nothing ran. Try again later, or reject the run.`;
+    return { why: { reason: 'provider_throttled', kind: 'error_recovery', checkpoint: 'error_recovery', question }, issues };
+  }
+  const question = `The ${stage.name} stage failed (${runError.message}). Retry, edit, or reject the run.`;
+  return { why: { reason: building ? 'builder_failed' : 'execution_uncertain', kind: 'error_recovery', checkpoint: 'error_recovery', question }, issues };
 }
 
 function toRunError(error: unknown, stage: StageDefinition): RunError {

@@ -24,7 +24,7 @@ export type Identifier = string;
  */
 export type FieldName = string;
 /**
- * A model named as owner/name or owner/name:version; a provider's endpoint may have more segments (fal-ai/flux/dev).
+ * A model named as owner/name or owner/name:version; a provider's endpoint may have up to seven segments (fal-ai/flux/dev, fal-ai/bytedance/seedance/v1/pro/image-to-video).
  *
  * This interface was referenced by `Common`'s JSON-Schema
  * via the `definition` "ModelReference".
@@ -266,6 +266,7 @@ export type ReviewReason =
   | 'request_partly_unused'
   | 'builder_failed'
   | 'execution_uncertain'
+  | 'provider_throttled'
   | 'schema_changed'
   | 'response_review';
 /**

@@ -6,8 +6,9 @@
  * Exactly one send per subject, event and channel: each channel's delivery is claimed in the ledger first
  * (notifications-repository.ts), so a retried job skips the channels that already got it, and a second worker
  * holding the same notification finds it claimed. A waiting review also gets its "nears expiry" job here, a
- * delayed job at expiresAt − nearExpirySeconds, which does nothing if the review was decided meanwhile (the
- * system's dispatch carries it: a delayed BullMQ job, or the embedded runner's timer).
+ * delayed job at expiresAt − nearExpirySeconds (the system's dispatch carries it: a delayed BullMQ job, or the
+ * embedded runner's timer). Deciding the review withdraws it (commit.ts); one that goes off anyway finds the review
+ * decided and does nothing.
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';

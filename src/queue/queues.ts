@@ -136,6 +136,8 @@ export interface QueueSet extends Dispatch, CarriedWork {
   enqueueWebhook(data: WebhookJobData): Promise<void>;
   /** Adds a notification job now, or at `at` (a delayed job: "nears expiry"); one job per subject and event. */
   enqueueNotification(data: NotificationJobData, at?: Date): Promise<void>;
+  /** Removes the subject's job for that event unless a worker holds it right now. */
+  withdrawNotification(data: NotificationJobData): Promise<void>;
   /** Asks for a shadow report of one build (idempotent per run and build visit while the job exists). */
   enqueueShadow(data: ShadowJobData): Promise<void>;
   close(): Promise<void>;
@@ -215,6 +217,10 @@ export function createQueues(target: RedisTarget, prefix: string, onError: (erro
     },
     async enqueueNotification(data, at) {
       await notifications.add(data.event, data, { jobId: notificationJobId(data), ...(at ? { delay: Math.max(0, at.getTime() - Date.now()) } : {}) });
+    },
+    async withdrawNotification(data) {
+      // A job a worker holds is not removed (BullMQ answers 0): it is being sent, or finds the review decided.
+      await notifications.remove(notificationJobId(data));
     },
     async enqueueShadow(data) {
       await shadow.add('shadow', data, { jobId: `shadow.${data.runId}.${data.attempt}` });

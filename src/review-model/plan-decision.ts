@@ -142,8 +142,8 @@ function planRoute(route: ResumeRoute, review: PendingReview, input: PlanDecisio
 function planApproval(review: PendingReview, input: PlanDecisionInput): DecisionPlan {
   const { decision, actor } = input;
   // Running the same payload again is a new ledger step: after a response review's retry, and when a person
-  // decides to run an execution whose earlier attempt left no outcome.
-  if (review.checkpoint === 'response_review' || review.reason === 'execution_uncertain') {
+  // decides to run an execution whose earlier attempt left no outcome or was refused as too many requests.
+  if (review.checkpoint === 'response_review' || review.reason === 'execution_uncertain' || review.reason === 'provider_throttled') {
     return { route: 'execute', override: false, newExecutionStep: true };
   }
   const blocking = review.issues.filter((issue) => issue.severity === 'blocking');

@@ -32,10 +32,12 @@ const OPTION_LABELS: Readonly<Record<DecisionAction, string>> = {
 
 /**
  * Reviews whose reason changes where an action leads. An execution whose outcome nobody knows is not built
- * again: a person who checked the provider runs it again (as a new ledger step) with approve or retry.
+ * again: a person who checked the provider runs it again (as a new ledger step) with approve or retry. Nor is one
+ * the provider kept refusing as too many requests: nothing ran, and the same payload is simply tried again.
  */
 export const REASON_ROUTES: Readonly<Partial<Record<PendingReview['reason'], Partial<Record<DecisionAction, ResumeRoute>>>>> = {
   execution_uncertain: { approve: 'execute', retry: 'execute' },
+  provider_throttled: { approve: 'execute', retry: 'execute' },
 };
 
 export function resumeRoute(checkpoint: Checkpoint, action: DecisionAction, reason?: PendingReview['reason']): ResumeRoute | undefined {

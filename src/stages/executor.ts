@@ -67,6 +67,26 @@ export class ProviderNotStartedError extends VettedError {
   }
 }
 
+/**
+ * Thrown by a provider that answered "too many requests" (HTTP 429): it took nothing on. The execute stage retries
+ * with its backoff; a run whose every attempt was refused this way asks a person as `provider_throttled`, not as
+ * an execution whose outcome nobody knows. A provider that recorded a handle first (a keyed call) keeps its
+ * ledger row whatever the error says (runAndRecord).
+ */
+export class ProviderThrottledError extends ProviderNotStartedError {
+  /** Recognised by this flag (not instanceof), as `notStarted` is. */
+  readonly throttled = true;
+
+  constructor(message: string, options: VettedErrorOptions = {}) {
+    super('PROVIDER_UNAVAILABLE', message, options);
+  }
+}
+
+/** True for a provider's "too many requests". */
+export function isThrottledError(error: unknown): error is ProviderThrottledError {
+  return error instanceof Error && (error as { throttled?: unknown }).throttled === true;
+}
+
 /** True for an error that proves the provider created nothing. */
 export function isNotStartedError(error: unknown): error is ProviderNotStartedError {
   return error instanceof Error && (error as { notStarted?: unknown }).notStarted === true;

@@ -14,6 +14,7 @@ import { verifyWebhookSignature } from '../../src/delivery/webhook-signature.ts'
 import type { NotificationJob } from '../../src/engine/dispatch.ts';
 import type { ReviewTask } from '../../src/generated/contracts.ts';
 import { createNotifier } from '../../src/notifications/notify.ts';
+import { notificationJobId } from '../../src/queue/queues.ts';
 import { registerTaskType } from '../../src/tasks/task-types.ts';
 import { createApiHarness, json, type ApiHarness } from '../support/api.ts';
 import { BIN, processEnv } from '../support/mcp.ts';
@@ -87,7 +88,7 @@ async function parked(policy: Record<string, unknown>) {
   const response = await api.call('POST', '/api/runs', { key: api.keys.submitter, body: { model: 'black-forest-labs/flux-schnell', prompt: 'a heron', policy } });
   expect(response.statusCode, response.body).toBe(202);
   const run = await settle(api.system, json<{ id: string }>(response).id, ['awaiting_human']);
-  return { runId: run.id, reviewId: run.pendingReview!.reviewId };
+  return { runId: run.id, reviewId: run.pendingReview!.reviewId, payloadHash: run.pendingReview!.payloadHash };
 }
 
 describe('a review starts waiting', () => {
@@ -143,6 +144,32 @@ describe('a review starts waiting', () => {
       return rows.length === 9 && rows.every((row) => row.status === 'sent') ? rows : undefined;
     }, 30_000, 'every channel to have sent the three events');
     expect(sent.filter((row) => row.channel === 'webhook').map((row) => row.event).sort()).toEqual(['expired', 'expiring', 'waiting']);
+  });
+});
+
+describe('a review decided before its warning', () => {
+  it('takes its nears-expiry job out of Redis; a review nobody decides keeps it and is told', async () => {
+    const decided = await parked({ mode: 'require_human', reviewTtlSeconds: 3600 });
+    const open = await parked({ mode: 'require_human', reviewTtlSeconds: 3600 });
+    const queue = api.system.queues.notifications;
+    const warningOf = (reviewId: string) => notificationJobId({ tenantId: 't1', subject: 'review', subjectId: reviewId, event: 'expiring' });
+    // The "waiting" notice schedules the warning, nearExpirySeconds (3) before the review's hour is up.
+    await eventually(async () => {
+      const states = await Promise.all([queue.getJobState(warningOf(decided.reviewId)), queue.getJobState(warningOf(open.reviewId))]);
+      return states.every((state) => state === 'delayed') ? true : undefined;
+    }, 30_000, 'both warnings to be scheduled');
+
+    const answer = await api.call('POST', `/api/runs/${decided.runId}/decision`, {
+      key: api.keys.reviewer, body: { reviewId: decided.reviewId, payloadHash: decided.payloadHash, action: 'approve' },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(await queue.getJobState(warningOf(decided.reviewId))).toBe('unknown');
+
+    // The open review's warning is still there and goes out when it is due (brought forward here, not waited for).
+    expect(await queue.getJobState(warningOf(open.reviewId))).toBe('delayed');
+    await (await queue.getJob(warningOf(open.reviewId)))!.promote();
+    await eventually(async () => (deliveries('/slack', open.reviewId, 'expires soon').length === 1 ? true : undefined), 30_000, 'the open review\'s warning');
+    expect(deliveries('/slack', decided.reviewId, 'expires soon')).toEqual([]);
   });
 });
 

@@ -59,6 +59,7 @@ describe('buildQuestion', () => {
     ['response_review', { action: 'approve', route: 'complete' }],
     ['builder_failed', { action: 'retry', route: 'build' }],
     ['execution_uncertain', { action: 'approve', route: 'execute' }],
+    ['provider_throttled', { action: 'approve', route: 'execute' }],
     ['safety_flags', { action: 'approve', route: 'build' }],
     ['schema_changed', { action: 'approve', route: 'execute' }],
   ] as const)('%s is a yes/no whose yes leads to %j', (reason, returnTo) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecutionResult } from '../../src/generated/contracts.ts';
 import type { ExecutionHandle, ExecutionRequest, ModelProvider } from '../../src/ports.ts';
-import { executeOnce, isNotStartedError, ProviderNotStartedError, type ExecutionLedger, type LedgerEntry } from '../../src/stages/executor.ts';
+import { executeOnce, isNotStartedError, isThrottledError, ProviderNotStartedError, ProviderThrottledError, type ExecutionLedger, type LedgerEntry } from '../../src/stages/executor.ts';
 import { deferringLedger } from '../../src/engine/visit-ledger.ts';
 
 /**
@@ -121,6 +121,14 @@ describe('executeOnce', () => {
     expect(ledger.rows.size).toBe(0);
     expect(await executeOnce({ request, payloadHash: 'h', provider, ledger })).toMatchObject({ kind: 'executed', result: { predictionId: 'p2' } });
     expect(calls.execute).toBe(2);
+  });
+
+  it('a "too many requests" is a retryable refusal that created nothing, told apart from other refusals', () => {
+    const throttled = new ProviderThrottledError('Replicate rate-limited the prediction (429)');
+    expect(throttled).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', retryable: true });
+    expect(isNotStartedError(throttled)).toBe(true);
+    expect(isThrottledError(throttled)).toBe(true);
+    expect(isThrottledError(new ProviderNotStartedError('PROVIDER_UNAVAILABLE', 'connect ECONNREFUSED 127.0.0.1:9'))).toBe(false);
   });
 
   it('a "not started" claim after a handle was recorded is not believed: the row stays and the retry is uncertain', async () => {

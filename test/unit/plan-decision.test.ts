@@ -137,6 +137,17 @@ describe('error recovery without a candidate (the builder failed)', () => {
   });
 });
 
+describe('an execution the provider refused as too many requests', () => {
+  const refused = { path: '', code: 'execution_error', message: 'Replicate rate-limited the prediction (429)', severity: 'blocking', suggestion: 'Retry once the service is healthy, or reject the run.' } as const;
+  const review = pendingReview({ checkpoint: 'error_recovery', reason: 'provider_throttled', kind: 'error_recovery', issues: [refused] });
+
+  it('approve or retry runs the same payload again as a new ledger step, the refusal being no blocking issue of the payload', () => {
+    expect(plan({ action: 'approve' }, { pendingReview: review })).toEqual({ route: 'execute', override: false, newExecutionStep: true });
+    expect(plan({ action: 'retry' }, { pendingReview: review })).toEqual({ route: 'execute', override: false, newExecutionStep: true });
+    expect(plan({ action: 'reject' }, { pendingReview: review }).route).toBe('cancel');
+  });
+});
+
 describe('an execution whose outcome is unknown', () => {
   const review = pendingReview({ checkpoint: 'error_recovery', reason: 'execution_uncertain', kind: 'error_recovery' });
 

@@ -3,6 +3,7 @@ import { isVettedError } from '../../src/errors.ts';
 import type { ModelSchema } from '../../src/generated/contracts.ts';
 import { createPayloadAjv } from '../../src/schema/ajv.ts';
 import { extractModelSchema } from '../../src/stages/schema-extractor/index.ts';
+import { CompiledSchemaCache } from '../../src/stages/validator/index.ts';
 
 type Json = Record<string, unknown>;
 
@@ -74,6 +75,30 @@ describe('provider model files', () => {
     const { modelSchema } = extract(source);
     expect(modelSchema.model).toBe('fal-ai/some/model');
     expect(modelSchema.provider).toMatchObject({ name: 'fal', endpoint: 'fal-ai/some/model', path: '/fal-ai/some/model' });
+  });
+
+  it('finds a fal endpoint of six segments, as fal publishes them, and refuses eight', () => {
+    const falFile = (endpoint: string) => ({
+      provider: 'fal',
+      endpoint,
+      openapi: {
+        openapi: '3.0.4',
+        paths: { [`/${endpoint}`]: { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/In' } } } } } } },
+        components: { schemas: { In: { type: 'object', properties: { prompt: { type: 'string' } } } } },
+      },
+    });
+    expect(extract(falFile('fal-ai/bytedance/seedance/v1/pro/image-to-video')).modelSchema.model).toBe('fal-ai/bytedance/seedance/v1/pro/image-to-video');
+    expect(refusal(falFile('a/b/c/d/e/f/g/h'))).toMatchObject({ code: 'MODEL_SOURCE_INVALID', field: 'endpoint' });
+  });
+
+  it('keeps a published schema that writes nullable beside a union with no type, accepting null', () => {
+    const body = { type: 'object', properties: { model: { anyOf: [{ type: 'string' }, { type: 'string', enum: ['dall-e-2'] }], nullable: true, default: 'dall-e-2' } } };
+    const { modelSchema } = extract(openaiFile(body));
+    const compiled = new CompiledSchemaCache(1).compiledFor(modelSchema);
+    expect(compiled.publishedError).toBeUndefined();
+    expect(compiled.published?.({ model: null })).toBe(true);
+    expect(compiled.published?.({ model: 'dall-e-2' })).toBe(true);
+    expect(compiled.published?.({ model: 3 })).toBe(false);
   });
 
   it('refuses an operation the document does not have, naming the field', () => {

@@ -12,7 +12,7 @@ import { ApiError, createFalClient, type FalClient } from '@fal-ai/client';
 import { VettedError } from '../../errors.ts';
 import type { ExecutionResult } from '../../generated/contracts.ts';
 import type { ExecutionHandle, ExecutionRequest, ModelProvider } from '../../ports.ts';
-import { ProviderNotStartedError } from '../../stages/executor.ts';
+import { ProviderNotStartedError, ProviderThrottledError } from '../../stages/executor.ts';
 import { createFalWebhooks, type FalWebhooks } from './fal-webhooks.ts';
 import { createJwksKeys, FAL_DEFAULT_JWKS_URL, type FalSigningKeys } from './jwks-keys.ts';
 import { guardedFetch, SubmitUncertainError } from './submit-guard.ts';
@@ -99,7 +99,8 @@ function submitFailure(error: unknown, endpoint: string): unknown {
     return new VettedError('PROVIDER_UNAVAILABLE', `The submission to fal ${endpoint} was interrupted (${error.message}); it may or may not be queued`);
   }
   if (error instanceof ApiError) {
-    if (error.status === 429 || error.status === 503) return new ProviderNotStartedError('PROVIDER_UNAVAILABLE', `fal did not queue ${endpoint} (${error.status}); it will be tried again`);
+    if (error.status === 429) return new ProviderThrottledError(`fal did not queue ${endpoint} (429, too many requests); it will be tried again`);
+    if (error.status === 503) return new ProviderNotStartedError('PROVIDER_UNAVAILABLE', `fal did not queue ${endpoint} (503); it will be tried again`);
     if (error.status < 500) return new ProviderNotStartedError('PROVIDER_FAILED', `fal refused ${endpoint}: ${describe(error)}`);
     return new VettedError('PROVIDER_UNAVAILABLE', `fal failed while queueing ${endpoint} (${describe(error)}); it may or may not be queued`);
   }

@@ -16,7 +16,7 @@ import type Replicate from 'replicate';
 import type { Prediction } from 'replicate';
 import { VettedError } from '../../errors.ts';
 import type { ExecutionRequest, ModelProvider } from '../../ports.ts';
-import { ProviderNotStartedError } from '../../stages/executor.ts';
+import { ProviderNotStartedError, ProviderThrottledError } from '../../stages/executor.ts';
 import { classifyReplicateError, describeFailure } from './api-errors.ts';
 import { createReplicateClient, type ReplicateConfig } from './client.ts';
 import { REPLICATE_PROVIDER_NAME, toExecutionResult } from './prediction-result.ts';
@@ -85,7 +85,7 @@ function createFailure(error: unknown, target: string): unknown {
       return new ProviderNotStartedError('PROVIDER_UNAVAILABLE', `Replicate could not be reached, no prediction was created: ${failure.reason}`);
     case 'http':
       if (failure.status === 429) {
-        return new ProviderNotStartedError('PROVIDER_UNAVAILABLE', `Replicate rate-limited the prediction for ${target} (429); it will be tried again`);
+        return new ProviderThrottledError(`Replicate rate-limited the prediction for ${target} (429); it will be tried again`);
       }
       if (failure.status < 500) {
         return new ProviderNotStartedError('PROVIDER_FAILED', `Replicate refused the prediction for ${target}: ${describeFailure(failure)}`);

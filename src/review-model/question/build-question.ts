@@ -76,6 +76,8 @@ export function buildQuestion(facts: QuestionFacts): ReviewQuestion {
       return yesNo(locale, message(locale, 'tryAgain'), { action: 'retry', route: 'build' });
     case 'execution_uncertain':
       return yesNo(locale, message(locale, 'runAgain'), { action: 'approve', route: 'execute' });
+    case 'provider_throttled':
+      return yesNo(locale, message(locale, 'providerBusy'), { action: 'approve', route: 'execute' });
     default:
       return assertNever(why.reason, 'review reason');
   }

@@ -33,6 +33,8 @@ export interface Messages {
   tryAgain: string;
   /** An execution left no outcome: run it again? */
   runAgain: string;
+  /** The provider refused every attempt as too many requests; nothing ran: try again? */
+  providerBusy: string;
   /** Response review: keep the result? */
   keepResult: string;
   /** Said before the question again after a reply that could not be understood. */
@@ -56,6 +58,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     runWithoutParts: 'This model cannot do part of your request ({what}). Shall I run it without that?',
     tryAgain: 'Something went wrong while preparing your request. Shall I try again?',
     runAgain: 'I could not tell whether your request already ran. Shall I run it again?',
+    providerBusy: 'The model\'s service was too busy to take your request, so nothing ran. Shall I try again?',
     keepResult: 'Here is the result. Shall I keep it?',
     nudge: 'Sorry, I did not understand that.',
     yes: 'Yes',
@@ -75,6 +78,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     runWithoutParts: 'המודל הזה לא יכול לבצע חלק מהבקשה שלך ({what}). להריץ אותה בלי זה?',
     tryAgain: 'משהו השתבש בהכנת הבקשה שלך. לנסות שוב?',
     runAgain: 'לא ברור אם הבקשה שלך כבר רצה. להריץ אותה שוב?',
+    providerBusy: 'השירות של המודל היה עמוס מכדי לקבל את הבקשה שלך, ולכן היא לא רצה. לנסות שוב?',
     keepResult: 'הנה התוצאה. לשמור אותה?',
     nudge: 'סליחה, לא הבנתי.',
     yes: 'כן',
@@ -94,6 +98,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     runWithoutParts: 'Este modelo no puede hacer parte de tu solicitud ({what}). ¿La ejecuto sin eso?',
     tryAgain: 'Algo salió mal al preparar tu solicitud. ¿Lo intento de nuevo?',
     runAgain: 'No sé si tu solicitud ya se ejecutó. ¿La ejecuto otra vez?',
+    providerBusy: 'El servicio del modelo estaba demasiado ocupado para aceptar tu solicitud, así que no se ejecutó. ¿Lo intento otra vez?',
     keepResult: 'Aquí está el resultado. ¿Lo guardo?',
     nudge: 'Perdona, no te he entendido.',
     yes: 'Sí',
@@ -113,6 +118,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     runWithoutParts: 'Ce modèle ne peut pas faire une partie de votre demande ({what}). Je la lance sans cela ?',
     tryAgain: 'Un problème est survenu en préparant votre demande. Je réessaie ?',
     runAgain: 'Je ne sais pas si votre demande a déjà été lancée. Je la relance ?',
+    providerBusy: 'Le service du modèle était trop occupé pour accepter votre demande : rien n\'a été lancé. Je réessaie ?',
     keepResult: 'Voici le résultat. Je le garde ?',
     nudge: 'Désolé, je n\'ai pas compris.',
     yes: 'Oui',
@@ -132,6 +138,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     runWithoutParts: 'Dieses Modell kann einen Teil deiner Anfrage ({what}) nicht umsetzen. Soll ich sie ohne das ausführen?',
     tryAgain: 'Beim Vorbereiten deiner Anfrage ist etwas schiefgegangen. Soll ich es noch einmal versuchen?',
     runAgain: 'Ich weiß nicht, ob deine Anfrage schon ausgeführt wurde. Soll ich sie noch einmal ausführen?',
+    providerBusy: 'Der Dienst des Modells war zu ausgelastet, um deine Anfrage anzunehmen; es wurde nichts ausgeführt. Soll ich es noch einmal versuchen?',
     keepResult: 'Hier ist das Ergebnis. Soll ich es behalten?',
     nudge: 'Entschuldige, das habe ich nicht verstanden.',
     yes: 'Ja',
@@ -151,6 +158,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     runWithoutParts: 'Este modelo não consegue fazer parte do seu pedido ({what}). Executo sem isso?',
     tryAgain: 'Algo deu errado ao preparar o seu pedido. Posso tentar de novo?',
     runAgain: 'Não sei se o seu pedido já foi executado. Posso executá-lo de novo?',
+    providerBusy: 'O serviço do modelo estava ocupado demais para aceitar o seu pedido, então nada foi executado. Posso tentar de novo?',
     keepResult: 'Aqui está o resultado. Posso guardá-lo?',
     nudge: 'Desculpe, não entendi.',
     yes: 'Sim',
@@ -170,6 +178,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     runWithoutParts: 'Эта модель не может выполнить часть запроса ({what}). Запустить без этого?',
     tryAgain: 'При подготовке вашего запроса что-то пошло не так. Попробовать ещё раз?',
     runAgain: 'Неясно, был ли ваш запрос уже выполнен. Запустить его ещё раз?',
+    providerBusy: 'Сервис модели был слишком загружен и не принял ваш запрос, поэтому ничего не выполнено. Попробовать ещё раз?',
     keepResult: 'Вот результат. Оставить его?',
     nudge: 'Извините, я не понял.',
     yes: 'Да',
@@ -189,6 +198,7 @@ export const MESSAGES: Readonly<Record<Locale, Messages>> = {
     runWithoutParts: 'لا يستطيع هذا النموذج تنفيذ جزء من طلبك ({what}). هل أشغّله بدون ذلك؟',
     tryAgain: 'حدث خطأ أثناء تجهيز طلبك. هل أحاول مرة أخرى؟',
     runAgain: 'لا أعرف إن كان طلبك قد نُفّذ بالفعل. هل أنفّذه مرة أخرى؟',
+    providerBusy: 'كانت خدمة النموذج مشغولة جدًا ولم تقبل طلبك، لذلك لم يُنفَّذ شيء. هل أحاول مرة أخرى؟',
     keepResult: 'هذه هي النتيجة. هل أحتفظ بها؟',
     nudge: 'عذرًا، لم أفهم.',
     yes: 'نعم',

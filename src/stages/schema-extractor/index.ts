@@ -123,8 +123,10 @@ export function extractionCacheKey(source: unknown, options: ExtractOptions = {}
  * 4: a provider document's quarantine holds the example request its inputs' examples make (shadow mode's V2
  *    side and the review card read it).
  * 5: a provider document's string inputs named `…_url` / `…_urls` are file URLs (`format: uri`), as fal writes them.
+ * 6: a published schema's `nullable: true` beside a union or `$ref` with no `type` is kept as a null branch
+ *    (AJV refused the whole published schema before).
  */
-export const EXTRACTOR_REVISION = 5;
+export const EXTRACTOR_REVISION = 6;
 
 /**
  * The hash of everything extraction reads (shape, model, version, schema document, example) and of the

@@ -20,7 +20,8 @@ export type ProviderName = keyof typeof OPERATION_KEY;
 
 const METHODS = ['post', 'put', 'patch'];
 const BODY_TYPES = ['application/json', 'multipart/form-data'] as const;
-const ENDPOINT = /^[A-Za-z0-9][\w.-]*(?:\/[A-Za-z0-9][\w.-]*){1,4}$/;
+/** `owner/alias[/path…]`: fal's published endpoints run to six segments (`fal-ai/bytedance/seedance/v1/pro/image-to-video`). */
+const ENDPOINT = /^[A-Za-z0-9][\w.-]*(?:\/[A-Za-z0-9][\w.-]*){1,6}$/;
 const OPERATION_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
 const MAX_REF_HOPS = 16;
 

@@ -134,5 +134,16 @@ function validationOnly(node: unknown, depth: number): unknown {
       delete out[exclusive];
     }
   }
-  return out;
+  return nullableWithoutType(out);
+}
+
+/**
+ * OpenAPI 3.0 lets `nullable: true` stand beside a union or a `$ref` with no `type` (OpenAI's image edit
+ * `model`: `anyOf` of strings, nullable); AJV reads `nullable` only beside `type` and refuses the schema
+ * otherwise. Such a node accepts null or whatever the rest of it accepts, which is what it is made to say.
+ */
+function nullableWithoutType(node: JsonObject): JsonObject {
+  if (!Object.hasOwn(node, 'nullable') || Object.hasOwn(node, 'type')) return node;
+  const { nullable, ...rest } = node;
+  return nullable === true ? { anyOf: [rest, { type: 'null' }] } : rest;
 }

@@ -1309,7 +1309,7 @@ export interface components {
         };
         /**
          * ModelReference
-         * @description A model named as owner/name or owner/name:version; a provider's endpoint may have more segments (fal-ai/flux/dev).
+         * @description A model named as owner/name or owner/name:version; a provider's endpoint may have up to seven segments (fal-ai/flux/dev, fal-ai/bytedance/seedance/v1/pro/image-to-video).
          */
         ModelReference: string;
         /**
@@ -1560,7 +1560,7 @@ export interface components {
          * ReviewReason
          * @enum {string}
          */
-        ReviewReason: "validation_failed" | "example_leak" | "policy_requires_human" | "low_confidence" | "too_many_changes" | "safety_flags" | "nothing_to_build_from" | "request_unused" | "request_partly_unused" | "builder_failed" | "execution_uncertain" | "schema_changed" | "response_review";
+        ReviewReason: "validation_failed" | "example_leak" | "policy_requires_human" | "low_confidence" | "too_many_changes" | "safety_flags" | "nothing_to_build_from" | "request_unused" | "request_partly_unused" | "builder_failed" | "execution_uncertain" | "provider_throttled" | "schema_changed" | "response_review";
         /**
          * ReviewSla
          * @description The review's reminder and escalation (policy.sla): when each is due, who it escalates to, and what happened so far.
