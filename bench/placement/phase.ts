@@ -22,6 +22,8 @@ export const placementPhase: Phase = {
     const scored = await scoreCorpus(lines);
     const result = report(scored.map((entry) => entry.score));
     const errors = scored.filter((entry) => entry.outcome.decision === 'error');
+    // Every request is the user's own words, so a leak flag on any of them is a false one.
+    const flagged = scored.filter((entry) => (entry.outcome.leakFlags?.length ?? 0) > 0);
     const worst = scored
       .filter((entry) => entry.score.misses.length > 0)
       .sort((a, b) => b.score.misses.length - a.score.misses.length || a.line.id.localeCompare(b.line.id))
@@ -33,11 +35,13 @@ export const placementPhase: Phase = {
           ...formatReport(result),
           ...(errors.length > 0 ? ['', `${errors.length} requests refused: ${errors.map((entry) => `${entry.line.id} (${entry.outcome.error})`).join('; ')}`] : []),
           '',
+          `Leak flags (false by construction: every request is the user's own): ${flagged.length}${flagged.length > 0 ? ` — ${flagged.map((entry) => `${entry.line.id} ${entry.outcome.leakFlags?.join(',')}`).join('; ')}` : ''}`,
+          '',
           'Most fields wrong:',
           ...worst.map((entry) => `${entry.line.id} ${entry.outcome.decision}: ${entry.score.misses.join('; ')}`),
         ],
       },
-      verdicts: verdicts(result),
+      verdicts: [...verdicts(result), { name: 'placement: false leak flags', value: flagged.length, shown: String(flagged.length), bound: '0', pass: flagged.length === 0 }],
     };
   },
 };

@@ -9,12 +9,16 @@ import { catalogByName } from './catalog.ts';
 import type { CorpusLine } from './corpus.ts';
 import { scoreLine, type LineScore, type Outcome } from './score.ts';
 
-/** What the scorer reads from a dry run: the payload, whether it would execute, whether it said something went unplaced. */
+/**
+ * What the scorer reads from a dry run: the payload, whether it would execute, whether it said something went
+ * unplaced; and the leak firewall's flags, every one of them false here (a corpus request is the user's own words).
+ */
 export function outcomeOf(result: DryRunResult): Outcome {
   const reportedUnplaced = result.issues.some((issue) => issue.code === 'unused_request') || result.review?.reason === 'request_partly_unused';
   const provenance = result.candidate?.provenance ?? {};
   const defaulted = Object.keys(provenance).filter((field) => provenance[field]?.source === 'schema_default');
-  return { payload: (result.candidate?.payload as Record<string, unknown> | undefined) ?? null, decision: result.decision, reportedUnplaced, defaulted };
+  const leakFlags = result.issues.filter((issue) => issue.code === 'example_leak').map((issue) => issue.path);
+  return { payload: (result.candidate?.payload as Record<string, unknown> | undefined) ?? null, decision: result.decision, reportedUnplaced, defaulted, leakFlags };
 }
 
 export interface ScoredLine {

@@ -14,6 +14,8 @@ export interface Outcome {
   reportedUnplaced: boolean;
   /** Fields the payload holds only because the schema has a default for them (provenance schema_default): not placed. */
   defaulted?: readonly string[];
+  /** Payload paths the leak firewall flagged (example_leak issues). */
+  leakFlags?: readonly string[];
   error?: string;
 }
 

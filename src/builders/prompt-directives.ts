@@ -24,6 +24,7 @@ import { stopRule } from './stop-rule.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
 import { foldDigits, isAskedAbout, shownTextSpans, webAddressSpans } from '../reading/index.ts';
 import { READING_RULE_PREFIX, readingConversion, readingRule, unplacedSettings, type KeptOption } from './reading-rule.ts';
+import { presetSizeOf, presetSizeValues, withoutLoneSides, type PresetSize } from './size-presets.ts';
 import { wordSizeRule } from './size-rules.ts';
 import { FORM_RANK, overlaps, type Directive, type DirectiveForm, type RuleContext, type Span } from './directive-types.ts';
 import {
@@ -90,11 +91,12 @@ export interface ScanOptions {
  * fields (a labelled secret is only cut, see text-capture.ts). Deterministic.
  */
 export function scanPromptDirectives(text: string, schema: ModelSchema, options: ScanOptions = {}): DirectiveScan {
-  const context = ruleContext(text, schema);
+  const { context, size } = ruleContext(text, schema);
   // `seed ٤٢`, `١٦:٩`, `４枚`: the rules read digits of every script as ASCII; the phrases cited stay as written.
   const digits = foldDigits(text);
   const readContext = digits === text ? context : { ...context, text: digits };
-  const candidates = withWrittenDigits(withoutTranslationTarget(RULES.flatMap((rule) => rule(readContext)), context), text, digits);
+  const read = withoutLoneSides(RULES.flatMap((rule) => rule(readContext)), size);
+  const candidates = withWrittenDigits(withoutTranslationTarget(read, context), text, digits);
   const breaks = clauseBreaks(text);
   const byStart = new SpanIndex(candidates);
   const ownBreaks = ownClauseBreaks(text, breaks, candidates);
@@ -115,11 +117,14 @@ export function scanPromptDirectives(text: string, schema: ModelSchema, options:
   // `read this slowly: Welcome home`: the lead-in's settings are read above; the content is what follows it.
   const lead = findInstructionLead(text, cuts, quoted);
   if (lead) cuts.push(...lead.spans);
-  const values = chooseValues(accepted);
+  // A size field with presets was read through stand-ins (size-presets.ts): their values become its own.
+  const sized = presetSizeValues(chooseValues(accepted), size);
+  const values = sized.values;
   const refused = refusedAssignments(text, accepted, context);
   const leftovers = findLeftovers(text, accepted, context);
   const notes = [
     ...values.flatMap((value) => valueNotes(value, schema)),
+    ...sized.notes,
     ...accepted.flatMap((directive) => (directive.withheld ? [secretNote(directive.withheld)] : [])),
     ...leftovers.map((leftover) => leftover.note),
     ...refused.map(({ field, phrase, expected }) => `"${phrase}" is not a valid value for ${field} (${expected}); left in the prompt`),
@@ -176,7 +181,7 @@ function insideQuotes(candidate: Span, quoted: readonly Span[]): boolean {
   return quoted.some((span) => span.start < candidate.start && candidate.end < span.end);
 }
 
-function ruleContext(text: string, schema: ModelSchema): RuleContext {
+function ruleContext(text: string, schema: ModelSchema): { context: RuleContext; size: PresetSize | undefined } {
   const fields = orderedFields(schema);
   const primary = new Map<FieldRole, FieldSpec>();
   for (const field of fields) {
@@ -188,9 +193,14 @@ function ruleContext(text: string, schema: ModelSchema): RuleContext {
   const readable = fields.filter(
     (field) => !NEVER_FROM_TEXT.has(field.role) && field !== promptField && mediaKindOfField(field, schema) === null,
   );
-  return {
+  const size = presetSizeOf(schema, fields, primary);
+  if (size) {
+    primary.set('aspect_ratio', size.aspect);
+    if (size.sides) primary.set('width', size.sides.width).set('height', size.sides.height);
+  }
+  const context: RuleContext = {
     text,
-    typedFields: readable.filter(isTypedField),
+    typedFields: [...readable.filter(isTypedField), ...(size ? [size.aspect] : [])],
     textFields: readable.filter((field) => field.type === 'string' && !hasEnum(field)),
     secretFields: fields.filter((field) => field.role === 'secret'),
     systemFields: fields.filter((field) => field.role === 'system_prompt' && field.type === 'string' && !hasEnum(field)),
@@ -199,6 +209,7 @@ function ruleContext(text: string, schema: ModelSchema): RuleContext {
     isKnownName: (words, except) =>
       fields.some((field) => field !== except && fieldNames(field, primary.get(field.role) === field).includes(words)),
   };
+  return { context, size };
 }
 
 /** Greedy by strength, then length, then position: a longer explicit phrase beats the loose phrase inside it. */
@@ -476,7 +487,7 @@ function firstBreakFrom(breaks: readonly number[], position: number): number {
 }
 
 function optionList(field: FieldSpec): string {
-  const options = (field.enum ?? []).map(String);
+  const options = (field.enum ?? field.presets ?? []).map(String);
   return options.length > 8 ? `${options.slice(0, 8).join(', ')}, …` : options.join(', ');
 }
 

@@ -50,6 +50,7 @@ const KIND_WORDS: Record<SettingPhrase['kind'], string> = {
   decimal_comma: 'a number',
   multiple_word: 'a number of times bigger',
   native_digits: 'a number',
+  size_preset: 'a picture size',
 };
 
 /** An option named bare in text the prompt keeps, with the option it names. */

@@ -503,7 +503,7 @@ export interface FieldProvenance {
   evidence?: string;
   confidence?: number;
   /**
-   * The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
+   * The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word), "16:9" → landscape_16_9 (size_preset). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
    */
   conversion?:
     | 'duration'
@@ -518,7 +518,8 @@ export interface FieldProvenance {
     | 'unit_number'
     | 'decimal_comma'
     | 'multiple_word'
-    | 'native_digits';
+    | 'native_digits'
+    | 'size_preset';
 }
 /**
  * This interface was referenced by `CandidatePayload`'s JSON-Schema
@@ -1834,6 +1835,10 @@ export interface FieldSpec {
   order: number;
   format?: string;
   enum?: unknown[];
+  /**
+   * For a field whose type is not a string but that also takes one of a few names (fal's image_size: a {width, height} object or a preset such as landscape_16_9): those names. Builders read a ratio or an orientation into the preset that has it (the size_preset conversion).
+   */
+  presets?: string[];
   minimum?: number;
   maximum?: number;
   hasDefault: boolean;

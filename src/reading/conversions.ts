@@ -10,6 +10,7 @@ import { numberForField, type Converted } from './field-values.ts';
 import { hasOptions, nameWords } from './fields.ts';
 import { decimalComma, multipleWord, unitNumber } from './quantities.ts';
 import { DIGITS, foldDigits, hasOtherDigits, isDigitsOnly, numberSource, parseWrittenNumber } from './numbers.ts';
+import { presetNearRatio, presetOfRatio, presetShapes } from './size-presets.ts';
 import { conceptOption, mayNameOption, optionKey, optionNamed, optionWordsSource, stringOptions } from './option-words.ts';
 import { anyWord, CLITIC_PREFIX, escapeRegExp, isUnspaced } from './patterns.ts';
 import { foldWord, readingWords } from './words.ts';
@@ -30,6 +31,7 @@ export const CONVERSION_NAMES = [
   'decimal_comma',
   'multiple_word',
   'native_digits',
+  'size_preset',
 ] as const;
 export type ConversionName = (typeof CONVERSION_NAMES)[number];
 
@@ -237,6 +239,33 @@ function optionRatio(option: string): number | undefined {
   const h = Number(match[2]);
   return w > 0 && h > 0 ? w / h : undefined;
 }
+
+// ---- size presets ----------------------------------------------------------------------------------------------
+
+/**
+ * `16:9`, `widescreen`, `vertical`, `square` for a field that takes a size object or a preset name (fal's
+ * `image_size`): the preset of that shape (size-presets.ts). A ratio needs a preset of exactly its shape; a word
+ * takes the closest of its orientation, as it does among a ratio field's options.
+ */
+export function sizePresetPattern(): RegExp {
+  return cached('size-preset', () => `(?<![\\p{N}.,:\uFF1A])(?<pw>${DIGITS})\\s*[:\uFF1A]\\s*(?<ph>${DIGITS})(?![\\p{N}])|${aspectPattern().source}`);
+}
+
+const sizePreset: Conversion = {
+  pattern: (field) => (presetShapes(field).length === 0 ? null : sizePresetPattern()),
+  mayMatch: (_text, field) => (field.presets?.length ?? 0) > 0,
+  convert(groups, field) {
+    if (groups.pw !== undefined && groups.ph !== undefined) {
+      const preset = presetOfRatio(field, Number(foldDigits(groups.pw)), Number(foldDigits(groups.ph)));
+      return preset === undefined ? undefined : { value: preset, fit: 'ok' };
+    }
+    const orientation = orientationOf(groups.word ?? '');
+    if (orientation === undefined) return undefined;
+    const [w, h] = ORIENTATION_RATIO[orientation];
+    const preset = presetNearRatio(field, w, h);
+    return preset === undefined ? undefined : { value: preset, fit: 'ok' };
+  },
+};
 
 // ---- resolution ------------------------------------------------------------------------------------------------
 
@@ -694,4 +723,5 @@ const CONVERSIONS: Record<ConversionName, Conversion> = {
   decimal_comma: decimalComma,
   multiple_word: multipleWord,
   native_digits: nativeDigits,
+  size_preset: sizePreset,
 };

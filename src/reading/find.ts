@@ -357,7 +357,8 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
     case 'decimal_comma':
       return true;
     case 'native_digits':
-      // Only recorded on values other rules read (prompt-directives.ts): it never finds a setting by itself.
+    case 'size_preset':
+      // Only recorded on values other rules read (prompt-directives.ts, size-presets.ts): it never finds a setting by itself.
       return false;
     case 'multiple_word':
       // `upscale it 4 times`, `al doble` after `amplía`, `2倍に拡大`: a multiple is a scale beside a word asking for

@@ -9,3 +9,4 @@ export { anyWord as anyWordPattern, isUnspaced } from './patterns.ts';
 export { decimalCommaPhrase, quantityWords } from './quantities.ts';
 export { DIGIT, foldDigits } from './numbers.ts';
 export { exclusionField, findExclusions, type Exclusion } from './exclusions.ts';
+export { presetRatios, presetShapes, type PresetShape } from './size-presets.ts';

@@ -1,5 +1,5 @@
 /**
- * Local stand-ins for the OpenAI and Replicate HTTP APIs, used through the real SDKs with their base URLs
+ * Local stand-ins for the OpenAI and Replicate HTTP APIs (and fal's and Anthropic's), used through the real SDKs with their base URLs
  * pointed at loopback: by the tests, the benchmarks and `vetted demo --sim`. Nothing here is a mock inside
  * Vetted: the adapters cannot tell these servers from the real ones except by what they answer.
  *
@@ -15,11 +15,13 @@ export { OPENAI_SIM_MARKERS, startOpenAiSim, type OpenAiSim, type OpenAiSimBehav
 export { REPLICATE_SIM_MARKERS, type CreatedPrediction, type PredictionOutcome } from './replicate-predictions.ts';
 export { startReplicateSim, type ReplicateSim, type ReplicateSimOptions, type SimRequest } from './replicate-sim.ts';
 export { startFalSim, type FalSim, type FalSimOptions, type FalSubmission } from './fal-sim.ts';
+export { startAnthropicSim, type AnthropicSim, type AnthropicSimOptions } from './anthropic-sim.ts';
 
 /** Placeholder credentials for the sims: not secrets, but long enough that the redactor treats them as such. */
 export const SIM_OPENAI_API_KEY = 'sk-sim-local-not-a-secret';
 export const SIM_REPLICATE_API_TOKEN = 'r8_sim_local_not_a_secret';
 export const SIM_FAL_KEY = 'fal_sim_local_not_a_secret';
+export const SIM_ANTHROPIC_API_KEY = 'sk-ant-sim-local-not-a-secret';
 
 export interface SimServersOptions {
   /**

@@ -8,7 +8,10 @@
  *
  * Matching, after trimming, lower-casing and collapsing whitespace:
  * - exact (string): the leaf equals an example string. Example strings of EXACT_ANYWHERE_MIN_LENGTH characters or
- *   more match at any path; shorter ones (`png`, `1:1`, `en`) only at the very path the example gave them.
+ *   more match at any path; shorter ones (`png`, `2:3`, `ja`) only at their own field: the path the example
+ *   request gave them, or the field whose schema carries them as its `example` / `examples` keyword
+ *   (`#/language/example` is at `/language`, `#/image_size/examples/0/width` at `/image_size/width`), any list
+ *   index standing for any other (ownFieldPath).
  * - substring (string): an example string of SUBSTRING_MIN_LENGTH characters or more occurs inside the leaf on
  *   word boundaries (`cinematic` is in `x, cinematic, y` but not in `cinematically`), or a leaf of that length
  *   occurs inside an example string (a truncated copy). Shorter strings are ordinary words and never match as
@@ -16,8 +19,8 @@
  *   contain one another (`refiner`, `base_refiner`) are configuration, not copied text. Nor is an example
  *   string that is (part of) a default or an enum member of any field looked for inside text, nor such a number:
  *   the schema says it too.
- * - number: numbers compare by value, and numeric strings (`"768"`) count as numbers on both sides. At the same
- *   path any equal number matches. At a different path only a distinctive number does (distinctive-numbers.ts):
+ * - number: numbers compare by value, and numeric strings (`"768"`) count as numbers on both sides. At its own
+ *   field (as above) any equal number matches. At a different path only a distinctive number does (distinctive-numbers.ts):
  *   not an integer of magnitude up to COMMON_INTEGER_MAX, not a power of two or one less than one (seeds such
  *   as 4294967295), not a multiple of 8 up to IMAGE_DIMENSION_MAX (sizes), not a multiple of
  *   ROUND_INTEGER_STEP; and a fraction is not distinctive when it is a multiple of COMMON_FRACTION_STEP
@@ -131,6 +134,8 @@ interface ExampleIndex {
   distinctiveNumbers: Map<string, QuarantinedValue[]>;
   /** Every string entry by its path, to say which example value a fragment came from. */
   entriesByPath: Map<string, QuarantinedValue>;
+  /** Each entry's own field, as a payload path (ownFieldPath). */
+  fieldPaths: Map<QuarantinedValue, string>;
 }
 
 interface Scan {
@@ -159,12 +164,13 @@ function exampleIndexFor(quarantine: ExampleQuarantine): ExampleIndex {
 }
 
 function buildIndex(entries: readonly QuarantinedValue[]): ExampleIndex {
-  const index: ExampleIndex = { strings: new Map(), longStrings: [], numbers: new Map(), distinctiveNumbers: new Map(), entriesByPath: new Map() };
+  const index: ExampleIndex = { strings: new Map(), longStrings: [], numbers: new Map(), distinctiveNumbers: new Map(), entriesByPath: new Map(), fieldPaths: new Map() };
   const addNumber = (num: number, entry: QuarantinedValue): void => {
     pushTo(index.numbers, canonicalNumber(num), entry);
     if (isDistinctiveNumber(num)) pushTo(index.distinctiveNumbers, canonicalNumber(num), entry);
   };
   for (const entry of entries) {
+    index.fieldPaths.set(entry, ownFieldPath(entry.path));
     if (typeof entry.value === 'number') {
       addNumber(entry.value, entry);
       continue;
@@ -254,7 +260,39 @@ function embeddedNumberFinding(scan: Scan, value: string, path: string): LeakFin
 function exactEntry(scan: Scan, text: string, path: string): QuarantinedValue | undefined {
   const entries = scan.index.strings.get(text);
   if (!entries) return undefined;
-  return entries.find((e) => e.path === path) ?? (text.length >= EXACT_ANYWHERE_MIN_LENGTH ? entries[0] : undefined);
+  return atOwnField(scan.index, entries, path) ?? (text.length >= EXACT_ANYWHERE_MIN_LENGTH ? entries[0] : undefined);
+}
+
+/** The entry whose example sat at this very path, else one whose own field this path is. */
+function atOwnField(index: ExampleIndex, entries: readonly QuarantinedValue[], path: string): QuarantinedValue | undefined {
+  const exact = entries.find((entry) => entry.path === path);
+  if (exact) return exact;
+  const field = ownFieldPath(path);
+  return entries.find((entry) => index.fieldPaths.get(entry) === field);
+}
+
+/**
+ * The payload path an example value belongs at, with `*` for every list index. The example request's paths are
+ * payload paths already (`/images/0` → `/images/*`). A schema's `example` / `examples` keyword is quarantined
+ * under the schema path of its node and the keyword (`#/style/example`, `#/style/examples/1`,
+ * `#/image_size/examples/0/width`, `#/opts.mode/example`, `#/images[]/example`, `#//example/style` for one on
+ * the whole body), and a sample default under `#/prompt/default`: each belongs at the field its node describes.
+ */
+export function ownFieldPath(examplePath: string): string {
+  if (!examplePath.startsWith('#/')) return withAnyIndex(examplePath.split('/'));
+  const [node = '', keyword, ...inValue] = examplePath.slice(2).split('/');
+  // `examples` is a list of examples: its first step says which one, not where in the value.
+  const within = keyword === 'examples' ? inValue.slice(1) : inValue;
+  const fieldSteps = node === '' ? [] : node.split('.').flatMap((step) => {
+    const name = step.replace(/(?:\[\])+$/, '');
+    const lists = (step.length - name.length) / 2;
+    return [name, ...Array<string>(lists).fill('*')];
+  });
+  return withAnyIndex(['', ...fieldSteps, ...within]);
+}
+
+function withAnyIndex(steps: readonly string[]): string {
+  return steps.map((step) => (/^\d+$/.test(step) ? '*' : step)).join('/');
 }
 
 /** An untraceable long example string inside the leaf, or the leaf inside a long example string. */
@@ -275,7 +313,7 @@ function checkNumber(scan: Scan, num: number, value: unknown, path: string, fiel
   if (!Number.isFinite(num)) return;
   const entries = scan.index.numbers.get(canonicalNumber(num));
   if (!entries) return;
-  const entry = entries.find((e) => e.path === path) ?? (isDistinctiveNumber(num) ? entries[0] : undefined);
+  const entry = atOwnField(scan.index, entries, path) ?? (isDistinctiveNumber(num) ? entries[0] : undefined);
   if (!entry || evidenceMentionsNumber(scan.evidence, num) || isExemptField(scan, field)) return;
   scan.findings.push(finding(path, value, entry, 'number'));
 }

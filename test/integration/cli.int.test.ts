@@ -97,10 +97,11 @@ describe('the demo (the quick start command)', () => {
     if (flags.includes('--sim')) expect(result.stdout).toMatch(/saw 4 predictions, 0 of them twice/);
   });
 
-  it.each([[[]], [['--sim']]])('vetted demo --provider fal,openai %j runs a fal and an OpenAI model beside the Replicate ones, at their local servers', async (flags) => {
-    const result = await vetted(['demo', '--provider', 'fal', '--provider', 'openai', ...flags], { env: { FAL_KEY: 'fal-real-key-never-used', OPENAI_API_KEY: '' } });
+  it.each([[[]], [['--sim']]])('vetted demo --provider fal,openai,anthropic %j runs a fal, an OpenAI and an Anthropic model beside the Replicate ones, at their local servers', async (flags) => {
+    const env = { FAL_KEY: 'fal-real-key-never-used', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: 'sk-ant-real-key-never-used', ANTHROPIC_BASE_URL: 'https://api.anthropic.com' };
+    const result = await vetted(['demo', '--provider', 'fal', '--provider', 'openai,anthropic', ...flags], { env });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/provider simulators: fal http:\/\/127\.0\.0\.1:\d+, OpenAI http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(result.stdout).toMatch(/provider simulators: fal http:\/\/127\.0\.0\.1:\d+, OpenAI http:\/\/127\.0\.0\.1:\d+\/v1, Anthropic http:\/\/127\.0\.0\.1:\d+/);
     // The offline builder stays, although an OpenAI key is set for the openai provider; --sim asks for the LLM one.
     expect(result.stdout).toContain(flags.includes('--sim') ? 'builder openai, provider replicate' : 'builder heuristic');
     expect(result.stdout).toMatch(/fal-ai\/flux\/dev +\d+ fields, [1-9]\d* example values quarantined/);
@@ -115,17 +116,23 @@ describe('the demo (the quick start command)', () => {
       for (const placed of ['prompt="a red fox curled up in fresh snow" (user_prompt)', 'seed=7 (user_prompt)', 'num_images=2 (user_prompt)']) expect(falLine).toContain(placed);
     }
     expect(result.stdout).toMatch(/\[7\] completed .* openai\/createSpeech on openai /);
-    expect(result.stdout).toContain('6 completed, 1 cancelled');
+    // The Messages run executes through @anthropic-ai/sdk at the local server: the app's conversation, never the published one.
+    expect(result.stdout).toMatch(/\[8\] completed .* anthropic\/messages_post on anthropic /);
+    const anthropicLine = /\[8\] completed .*\n +from the user: (.*)/.exec(result.stdout)?.[1] ?? '';
+    for (const placed of ['model="claude-haiku-4-5" (human_edit)', 'max_tokens=200 (human_edit)', 'the tide going out']) expect(anthropicLine).toContain(placed);
+    expect(anthropicLine).not.toContain('Hello, world');
+    expect(result.stdout).toContain('7 completed, 1 cancelled');
     expect(result.stdout).toContain('the fal simulator ran 1 request(s), 0 of them twice.');
     expect(result.stdout).toContain('the OpenAI simulator ran 1 model call(s) (audio.speech), 0 of them twice.');
+    expect(result.stdout).toContain('the Anthropic simulator ran 1 message call(s), 0 of them twice.');
     expect(result.stdout).not.toContain('should have ended');
   });
 
   it('vetted demo --provider refuses a provider it has no model for, naming the option (exit 2)', async () => {
     const result = await vetted(['demo', '--provider', 'fal,replicate']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--provider replicate: choose one of fal, openai');
-    expect((await vetted(['demo', '--help'])).stdout).toMatch(/--provider <names>[\s\S]*fal, openai/);
+    expect(result.stderr).toContain('--provider replicate: choose one of fal, openai, anthropic');
+    expect((await vetted(['demo', '--help'])).stdout).toMatch(/--provider <names>[\s\S]*fal, openai,\s+anthropic/);
   });
 });
 

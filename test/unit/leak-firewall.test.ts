@@ -8,6 +8,7 @@ import {
   SUBSTRING_MIN_LENGTH,
   findExampleLeaks,
   isDistinctiveNumber,
+  ownFieldPath,
   type LeakFinding,
 } from '../../src/stages/leak-firewall.ts';
 import { canonicalHash } from '../../src/util/canonical-hash.ts';
@@ -147,6 +148,71 @@ describe('findExampleLeaks: strings', () => {
       ['/images/1', '/images/0', 'exact'],
       ['/style/a/0', '/extra/note', 'exact'],
     ]);
+  });
+});
+
+// ---- examples a schema publishes on its own fields (`example` / `examples` keywords)
+
+describe('findExampleLeaks: short examples at the field whose schema publishes them', () => {
+  /** A quarantine of schema keyword values only (as a provider document gives them), no example request. */
+  function keywordLeaks(payload: Record<string, unknown>, published: Record<string, string | number>, b: RequestBundle = bundle(), derived: string[] = []): LeakFinding[] {
+    const quarantine = ExampleQuarantine.fromExamples(undefined, Object.entries(published).map(([path, value]) => ({ path, value })));
+    return findExampleLeaks(payload, quarantine, { schema, bundle: b, derivedFields: new Set(derived) });
+  }
+
+  it.each([
+    ['language', 'ja', '#/language/example'],
+    ['aspect_ratio', '2:3', '#/aspect_ratio/examples/0'],
+    ['mode', 'fast', '#/mode/examples/1'],
+  ])('flags %s = %j placed without the user saying it (published at %s)', (field, value, published) => {
+    expect(value.length).toBeLessThan(EXACT_ANYWHERE_MIN_LENGTH);
+    expect(keywordLeaks({ [field]: value }, { [published]: value }, bundle('a cat on a roof'))).toEqual([
+      { path: `/${field}`, value, examplePath: published, exampleValue: value, match: 'exact' },
+    ]);
+  });
+
+  it('does not flag the same short values when the user said them, or at another field', () => {
+    expect(keywordLeaks({ language: 'ja' }, { '#/language/example': 'ja' }, bundle('answer in ja please'))).toEqual([]);
+    expect(keywordLeaks({ aspect_ratio: '2:3' }, { '#/aspect_ratio/example': '2:3' }, bundle('a cat on a roof, 2:3'))).toEqual([]);
+    expect(keywordLeaks({ mode: 'Fast' }, { '#/mode/example': 'fast' }, bundle('make it fast'))).toEqual([]);
+    // A short word at another field is an ordinary word, not a copy.
+    expect(keywordLeaks({ style: 'fast' }, { '#/mode/example': 'fast' })).toEqual([]);
+  });
+
+  it("does not flag the schema's own default, or a value a recorded conversion gives from the user's words", () => {
+    expect(keywordLeaks({ scheduler: 'K_EULER' }, { '#/scheduler/example': 'K_EULER' })).toEqual([]);
+    // `vertical` → 9:16 (aspect_word), `en japonés` → ja (language_name): the validator re-derived both.
+    expect(keywordLeaks({ aspect_ratio: '9:16' }, { '#/aspect_ratio/example': '9:16' }, bundle('a lighthouse, vertical'), ['aspect_ratio'])).toEqual([]);
+    expect(keywordLeaks({ language: 'ja' }, { '#/language/example': 'ja' }, bundle('responde en japonés'), ['language'])).toEqual([]);
+    // An enum member the schema offers is still a copy when nobody asked for it and it is not the default.
+    expect(keywordLeaks({ scheduler: 'DDIM' }, { '#/scheduler/example': 'DDIM' })).toHaveLength(1);
+  });
+
+  it('matches inside objects and lists, and numbers at their own field', () => {
+    const published = { '#/image_size/examples/0/width': 1280, '#/image_size/examples/0/height': 720, '#/tags[]/example': 'noir', '#/steps/example': 17 };
+    expect(keywordLeaks({ image_size: { width: 1280, height: 720 }, tags: ['day', 'noir'], steps: 17 }, published).map((f) => [f.path, f.examplePath])).toEqual([
+      ['/image_size/height', '#/image_size/examples/0/height'],
+      ['/image_size/width', '#/image_size/examples/0/width'],
+      ['/steps', '#/steps/example'],
+      ['/tags/1', '#/tags[]/example'],
+    ]);
+    expect(keywordLeaks({ image_size: { width: 1280, height: 720 } }, published, bundle('a cat, 1280x720'))).toEqual([]);
+  });
+
+  it.each([
+    ['/style', '/style'],
+    ['/images/3', '/images/*'],
+    ['#/style/example', '/style'],
+    ['#/style/examples/2', '/style'],
+    ['#/image_size/examples/0/width', '/image_size/width'],
+    ['#/opts.mode/example', '/opts/mode'],
+    ['#/images[]/example', '/images/*'],
+    ['#/images/example/1', '/images/*'],
+    ['#//example/style', '/style'],
+    ['#//examples/0/opts/mode', '/opts/mode'],
+    ['#/prompt/default', '/prompt'],
+  ])('ownFieldPath(%j) is %j', (examplePath, field) => {
+    expect(ownFieldPath(examplePath)).toBe(field);
   });
 });
 

@@ -148,6 +148,25 @@ describe('provider model files', () => {
     expect(accepts(modelSchema, { format: { kind: 'xml' } })).toBe(false);
   });
 
+  it('keeps object branches told apart by a required fixed tag, with no discriminator, as OpenAI writes chat messages', () => {
+    const message = (role: string) => ({ type: 'object', required: ['role', 'content'], properties: { role: { type: 'string', enum: [role] }, content: { type: 'string', nullable: true } } });
+    const body = {
+      type: 'object',
+      required: ['messages'],
+      properties: {
+        messages: { type: 'array', items: { oneOf: [message('system'), message('user')] } },
+        stop: { oneOf: [{ type: 'string', nullable: true }, { type: 'array', items: { type: 'string' } }] },
+      },
+    };
+    const { modelSchema } = extract(openaiFile(body));
+    expect(accepts(modelSchema, { messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: null }] })).toBe(true);
+    expect(accepts(modelSchema, { messages: [{ role: 'critic', content: 'hm' }] })).toBe(false);
+    expect(accepts(modelSchema, { messages: [{ role: 'user', content: 'hi' }], stop: null })).toBe(true);
+    expect(accepts(modelSchema, { messages: [{ role: 'user', content: 'hi' }], stop: ['END'] })).toBe(true);
+    // Two branches that may carry the same tag value are still refused: a payload could fit both.
+    expect(refusal(openaiFile({ type: 'object', properties: { m: { oneOf: [message('user'), message('user')] } } }))).toMatchObject({ code: 'SCHEMA_UNSUPPORTED', construct: 'oneOf' });
+  });
+
   it('refuses a discriminator whose branches carry no fixed tag, naming the keyword', () => {
     const source = openaiFile({
       type: 'object',

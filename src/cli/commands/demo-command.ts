@@ -4,7 +4,7 @@ import { action } from '../action.ts';
 import { parseChoiceList } from '../option-parsers.ts';
 import { DEMO_PROVIDERS } from '../demo/scenario.ts';
 
-/** `--provider fal --provider openai` and `--provider fal,openai` say the same; checked in the action. */
+/** `--provider fal --provider anthropic` and `--provider fal,anthropic` say the same; checked in the action. */
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 export function registerDemoCommand(program: Command): void {
@@ -14,7 +14,7 @@ export function registerDemoCommand(program: Command): void {
     .option('--sim', 'build with the openai builder and execute on the replicate provider, both against local servers that speak their APIs')
     .option(
       '--provider <names>',
-      `also run a model of each named provider (${DEMO_PROVIDERS.join(', ')}; comma-separated or repeated), read from its published OpenAPI document and executed through its official SDK on a local server that speaks its API (fal: fal-ai/flux/dev; openai: openai/createSpeech, which parks for a missing voice). Keys and base URLs in the environment are replaced by the local servers'; without --sim the heuristic builder stays`,
+      `also run a model of each named provider (${DEMO_PROVIDERS.join(', ')}; comma-separated or repeated), read from its published OpenAPI document and executed through its official SDK on a local server that speaks its API (fal: fal-ai/flux/dev; openai: openai/createSpeech, which parks for a missing voice; anthropic: anthropic/messages_post). Keys and base URLs in the environment are replaced by the local servers'; without --sim the heuristic builder stays`,
       collect,
       [],
     )

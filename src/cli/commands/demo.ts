@@ -2,7 +2,7 @@
  * `vetted demo`: the whole pipeline end to end on bundled Replicate models, with live progress. It starts
  * the HTTP API and the workers in this process, then behaves like its users: an upstream app submits
  * requests with a submitter key, and a reviewer resolves the runs that park, with a reviewer key.
- * `--provider fal,openai` adds a model of each, read from the provider's published OpenAPI document and
+ * `--provider fal,openai,anthropic` adds a model of each, read from the provider's published OpenAPI document and
  * executed on a local server that speaks its API (demo/provider-sims.ts).
  */
 import { commandEnv, loadConfig, type Config } from '../../config.ts';

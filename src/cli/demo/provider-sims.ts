@@ -1,13 +1,24 @@
 /**
- * The local servers `vetted demo --provider` runs its provider models on: the fal queue API and OpenAI's
- * API (src/sim), reached through the official SDKs with their base URLs pointed at loopback. The demo
- * never spends money: a key or base URL in the environment is replaced by the sim's.
+ * The local servers `vetted demo --provider` runs its provider models on: the fal queue API, OpenAI's API
+ * and Anthropic's Messages API (src/sim), reached through the official SDKs with their base URLs pointed at
+ * loopback. The demo never spends money: a key or base URL in the environment is replaced by the sim's.
  */
-import { SIM_FAL_KEY, SIM_OPENAI_API_KEY, startFalSim, startOpenAiSim, type FalSim, type OpenAiSim, type SimServers } from '../../sim/index.ts';
+import {
+  SIM_ANTHROPIC_API_KEY,
+  SIM_FAL_KEY,
+  SIM_OPENAI_API_KEY,
+  startAnthropicSim,
+  startFalSim,
+  startOpenAiSim,
+  type AnthropicSim,
+  type FalSim,
+  type OpenAiSim,
+  type SimServers,
+} from '../../sim/index.ts';
 import type { DemoProvider } from './scenario.ts';
 
 export interface ProviderSims {
-  /** FAL_KEY/FAL_BASE_URL and OPENAI_API_KEY/OPENAI_BASE_URL for the sims asked for; merge over the environment. */
+  /** FAL_KEY/FAL_BASE_URL, OPENAI_API_KEY/OPENAI_BASE_URL and ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL for the sims asked for; merge over the environment. */
   env: Readonly<Record<string, string>>;
   /** Where each sim listens, one line each. */
   describe(): string[];
@@ -28,14 +39,17 @@ export async function startProviderSims(providers: readonly DemoProvider[], shar
     const ownOpenAi = providers.includes('openai') && !shared ? await startOpenAiSim() : undefined;
     if (ownOpenAi) started.push(ownOpenAi);
     const openai = providers.includes('openai') ? (shared?.openai ?? ownOpenAi) : undefined;
+    const anthropic = providers.includes('anthropic') ? await startAnthropicSim({ apiKey: SIM_ANTHROPIC_API_KEY }) : undefined;
+    if (anthropic) started.push(anthropic);
     return {
       env: {
         // A status read every 50 ms: fal's default second would make the demo wait on nothing.
         ...(fal ? { FAL_KEY: SIM_FAL_KEY, FAL_BASE_URL: fal.baseUrl, VETTED_FAL_POLL_MS: '50' } : {}),
         ...(openai ? { OPENAI_API_KEY: SIM_OPENAI_API_KEY, OPENAI_BASE_URL: openai.baseUrl } : {}),
+        ...(anthropic ? { ANTHROPIC_API_KEY: SIM_ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL: anthropic.baseUrl } : {}),
       },
-      describe: () => [...(fal ? [`fal ${fal.baseUrl}`] : []), ...(openai ? [`OpenAI ${openai.baseUrl}`] : [])],
-      tally: () => [...(fal ? [falTally(fal)] : []), ...(openai ? [openAiTally(openai)] : [])],
+      describe: () => [...(fal ? [`fal ${fal.baseUrl}`] : []), ...(openai ? [`OpenAI ${openai.baseUrl}`] : []), ...(anthropic ? [`Anthropic ${anthropic.baseUrl}`] : [])],
+      tally: () => [...(fal ? [falTally(fal)] : []), ...(openai ? [openAiTally(openai)] : []), ...(anthropic ? [anthropicTally(anthropic)] : [])],
       async close() {
         await Promise.allSettled(started.map((sim) => sim.close()));
       },
@@ -57,4 +71,10 @@ function openAiTally(openai: OpenAiSim): string {
   const calls = openai.executions.filter((execution) => execution.route !== 'chat.completions');
   const keys = calls.map((execution) => execution.key ?? '(no key)');
   return `the OpenAI simulator ran ${calls.length} model call(s) (${calls.map((call) => call.route).join(', ') || 'none'}), ${keys.length - new Set(keys).size} of them twice.`;
+}
+
+/** Messages calls by Idempotency-Key: a key that ran twice would be a run executed twice. */
+function anthropicTally(anthropic: AnthropicSim): string {
+  const keys = anthropic.executions.map((execution) => execution.key ?? '(no key)');
+  return `the Anthropic simulator ran ${keys.length} message call(s), ${keys.length - new Set(keys).size} of them twice.`;
 }

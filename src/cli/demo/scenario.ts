@@ -82,13 +82,14 @@ export const DEMO_REQUESTS: readonly DemoRequest[] = [
 ];
 
 /** Providers `vetted demo --provider` can add, each run on a local server that speaks its API. */
-export const DEMO_PROVIDERS = ['fal', 'openai'] as const;
+export const DEMO_PROVIDERS = ['fal', 'openai', 'anthropic'] as const;
 export type DemoProvider = (typeof DEMO_PROVIDERS)[number];
 
 /**
  * One model and one request per provider, read from the published OpenAPI document the provider serves
- * (examples/providers/): a fal endpoint that executes as asked, and an OpenAI operation whose required
- * voice nobody gave, so it parks until the reviewer supplies one.
+ * (examples/providers/): a fal endpoint that executes as asked, an OpenAI operation whose required voice
+ * nobody gave, so it parks until the reviewer supplies one, and Anthropic's Messages operation, whose
+ * conversation the app sends as it is (its inputs are objects no words fill) and which executes.
  */
 export const PROVIDER_DEMOS: Readonly<Record<DemoProvider, { model: DemoModel; request: DemoRequest }>> = {
   fal: {
@@ -107,6 +108,19 @@ export const PROVIDER_DEMOS: Readonly<Record<DemoProvider, { model: DemoModel; r
       request: { model: 'openai/createSpeech', prompt: 'Read this aloud: the library opens at nine tomorrow.', edits: { model: 'tts-1' } },
       resolution: { action: 'edit', edits: { voice: 'alloy' }, note: 'the reviewer picks a voice' },
       expect: 'parks: the required voice is missing; after the edit it executes on OpenAI',
+      ends: 'completed',
+    },
+  },
+  anthropic: {
+    model: { file: 'examples/providers/anthropic-messages.provider.json' },
+    request: {
+      label: 'anthropic/messages_post on Anthropic: a message, from Anthropic\'s OpenAPI document',
+      request: {
+        model: 'anthropic/messages_post',
+        prompt: 'Write a haiku about the tide going out',
+        edits: { model: 'claude-haiku-4-5', max_tokens: 200, messages: [{ role: 'user', content: 'Write a haiku about the tide going out' }] },
+      },
+      expect: 'executes on Anthropic: model, max_tokens and messages are the app\'s own (edits); the published example conversation is never used',
       ends: 'completed',
     },
   },

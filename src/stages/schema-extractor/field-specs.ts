@@ -37,7 +37,9 @@ export function buildFieldSpecs(entries: readonly PropertyEntry[], required: Rea
 
 function buildFieldSpec({ name, node, raw }: PropertyEntry, order: number, required: boolean): FieldSpec {
   const types = typeList(node);
-  const type = fieldType(types);
+  const presets = presetNames(node);
+  // A union of a size object and preset names is read as the object, with its presets beside it.
+  const type = fieldType(presets === undefined ? types : types.filter((t) => t !== 'string'));
   const items = isPlainObject(node.items) ? node.items : undefined;
   const hasDefault = Object.hasOwn(node, 'default');
   const spec: FieldSpec = { name, role: 'other', type, required, nullable: types.includes('null'), order, hasDefault };
@@ -47,11 +49,24 @@ function buildFieldSpec({ name, node, raw }: PropertyEntry, order: number, requi
   const format = typeof node.format === 'string' ? node.format : typeof items?.format === 'string' ? items.format : undefined;
   if (format !== undefined) spec.format = format;
   if (Array.isArray(node.enum)) spec.enum = structuredClone(node.enum);
+  if (presets !== undefined) spec.presets = presets;
   if (typeof node.minimum === 'number') spec.minimum = node.minimum;
   if (typeof node.maximum === 'number') spec.maximum = node.maximum;
   if (spec.hasDefault) spec.default = structuredClone(node.default);
   spec.role = classifyRole(roleTraits(spec, raw));
   return spec;
+}
+
+/**
+ * The names a field that is not only a string also takes: the string-enum branch of its union beside branches
+ * of other types (fal's `image_size`: a `{width, height}` object, or `square_hd`, `landscape_16_9`, …).
+ */
+function presetNames(node: JsonObject): string[] | undefined {
+  if (!Array.isArray(node.anyOf)) return undefined;
+  const branches = node.anyOf.filter(isPlainObject);
+  if (!branches.some((branch) => branch.type !== 'string' && branch.type !== 'null')) return undefined;
+  const names = branches.flatMap((branch) => (branch.type === 'string' && Array.isArray(branch.enum) ? branch.enum.filter((name): name is string => typeof name === 'string') : []));
+  return names.length > 0 ? names : undefined;
 }
 
 /** The first non-null type; a field that names none (or only null) accepts anything. */

@@ -125,8 +125,10 @@ export function extractionCacheKey(source: unknown, options: ExtractOptions = {}
  * 5: a provider document's string inputs named `…_url` / `…_urls` are file URLs (`format: uri`), as fal writes them.
  * 6: a published schema's `nullable: true` beside a union or `$ref` with no `type` is kept as a null branch
  *    (AJV refused the whole published schema before).
+ * 7: a union of an object and a string enum (fal's `image_size`) is an object field whose FieldSpec lists the enum's
+ *    names as `presets`.
  */
-export const EXTRACTOR_REVISION = 6;
+export const EXTRACTOR_REVISION = 7;
 
 /**
  * The hash of everything extraction reads (shape, model, version, schema document, example) and of the

@@ -6,7 +6,9 @@
  *  - branches of different JSON types whose keywords only apply to their own type (string or array of
  *    strings) → one node with a union `type` and each branch's keywords side by side;
  *  - a `discriminator` over object branches → those branches kept as a `oneOf` the validator checks, each
- *    pinned to its tag value.
+ *    pinned to its tag value;
+ *  - object branches that each require one property with its own fixed value (OpenAI's chat messages, told
+ *    apart by `role`; their content parts, by `type`), with no `discriminator` → kept the same way.
  * Anything else would change what validates, so it is refused.
  */
 import { allowNull, applyDefault, copyAnnotations } from './annotations.ts';
@@ -32,10 +34,13 @@ export function convertUnion(node: JsonObject, path: string, ctx: ConvertContext
 
   const converted = branches.map((branch) => stripAnnotations(convert(branch, path, ctx, refs)));
   const isNull = (branch: JsonObject): boolean => typeValue(typeList(branch)) === 'null' && Object.keys(branch).length === 1;
-  const nonNull = converted.filter((branch) => !isNull(branch));
+  // A branch that is itself nullable (`{type: string, nullable: true}` beside an array branch, OpenAI's `stop`)
+  // lets the whole union accept null; the branch is then read without it.
+  const nullableBranch = converted.some((branch) => !isNull(branch) && typeList(branch).length > 1 && typeList(branch).includes('null') && !Array.isArray(branch.enum));
+  const nonNull = converted.filter((branch) => !isNull(branch)).map((branch) => (nullableBranch ? withoutNull(branch) : branch));
   const real = openStringEnum(nonNull, path, ctx);
-  const out = real.length === 1 ? (real[0] as JsonObject) : mergeDisjoint(real, keyword, path);
-  if (nonNull.length < converted.length || node.nullable === true) allowNull(out);
+  const out = real.length === 1 ? (real[0] as JsonObject) : taggedObjects(real) ?? mergeDisjoint(real, keyword, path);
+  if (nonNull.length < converted.length || nullableBranch || node.nullable === true) allowNull(out);
   copyAnnotations(node, out, path, ctx.warnings);
   applyDefault(node, out, path, ctx.warnings);
   return out;
@@ -76,6 +81,28 @@ export function convertDiscriminated(node: JsonObject, path: string, ctx: Conver
   return out;
 }
 
+/**
+ * Object branches told apart by a tag without a `discriminator` keyword: some property every branch requires
+ * with one fixed value, a different value in each. Exactly one branch fits a payload, as with a discriminator.
+ */
+function taggedObjects(branches: JsonObject[]): JsonObject | undefined {
+  if (!branches.every((branch) => branch.type === 'object')) return undefined;
+  const first = branches[0]?.properties as Record<string, JsonObject> | undefined;
+  const tag = Object.keys(first ?? {}).find((name) => {
+    const values = branches.map((branch) => fixedValue(branch, name));
+    return values.every((value) => value !== undefined) && new Set(values.map((value) => JSON.stringify(value))).size === branches.length;
+  });
+  return tag === undefined ? undefined : { type: 'object', oneOf: branches };
+}
+
+/** The one value a required property of an object branch may take, or undefined. */
+function fixedValue(branch: JsonObject, name: string): unknown {
+  const node = (branch.properties as Record<string, JsonObject> | undefined)?.[name];
+  if (node === undefined || !Array.isArray(branch.required) || !branch.required.includes(name)) return undefined;
+  if (Object.hasOwn(node, 'const')) return node.const;
+  return Array.isArray(node.enum) && node.enum.length === 1 ? node.enum[0] : undefined;
+}
+
 function requireTag(branch: JsonObject, tag: string, path: string): void {
   const properties = branch.properties as Record<string, JsonObject> | undefined;
   const tagNode = properties?.[tag];
@@ -107,6 +134,12 @@ function withoutEmptyAnyOf(node: JsonObject, path: string, ctx: ConvertContext):
   const reading = untyped ? (fileLike ? 'a URI (the field name or format says files)' : 'any value') : 'its other keywords';
   ctx.warnings.add(path, 'empty_any_of', `"anyOf": [] (no branch) read as ${reading}`);
   return rest;
+}
+
+function withoutNull(branch: JsonObject): JsonObject {
+  const types = typeList(branch);
+  if (!types.includes('null') || types.length < 2 || Array.isArray(branch.enum)) return branch;
+  return { ...branch, type: typeValue(types.filter((type) => type !== 'null')) };
 }
 
 function stripAnnotations(branch: JsonObject): JsonObject {

@@ -1202,10 +1202,10 @@ export interface components {
             evidence?: string;
             confidence?: number;
             /**
-             * @description The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
+             * @description The deterministic conversion that turns the cited words (evidence) into the value when the value is not the user's literal text: "1 minute" → 60 (duration), "in Spanish" → es (language_name), "vertical" → 9:16 (aspect_word), "16:9" → landscape_16_9 (size_preset). The validator re-runs it on the evidence and accepts the value only when it comes out the same.
              * @enum {string}
              */
-            conversion?: "duration" | "frames" | "count" | "aspect_word" | "resolution_word" | "format_word" | "language_name" | "negated_switch" | "enum_synonym" | "unit_number" | "decimal_comma" | "multiple_word" | "native_digits";
+            conversion?: "duration" | "frames" | "count" | "aspect_word" | "resolution_word" | "format_word" | "language_name" | "negated_switch" | "enum_synonym" | "unit_number" | "decimal_comma" | "multiple_word" | "native_digits" | "size_preset";
         };
         /**
          * FieldRole
@@ -1225,6 +1225,8 @@ export interface components {
             order: number;
             format?: string;
             enum?: unknown[];
+            /** @description For a field whose type is not a string but that also takes one of a few names (fal's image_size: a {width, height} object or a preset such as landscape_16_9): those names. Builders read a ratio or an orientation into the preset that has it (the size_preset conversion). */
+            presets?: string[];
             minimum?: number;
             maximum?: number;
             hasDefault: boolean;
