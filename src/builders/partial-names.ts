@@ -144,7 +144,7 @@ function labelBefore(text: string, tokens: readonly Token[], index: number, keys
     if (token?.kind !== 'word' || !next || !/^[\s_-]*$/.test(text.slice(token.end, next.start))) break;
     words.unshift(token);
   }
-  return longestLabel(text, words, keys, 'end', assigned);
+  return longestLabel(text, words, keys, 'end', assigned, tokens[index]?.kind ?? 'word');
 }
 
 /** `512 size`, `50 bars`, `30fps`: up to three words right after a number, longest first. */
@@ -156,16 +156,16 @@ function labelAfter(text: string, tokens: readonly Token[], index: number, keys:
     if (token?.kind !== 'word' || !previous || !/^[\s_-]*$/.test(text.slice(previous.end, token.start))) break;
     words.push(token);
   }
-  return longestLabel(text, words, keys, 'start', false);
+  return longestLabel(text, words, keys, 'start', false, 'number');
 }
 
 /** The longest run of the words, kept at the value's side, that names something; a connector word aside. */
-function longestLabel(text: string, words: readonly Token[], keys: Map<string, FieldSpec[]>, side: 'start' | 'end', assigned: boolean): Label | undefined {
+function longestLabel(text: string, words: readonly Token[], keys: Map<string, FieldSpec[]>, side: 'start' | 'end', assigned: boolean, valueKind: Token['kind']): Label | undefined {
   for (let length = Math.min(words.length, MAX_LABEL_WORDS + 1); length >= 1; length -= 1) {
     const run = side === 'end' ? words.slice(words.length - length) : words.slice(0, length);
     const named = run.length > 1 && side === 'end' && CONNECTORS.has(run[run.length - 1]?.text.toLowerCase() ?? '') ? run.slice(0, -1) : run;
     if (named.length > MAX_LABEL_WORDS) continue;
-    const fields = lookUp(named.map((word) => word.text.toLowerCase()), keys);
+    const fields = lookUp(named.map((word) => word.text.toLowerCase()), keys, valueKind);
     if (fields === undefined) continue;
     const first = run[0] as Token;
     const last = run[run.length - 1] as Token;
@@ -175,13 +175,21 @@ function longestLabel(text: string, words: readonly Token[], keys: Map<string, F
 }
 
 /** The fields the words name (a plural `s` aside), or [] for a common setting name no field has; undefined for none. */
-function lookUp(words: readonly string[], keys: Map<string, FieldSpec[]>): FieldSpec[] | undefined {
+function lookUp(words: readonly string[], keys: Map<string, FieldSpec[]>, valueKind: Token['kind']): FieldSpec[] | undefined {
   const joined = words.join('');
   if (joined.length < 3 || words.every((word) => VAGUE_WORDS.has(word))) return undefined;
   const singular = joined.endsWith('s') ? joined.slice(0, -1) : joined;
   const fields = keys.get(joined) ?? keys.get(singular);
+  // `50 bars` for a model with `bars_color` and `bar_count`: of the inputs named as written or in the singular,
+  // the one number-taking input is meant.
+  const numeric = [...new Set([...(keys.get(joined) ?? []), ...(keys.get(singular) ?? [])])].filter(takesNumber);
+  if (valueKind === 'number' && numeric.length === 1 && fields?.every((field) => !takesNumber(field))) return numeric;
   if (fields) return wholeNameFirst(fields, joined);
   return SETTING_KEYS.has(joined) || SETTING_KEYS.has(singular) ? [] : undefined;
+}
+
+function takesNumber(field: FieldSpec): boolean {
+  return field.type === 'integer' || field.type === 'number';
 }
 
 /** `scale 2` for a model with `scale` and `guidance_scale`: the input named whole is the one meant. */

@@ -59,8 +59,9 @@ function tidy(marked: string): string {
     let clause = parts[i] ?? '';
     const separator = parts[i - 1] ?? '';
     if (clause.includes(CUT)) {
-      clause = clause.replace(DANGLING_BEFORE_CUT, CUT).replace(DANGLING_AFTER_CUT, CUT).replaceAll(CUT, ' ');
-      if (isFillerOnly(clause)) {
+      // The mark stays until the spacing is tidied: only spaces a cut left behind go before punctuation.
+      clause = clause.replace(DANGLING_BEFORE_CUT, CUT).replace(DANGLING_AFTER_CUT, CUT);
+      if (isFillerOnly(clause.replaceAll(CUT, ' '))) {
         // `What brand is this car? temperature 0.1`: the sentence before keeps its own `?` or `.` (and all of `?!`).
         if (kept > 0 && SENTENCE_END.test(separator) && (!dropped || !SENDS_SENTENCE.test(result))) result += separator;
         dropped = true;
@@ -81,10 +82,16 @@ function tidy(marked: string): string {
 const SENTENCE_END = /^[.!?。]$/u;
 const SENDS_SENTENCE = /[.!?。]$/u;
 
+/**
+ * Spaces a cut left are joined into one, and go before punctuation (`a cat, in a hat` after `with seed 42`); a
+ * space the user wrote before punctuation stays (`Quelle heure est-il ?`, French spacing).
+ */
 function normalizeSpacing(text: string): string {
   return text
+    .replace(/[ \t]*\uFFFF(?=[ \t\uFFFF]*(?:[,.;:!?)、，。،]|$))/gu, '')
+    .replace(/[ \t]*\uFFFF[ \t\uFFFF]*/gu, ' ')
     .replace(/[ \t]+/g, ' ')
-    .replace(/ +([,.;:!?)、，。،])/gu, '$1')
+    .replace(/ +([,.)、，。،])/gu, '$1')
     .replace(/\( +/g, '(')
     .replace(/\(\)/g, '')
     .replace(/ *\n */g, '\n')

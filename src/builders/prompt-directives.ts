@@ -20,6 +20,7 @@ import { findLeftovers } from './leftover-notes.ts';
 import { partialNameRule } from './partial-names.ts';
 import { countRule, multipleRule, scaleRule, stepsRule, toggleRule, translateRule, translateSwitch, translationTarget } from './phrase-rules.ts';
 import { findRequestPhrases, requestTableRule, unplacedReason } from './request-table.ts';
+import { stopRule } from './stop-rule.ts';
 import { namedRatioRule, ratioRule } from './ratio-rules.ts';
 import { foldDigits, isAskedAbout, shownTextSpans, webAddressSpans } from '../reading/index.ts';
 import { READING_RULE_PREFIX, readingConversion, readingRule, unplacedSettings, type KeptOption } from './reading-rule.ts';
@@ -77,7 +78,7 @@ export interface DirectiveScan {
  */
 const NEVER_FROM_TEXT = new Set<FieldRole>(['secret', 'system_prompt']);
 
-const RULES = [namedValueRule, namedRatioRule, sizeRule, wordSizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, multipleRule, translateRule, requestTableRule, readingRule, partialNameRule];
+const RULES = [namedValueRule, namedRatioRule, sizeRule, wordSizeRule, ratioRule, countRule, stepsRule, formatRule, optionThenNameRule, toggleRule, scaleRule, multipleRule, translateRule, requestTableRule, readingRule, partialNameRule, stopRule];
 
 /** How the text stands in the request. */
 export interface ScanOptions {

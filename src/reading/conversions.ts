@@ -394,7 +394,9 @@ export function formatPattern(members: readonly string[], subtitlesAlone = false
     // Tried after the written format, so `subtitles srt` reads the format and `subtitles` alone the request; a
     // format named in the same clause (`字幕はvtt形式で`, `srt形式の字幕`) is the one asked for.
     const clause = '[^,.;!?\\n\u3001\u3002]*';
-    const alone = `(?<!(?:${names})${clause})(?<subtitles>${anyWord(words.subtitles)})(?!${clause}(?:${names}))`;
+    // `no subtitles`, `sin subtítulos`: a negation before the word turns subtitles off (see subtitlesFormat).
+    const negated = `(?:(?<negation>${anyWord(words.negation)})\\s*(?:(?:the|any|el|la|los|las|le|les|des|die|den|o|os|as)\\s+)?)?`;
+    const alone = `(?<!(?:${names})${clause})${negated}(?<subtitles>${anyWord(words.subtitles)})(?!${clause}(?:${names}))`;
     return subtitlesAlone ? `(?:${written}|${alone})` : written;
   });
 }
@@ -407,7 +409,7 @@ const format: Conversion = {
     return members.length === 0 ? null : formatPattern(members, members.some((member) => SUBTITLE_FORMATS.has(member.toLowerCase())));
   },
   convert(groups, field) {
-    if (groups.subtitles !== undefined) return subtitlesFormat(field);
+    if (groups.subtitles !== undefined) return groups.negation === undefined ? subtitlesFormat(field) : withoutSubtitles(field);
     const written = (groups.format ?? '').toLowerCase();
     const wanted = formatNames(written);
     const formats = formatSwitch(field);
@@ -431,6 +433,16 @@ function subtitlesFormat(field: FieldSpec): Converted | undefined {
   return chosen === undefined ? undefined : { value: chosen, fit: 'ok' };
 }
 
+/**
+ * Subtitles asked away (`transcribe it, no subtitles`): the field's default when it is no subtitle format, else its
+ * first option that is none (`plain text`); nothing when every option is one, so the phrase is reported instead.
+ */
+function withoutSubtitles(field: FieldSpec): Converted | undefined {
+  const others = (field.enum ?? []).filter((option): option is string => typeof option === 'string' && !SUBTITLE_FORMATS.has(option.toLowerCase()));
+  const chosen = typeof field.default === 'string' && others.includes(field.default) ? field.default : others[0];
+  return chosen === undefined ? undefined : { value: chosen, fit: 'ok' };
+}
+
 // ---- languages -------------------------------------------------------------------------------------------------
 
 export function languagePattern(): RegExp {
@@ -441,14 +453,28 @@ export function languagePattern(): RegExp {
     // A lead of a script without spaces (`言語は日本語`) needs none before the name.
     const led = `${anyWord(words.lists.languageLeads)}(?:\\s+|(?<=[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}:\\uFF1A]))(?:the\\s+)?(?<name>${names})(?:\\s+${anyWord(trails)})?`;
     const trailed = `(?<tname>${names})\\s*${anyWord(trails)}`;
-    return `(?:${led}|(?<form>${anyWord(words.languageForms.keys())})|${trailed})`;
+    // `language en`, `idioma: es`, `язык de`: a code right after the word for language, in any reading language,
+    // ending its clause (`language en masse` is French for a crowd of words).
+    const coded = `${anyWord(languageLabels())}\\s*[:=\\uFF1A]?\\s*(?<code>${anyWord(languageCodes())})(?=\\s*(?:$|[,;|\\n()\u3001\u3002\uFF0C\uFF1B\u060C\u061B]|[.!?](?:\\s|$)))`;
+    return `(?:${coded}|${led}|(?<form>${anyWord(words.languageForms.keys())})|${trailed})`;
   });
+}
+
+/** The word for language in every reading language (`language`, `idioma`, `язык`, `言語`). */
+function languageLabels(): string[] {
+  return ['language', 'lang', ...(readingWords().fieldNames.get('language') ?? [])];
+}
+
+/** Every two-letter code the language lists name. */
+function languageCodes(): string[] {
+  return [...new Set(readingWords().languages.values())].filter((code) => /^[a-z]{2}$/.test(code));
 }
 
 /** The ISO code a language phrase names. */
 export function languageCode(groups: Groups): string | undefined {
   const words = readingWords();
   if (groups.form) return words.languageForms.get(foldWord(groups.form));
+  if (groups.code) return groups.code.toLowerCase();
   return words.languages.get(foldWord(groups.name ?? groups.tname ?? ''));
 }
 
@@ -456,7 +482,10 @@ const language: Conversion = {
   pattern: () => languagePattern(),
   convert(groups, field) {
     const code = languageCode(groups);
-    return code === undefined ? undefined : languageForField(code, field);
+    if (code === undefined) return undefined;
+    // A code the user wrote goes into a free field as written.
+    if (groups.code !== undefined && field.type === 'string' && !hasOptions(field)) return { value: code, fit: 'ok' };
+    return languageForField(code, field);
   },
 };
 
@@ -638,6 +667,9 @@ function writtenShape(shape: string, field: FieldSpec): Converted | undefined {
  */
 const GENERIC_TAIL = new Set(['type', 'option', 'options', 'mode', 'preset', 'selection', 'selector', 'choice', 'name', 'setting', 'kind', 'value', 'id', 'version', 'strategy', 'method']);
 
+/** The last word of the first of a set of inputs (`voice_a`, `speaker_1`). */
+const FIRST_OF_SET = new Set(['a', '1']);
+
 /** Every way the field is named: its name and title as words, and both without a generic last word. */
 export function fieldLabels(field: FieldSpec): string[] {
   const labels = new Set<string>();
@@ -646,6 +678,9 @@ export function fieldLabels(field: FieldSpec): string[] {
     if (words.length === 0) continue;
     labels.add(words.join(' '));
     if (words.length > 1 && GENERIC_TAIL.has(words[words.length - 1] ?? '')) labels.add(words.slice(0, -1).join(' '));
+    // `voice_a` of `voice_a`, `voice_b`, `voice_c`: the first of a lettered or numbered set is the one meant by the
+    // plain name (`Tom's voice`); the others are added to it.
+    if (words.length > 1 && FIRST_OF_SET.has(words[words.length - 1] ?? '')) labels.add(words.slice(0, -1).join(' '));
   }
   return [...labels].filter((label) => label.length >= 2);
 }
@@ -777,6 +812,9 @@ const enumSynonym: Conversion = {
     const written = groups.option ?? groups.option2 ?? groups.option4 ?? groups.option5 ?? groups.option6 ?? groups.option7 ?? groups.option3 ?? '';
     const named = optionNamed(field, written);
     if (named === undefined) return undefined;
+    // `audio en español`: a code of two letters beside what is made is a small word of the sentence (`en`, `de`, `a`).
+    const besideMedia = groups.option4 ?? groups.option5;
+    if (besideMedia !== undefined && /^\p{L}{1,2}$/u.test(besideMedia.trim())) return undefined;
     // A word as common as `on` or `high` needs its field's name even when picked out (`only high`).
     const bare = [groups.option3, groups.option4, groups.option5, groups.option6, groups.option7].some((written) => written !== undefined);
     if (bare && NEEDS_LABEL.has(optionKey(named.concept ?? named.option))) return undefined;

@@ -262,6 +262,15 @@ function lengthOfWhatIsMade(text: string, start: number): boolean {
   return edgePattern('media-of', () => `${anyWord(words.mediaNouns)}\\s+(?:${anyWord(words.countTrails)}\\s*)?$`).test(text.slice(Math.max(0, start - 40), start));
 }
 
+/** Words after a number of a unit that make it the length of what is made (`50 bars long`). */
+const LENGTH_TRAILS = ['long', 'largo', 'larga', 'lang', 'longo', 'longa'];
+
+/** `a waveform video with 50 bars`, `un vídeo con 50 barras`: what is made, then the word for "with", right before. */
+function partOfWhatIsMade(text: string, start: number): boolean {
+  const words = readingWords().lists;
+  return edgePattern('media-with', () => `${anyWord(words.mediaNouns)}\\s+${anyWord(words.affirmation.filter((word) => !word.includes(' ') && !isUnspaced(word)))}\\s*$`).test(text.slice(Math.max(0, start - 40), start));
+}
+
 /** How many words after a length may still lead to what it measures (`a 2-minute chill lofi track`). */
 const WORDS_TO_MEDIA_NOUN = 4;
 
@@ -390,7 +399,9 @@ function isFirm(kind: ConversionName, text: string, start: number, end: number, 
       // a set (`only the vocals`, `ボーカルだけ`); a bare option word counts only alone in its clause.
       return groups.label !== undefined || groups.label2 !== undefined || groups.label3 !== undefined || groups.label4 !== undefined || groups.select !== undefined || groups.selectTrail !== undefined || describesWhatIsMade(groups) || codeLike(groups.option3 ?? groups.spread);
     case 'unit_number':
-      return isFirmUnitNumber(groups, unitKeyOf(groups.unit ?? '') ?? '');
+      // `make it 50 bars long`, `a waveform video with 50 bars`: a length of what is made, or a part what is made
+      // comes with, is the setting; `a temple with 100 steps` is a thing in the picture.
+      return isFirmUnitNumber(groups, unitKeyOf(groups.unit ?? '') ?? '') || followedBy(text, end, LENGTH_TRAILS) || partOfWhatIsMade(text, start);
     case 'decimal_comma':
       return true;
     case 'native_digits':
