@@ -12,11 +12,12 @@ import { escapeRegExp } from '../reading/patterns.ts';
 interface WordFile {
   leads: Record<string, string[]>;
   trails: Record<string, string[]>;
+  pronouns: Record<string, string[]>;
 }
 
-let patterns: { lead: RegExp; trail: RegExp } | undefined;
+let patterns: { lead: RegExp; trail: RegExp; statement: RegExp } | undefined;
 
-function load(): { lead: RegExp; trail: RegExp } {
+function load(): { lead: RegExp; trail: RegExp; statement: RegExp } {
   // From the package root: the list is data beside these sources, read the same from src/ and dist/src/.
   const raw = JSON.parse(readFileSync(fromPackageRoot('src', 'builders', 'words', 'persona.json'), 'utf8')) as WordFile;
   const alternation = (lists: Record<string, string[]>) =>
@@ -28,6 +29,12 @@ function load(): { lead: RegExp; trail: RegExp } {
     // A lead ends at a word's end, unless it ends with a letter written onto the next word (Arabic `ك`, Hebrew `כ`).
     lead: new RegExp(`^\\s*(?:${alternation(raw.leads)})(?:(?<=[\\u05DB\\u0643\\u0640])|(?![\\p{L}\\p{N}_]))`, 'iu'),
     trail: new RegExp(`(?:${alternation(raw.trails)})`, 'u'),
+    // A pronoun where no article marks the role: the statement must name it in two words or more (four characters
+    // in a script without spaces) and end there, so a one-word compliment (`Ты молодец.`) casts nothing.
+    statement: new RegExp(
+      `^\\s*(?:${alternation(raw.pronouns)})(?:\\s+[\\p{L}\\p{M}\\p{N}'-]+){2,}\\s*[.!。！]$|^\\s*(?:${alternation(raw.pronouns)})\\s*[^\\s、。]{4,}(?:です|だ)[。.]$`,
+      'iu',
+    ),
   };
 }
 
@@ -44,7 +51,7 @@ export function findPersona(text: string): { start: number; end: number } | unde
   const sentence = text.slice(0, end);
   // A question (`You are a robot?`) asks; it casts nothing.
   if (/[?？][.!?！？]*\s*$/u.test(sentence)) return undefined;
-  if (!patterns.lead.test(sentence) && !patterns.trail.test(sentence)) return undefined;
+  if (!patterns.lead.test(sentence) && !patterns.trail.test(sentence) && !patterns.statement.test(sentence)) return undefined;
   // The role alone is no request: with nothing after it, the words stay the request.
   if (!/[\p{L}\p{N}]/u.test(text.slice(end))) return undefined;
   const start = text.length - text.trimStart().length;
