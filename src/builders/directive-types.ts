@@ -74,3 +74,15 @@ export const WORD_CHAR = '[\\p{L}\\p{N}_]';
 
 /** A character of a script written without spaces between words (Japanese): a word boundary on either side. */
 export const UNSPACED_CHAR = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}]';
+
+/** The value chosen for one field, with the phrase that set it. */
+export interface ScannedValue {
+  field: string;
+  value: unknown;
+  fit: Fit;
+  form: DirectiveForm;
+  phrase: string;
+  rule: string;
+  /** The field was also given a different value elsewhere in the text. */
+  conflicted: boolean;
+}

@@ -26,7 +26,7 @@ import { foldDigits, isAskedAbout, shownTextSpans, webAddressSpans } from '../re
 import { READING_RULE_PREFIX, readingConversion, readingRule, unplacedSettings, type KeptOption } from './reading-rule.ts';
 import { presetSizeOf, presetSizeValues, withoutLoneSides, type PresetSize } from './size-presets.ts';
 import { wordSizeRule } from './size-rules.ts';
-import { FORM_RANK, overlaps, type Directive, type DirectiveForm, type RuleContext, type Span } from './directive-types.ts';
+import { FORM_RANK, overlaps, type Directive, type RuleContext, type ScannedValue, type Span } from './directive-types.ts';
 import {
   compareText,
   fieldNames,
@@ -38,21 +38,10 @@ import {
 } from './field-vocabulary.ts';
 import { fieldPattern } from './pattern-cache.ts';
 import { captureText, findCaptureLabels } from './text-capture.ts';
-import { hasEnum, isTypedField, type Fit } from './value-reading.ts';
+import { hasEnum, isTypedField } from './value-reading.ts';
 
-export type { Directive, DirectiveForm, Span } from './directive-types.ts';
+export type { Directive, DirectiveForm, ScannedValue, Span } from './directive-types.ts';
 
-/** The value chosen for one field, with the phrase that set it. */
-export interface ScannedValue {
-  field: string;
-  value: unknown;
-  fit: Fit;
-  form: DirectiveForm;
-  phrase: string;
-  rule: string;
-  /** The field was also given a different value elsewhere in the text. */
-  conflicted: boolean;
-}
 
 /** What the prompt says explicitly, and what it must lose. */
 export interface DirectiveScan {

@@ -8,10 +8,10 @@
  */
 import type { FieldRole, FieldSpec, ModelSchema } from '../generated/contracts.ts';
 import { deriveValue, presetRatios, presetShapes } from '../reading/index.ts';
-import { FORM_RANK, type Directive } from './directive-types.ts';
+import { FORM_RANK, type Directive, type ScannedValue as ChosenValue } from './directive-types.ts';
 import { propertyNode } from './field-vocabulary.ts';
 import { READING_RULE_PREFIX } from './reading-rule.ts';
-import type { ScannedValue as ChosenValue } from './prompt-directives.ts';
+
 
 /** The field and the stand-ins the rules read it through. */
 export interface PresetSize {
